@@ -1,0 +1,16 @@
+export type { Authenticator, Credentials } from './authenticator.js';
+export { systemClock, type Clock } from './clock.js';
+export { randomIdGenerator, type IdGenerator } from './id-generator.js';
+export type { SecretBox } from './secret-box.js';
+export {
+  StorageConflictError,
+  StorageUnavailableError,
+  type ApiKeysRepository,
+  type ListOptions,
+  type ListResult,
+  type ProviderTokensRepository,
+  type SettingsRepository,
+  type StorageAdapter,
+  type StorageRepositories,
+  type WebhooksRepository,
+} from './storage.js';

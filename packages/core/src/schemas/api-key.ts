@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { timestampSchema } from './common.js';
+
+export const apiKeyCreateInputSchema = z.object({
+  name: z.string().trim().min(1).max(200).default('API key'),
+});
+export type ApiKeyCreateInput = z.input<typeof apiKeyCreateInputSchema>;
+
+/** An API key as listed: never the key itself. */
+export const apiKeyViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The first characters of the key, to tell keys apart. */
+  prefix: z.string(),
+  org_id: z.string(),
+  created_at: timestampSchema,
+  last_used_at: timestampSchema.nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
+
+/** The answer to creating a key: the only time `key` is shown. */
+export const createdApiKeySchema = apiKeyViewSchema.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const apiKeyListSchema = z.object({ keys: z.array(apiKeyViewSchema) });
+export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
+
+/** An API key as the storage adapter keeps it: the SHA-256 of the key, hex. */
+export const apiKeyRecordSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  key_hash: z.string(),
+  created_at: timestampSchema,
+  last_used_at: timestampSchema.nullable(),
+});
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;

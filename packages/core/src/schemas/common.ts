@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** ISO-8601 UTC timestamp as stored and sent. */
+export const timestampSchema = z.iso.datetime();
+
+/** `limit` / `offset` query parameters of list endpoints. */
+export const pageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** An HTTP header name: an RFC 9110 token, at most 100 characters. */
+export const headerNameSchema = z
+  .string()
+  .max(100)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a valid HTTP header name');

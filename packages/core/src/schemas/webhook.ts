@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { headerNameSchema, timestampSchema } from './common.js';
+import { expressionSchema } from '../expressions/expression-schema.js';
+
+export const SIGNATURE_SCHEMES = ['hmac-sha256', 'standard-webhooks', 'stripe', 'slack'] as const;
+export const signatureSchemeSchema = z.enum(SIGNATURE_SCHEMES);
+export type SignatureScheme = z.infer<typeof signatureSchemeSchema>;
+
+/** Sources reserved for built-in integrations. */
+export const RESERVED_SOURCES = ['github'] as const;
+
+export const webhookSourceSchema = z
+  .string()
+  .regex(
+    /^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$/,
+    'must be 1-50 lowercase letters, digits and hyphens, starting and ending with a letter or digit',
+  )
+  .refine((source) => !(RESERVED_SOURCES as readonly string[]).includes(source), {
+    message: 'is reserved for a built-in source',
+  });
+
+const webhookSecretSchema = z.string().min(8, 'must be at least 8 characters').max(1024);
+
+/** Body of `POST /api/automation/v1/webhooks` (spec 2.5 plus DESIGN §4). */
+export const webhookCreateInputSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  source: webhookSourceSchema,
+  event_key_expr: expressionSchema.default('type'),
+  /** Take the event key from this header instead of `event_key_expr`. */
+  event_key_header: headerNameSchema.nullish(),
+  signature_header: headerNameSchema.default('X-Signature-256'),
+  signature_scheme: signatureSchemeSchema.default('hmac-sha256'),
+  /** Header carrying the provider's delivery id, used to drop redeliveries. */
+  delivery_id_header: headerNameSchema.nullish(),
+  webhook_secret: webhookSecretSchema.nullish(),
+  enabled: z.boolean().default(true),
+});
+export type WebhookCreateInput = z.input<typeof webhookCreateInputSchema>;
+
+/** Body of `PATCH /api/automation/v1/webhooks/{id}`; `source` cannot change. */
+export const webhookUpdateInputSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  event_key_expr: expressionSchema.optional(),
+  event_key_header: headerNameSchema.nullish(),
+  signature_header: headerNameSchema.optional(),
+  signature_scheme: signatureSchemeSchema.optional(),
+  delivery_id_header: headerNameSchema.nullish(),
+  enabled: z.boolean().optional(),
+  /** Present only to refuse it with a clear message. */
+  source: z
+    .unknown()
+    .refine((value) => value === undefined, { message: 'cannot be changed; register a new webhook instead' })
+    .optional(),
+});
+export type WebhookUpdateInput = z.input<typeof webhookUpdateInputSchema>;
+
+/** Body of `POST .../webhooks/{id}/rotate-secret`; an empty body generates a secret. */
+export const webhookRotateInputSchema = z.object({
+  webhook_secret: webhookSecretSchema.nullish(),
+  /** How long the previous secret keeps verifying; defaults to the engine's (24 h). */
+  grace_period_seconds: z.number().int().min(0).max(30 * 24 * 3600).nullish(),
+});
+export type WebhookRotateInput = z.input<typeof webhookRotateInputSchema>;
+
+/** A webhook as returned: never its secret. */
+export const webhookViewSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  source: z.string(),
+  event_key_expr: z.string(),
+  event_key_header: z.string().nullable(),
+  signature_header: z.string(),
+  signature_scheme: signatureSchemeSchema,
+  delivery_id_header: z.string().nullable(),
+  enabled: z.boolean(),
+  webhook_url: z.string(),
+  /** Until when the secret replaced by the last rotation still verifies, if it does. */
+  previous_secret_expires_at: timestampSchema.nullable(),
+  created_by: z.string(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+});
+export type WebhookView = z.infer<typeof webhookViewSchema>;
+
+/** Registration answer: `webhook_secret` only when the service generated it. */
+export const createdWebhookSchema = webhookViewSchema.extend({ webhook_secret: z.string().optional() });
+export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
+
+/** Rotation answer: the new secret, shown once. */
+export const rotatedWebhookSchema = webhookViewSchema.extend({ webhook_secret: z.string() });
+export type RotatedWebhook = z.infer<typeof rotatedWebhookSchema>;
+
+export const webhookListSchema = z.object({ webhooks: z.array(webhookViewSchema), total: z.number().int() });
+export type WebhookList = z.infer<typeof webhookListSchema>;
+
+/** A webhook as the storage adapter keeps it; secrets sealed with the `SecretBox`. */
+export const webhookRecordSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  created_by: z.string(),
+  name: z.string(),
+  source: z.string(),
+  event_key_expr: z.string(),
+  event_key_header: z.string().nullable(),
+  signature_header: z.string(),
+  signature_scheme: signatureSchemeSchema,
+  delivery_id_header: z.string().nullable(),
+  enabled: z.boolean(),
+  secret: z.string(),
+  previous_secret: z.string().nullable(),
+  previous_secret_expires_at: timestampSchema.nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+});
+export type WebhookRecord = z.infer<typeof webhookRecordSchema>;

@@ -1,0 +1,48 @@
+/**
+ * Turns zod failures into the FastAPI-style issue list of spec §7, with exact `loc` paths.
+ * @module
+ */
+import type { z } from 'zod';
+import { PlatformError, type ValidationIssue } from './errors.js';
+
+export type LocRoot = 'body' | 'query' | 'path' | 'header';
+
+type ZodIssue = z.core.$ZodIssue;
+
+function describe(issue: ZodIssue, root: LocRoot): ValidationIssue[] {
+  const loc = [root, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))];
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return [{ loc, msg: 'Field required', type: 'missing' }];
+      return [{ loc, msg: issue.message, type: `${issue.expected}_type` }];
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({
+        loc: [...loc, key],
+        msg: `Unknown field "${key}"`,
+        type: 'extra_forbidden',
+      }));
+    case 'invalid_key':
+      return [{ loc, msg: issue.issues[0]?.message ?? issue.message, type: 'invalid_key' }];
+    case 'custom': {
+      const type = typeof issue.params?.type === 'string' ? issue.params.type : 'value_error';
+      return [{ loc, msg: issue.message, type }];
+    }
+    default:
+      return [{ loc, msg: issue.message, type: issue.code }];
+  }
+}
+
+/** Converts a zod error into validation issues rooted at `root`. */
+export function toValidationIssues(error: z.ZodError, root: LocRoot = 'body'): ValidationIssue[] {
+  return error.issues.flatMap((issue) => describe(issue, root));
+}
+
+/** Parses `input` or throws a `VALIDATION_FAILED` {@link PlatformError}. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, root: LocRoot = 'body'): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error, root);
+  throw new PlatformError('VALIDATION_FAILED', issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '), {
+    issues,
+  });
+}
