@@ -1,0 +1,77 @@
+/**
+ * The reference server's configuration, read from the environment. Bad values stop the server
+ * with a message that names the variable; nothing here is ever logged with its secret.
+ * @module
+ */
+
+export interface SeededKey {
+  userId: string;
+  orgId: string;
+  key: string;
+}
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  seededKeys: SeededKey[];
+  /** Base64 of 32 bytes; `null` when none was given (a development key is generated). */
+  secretKey: string | null;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+/** `user@org:key` entries, comma-separated; `user:key` means the user's own org. */
+export function parseSeededKeys(value: string | undefined): SeededKey[] {
+  if (!value?.trim()) return [];
+  return value.split(',').map((entry, index) => {
+    const trimmed = entry.trim();
+    const colon = trimmed.indexOf(':');
+    const who = colon > 0 ? trimmed.slice(0, colon) : '';
+    const key = colon > 0 ? trimmed.slice(colon + 1) : '';
+    const at = who.lastIndexOf('@');
+    const userId = at >= 0 ? who.slice(0, at) : who;
+    const orgId = at >= 0 ? who.slice(at + 1) : who;
+    if (!userId || !orgId || key.length < 16) {
+      // The entry may hold a key: say which one is wrong without echoing it.
+      throw new ConfigError(`AGENT_PLATFORM_API_KEYS entry ${index + 1} must look like user@org:key or user:key, with a key of at least 16 characters`);
+    }
+    return { userId, orgId, key };
+  });
+}
+
+function parseSecretKey(value: string | undefined): string | null {
+  if (!value) return null;
+  if (Buffer.from(value, 'base64').length !== 32) throw new ConfigError('AGENT_PLATFORM_SECRET_KEY must be base64 of 32 bytes (e.g. `openssl rand -base64 32`)');
+  return value;
+}
+
+function parsePublicUrl(value: string | undefined, port: number): string {
+  const url = value || `http://localhost:${port}`;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new ConfigError(`AGENT_PLATFORM_PUBLIC_URL must be an absolute http(s) URL, got "${url}"`);
+  return url.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const port = parsePort(env.PORT);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    publicUrl: parsePublicUrl(env.AGENT_PLATFORM_PUBLIC_URL, port),
+    seededKeys: parseSeededKeys(env.AGENT_PLATFORM_API_KEYS),
+    secretKey: parseSecretKey(env.AGENT_PLATFORM_SECRET_KEY),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The reference server: `pnpm start` at the repository root. Configured by environment
+ * variables (see the README); runs on embedded defaults with none set.
+ */
+import { createFastifyApp } from './app.js';
+import { loadConfig } from './config.js';
+import { exitOnStartupError, onShutdown } from './lifecycle.js';
+import { createLogger } from './logger.js';
+import { createServerPlatform } from './platform.js';
+
+const logger = createLogger(process.env.LOG_LEVEL || 'info');
+
+try {
+  const config = loadConfig();
+  logger.level = config.logLevel;
+  const platform = await createServerPlatform(config, logger);
+  const app = await createFastifyApp(platform, logger);
+  await platform.start();
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ publicUrl: config.publicUrl }, 'agent-platform reference server ready');
+  onShutdown(logger, async () => {
+    await app.close();
+    await platform.stop();
+  });
+} catch (error) {
+  exitOnStartupError(logger, error);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ExpressionError, MAX_EXPRESSION_LENGTH, compileExpression, isTruthy } from '@agent-platform/core';
+
+const payload = {
+  type: 'Issue',
+  action: 'create',
+  data: { title: 'Fix the Login page', labels: ['Bug', 'frontend'], branch: 'release/1.2' },
+};
+
+describe('compileExpression', () => {
+  it('evaluates paths, comparisons and &&', () => {
+    expect(compileExpression('type').evaluate(payload)).toBe('Issue');
+    expect(compileExpression("type == 'Issue' && action == 'create'").evaluate(payload)).toBe(true);
+  });
+
+  it('provides icontains for strings and arrays of strings', () => {
+    expect(compileExpression("icontains(data.title, 'login')").evaluate(payload)).toBe(true);
+    expect(compileExpression("icontains(data.labels, 'bug')").evaluate(payload)).toBe(true);
+    expect(compileExpression("icontains(data.labels, 'bu')").evaluate(payload)).toBe(false);
+  });
+
+  it('provides glob', () => {
+    expect(compileExpression("glob(data.branch, 'release/*')").evaluate(payload)).toBe(true);
+    expect(compileExpression("glob(data.branch, 'main')").evaluate(payload)).toBe(false);
+  });
+
+  it('throws at evaluation when a function gets the wrong type, null included', () => {
+    expect(() => compileExpression("icontains(missing_field, 'x')").evaluate(payload)).toThrow();
+    expect(() => compileExpression("glob(`1`, 'x')").evaluate(payload)).toThrow();
+  });
+
+  it('refuses syntax errors, unknown functions and over-long expressions when compiling', () => {
+    expect(() => compileExpression('a[')).toThrow(ExpressionError);
+    expect(() => compileExpression('lowercase(a)')).toThrow(/unknown function lowercase\(\)/);
+    expect(() => compileExpression('a'.repeat(MAX_EXPRESSION_LENGTH + 1))).toThrow(/longer than/);
+  });
+
+  it('applies JMESPath truthiness', () => {
+    expect([null, false, '', [], {}].map((value) => isTruthy(value))).toEqual([false, false, false, false, false]);
+    expect([0, 'x', [1], { a: 1 }, true].map((value) => isTruthy(value))).toEqual([true, true, true, true, true]);
+  });
+});

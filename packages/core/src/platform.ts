@@ -1,0 +1,92 @@
+/**
+ * `createAgentPlatform`: wires the ports into the engine's services.
+ * @module
+ */
+import { createStoredApiKeyAuthenticator } from './auth/stored-api-key-authenticator.js';
+import type { Authenticator, Credentials } from './ports/authenticator.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import { randomIdGenerator, type IdGenerator } from './ports/id-generator.js';
+import type { SecretBox } from './ports/secret-box.js';
+import type { StorageAdapter } from './ports/storage.js';
+import type { Principal } from './schemas/principal.js';
+import { ApiKeysService } from './services/api-keys-service.js';
+import type { ServiceContext } from './services/context.js';
+import { GitProvidersService } from './services/git-providers-service.js';
+import { SettingsService } from './services/settings-service.js';
+import { WebhooksService } from './services/webhooks-service.js';
+
+export interface AgentPlatformOptions {
+  storage: StorageAdapter;
+  /** Encrypts secrets at rest; see `createAesGcmSecretBox`. */
+  secrets: SecretBox;
+  /** Base URL the platform is reached at, used in `webhook_url` (e.g. `https://agents.example.com`). */
+  publicUrl: string;
+  /** Turns request credentials into a principal. Defaults to API keys stored (hashed) in `storage`. */
+  auth?: Authenticator;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** How long a rotated-out webhook secret keeps verifying, in seconds. Default 24 h; 0 allowed. */
+  webhookSecretGraceSeconds?: number;
+}
+
+export interface AgentPlatform {
+  readonly settings: SettingsService;
+  readonly gitProviders: GitProvidersService;
+  readonly apiKeys: ApiKeysService;
+  readonly webhooks: WebhooksService;
+  readonly storage: StorageAdapter;
+  readonly publicUrl: string;
+  /** The principal the credentials act for, or `null`. */
+  authenticate(credentials: Credentials): Promise<Principal | null>;
+  /** Resolves when the platform can serve (storage reachable); throws otherwise. */
+  ready(): Promise<void>;
+  /** Starts background work. */
+  start(): Promise<void>;
+  /** Stops background work and closes the storage adapter. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_GRACE_SECONDS = 24 * 3600;
+
+/**
+ * @example
+ * ```ts
+ * import { createAgentPlatform, createAesGcmSecretBox } from '@agent-platform/core';
+ * import { createMemoryStorage } from '@agent-platform/storage-memory';
+ *
+ * const platform = createAgentPlatform({
+ *   storage: createMemoryStorage(),
+ *   secrets: createAesGcmSecretBox({ keys: { k1: process.env.AGENT_PLATFORM_SECRET_KEY! } }),
+ *   publicUrl: 'https://agents.example.com',
+ * });
+ * const me = { userId: 'alice', orgId: 'acme' };
+ * await platform.settings.store(me, { llm_model: 'anthropic/claude-sonnet-4' });
+ * ```
+ */
+export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatform {
+  const grace = options.webhookSecretGraceSeconds ?? DEFAULT_GRACE_SECONDS;
+  if (!Number.isInteger(grace) || grace < 0) throw new Error('webhookSecretGraceSeconds must be a non-negative integer');
+  if (!URL.canParse(options.publicUrl)) throw new Error(`publicUrl must be an absolute URL, got "${options.publicUrl}"`);
+  const context: ServiceContext = {
+    storage: options.storage,
+    secrets: options.secrets,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIdGenerator,
+    publicUrl: options.publicUrl.replace(/\/+$/, ''),
+    webhookSecretGraceSeconds: grace,
+  };
+  const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
+
+  return {
+    settings: new SettingsService(context),
+    gitProviders: new GitProvidersService(context),
+    apiKeys: new ApiKeysService(context),
+    webhooks: new WebhooksService(context),
+    storage: context.storage,
+    publicUrl: context.publicUrl,
+    authenticate: (credentials) => auth.authenticate(credentials),
+    ready: () => context.storage.ping(),
+    start: async () => {},
+    stop: () => context.storage.close(),
+  };
+}

@@ -1,0 +1,77 @@
+import { notFound } from '../errors.js';
+import type { Principal } from '../schemas/principal.js';
+import {
+  SETTINGS_SECRET_FIELDS,
+  SETTINGS_STICKY_FIELDS,
+  SETTINGS_VALUE_FIELDS,
+  settingsInputSchema,
+  settingsValuesSchema,
+  type SettingsRecord,
+  type SettingsValues,
+  type SettingsView,
+} from '../schemas/settings.js';
+import { parseInput } from '../validation.js';
+import { nowIso, type ServiceContext } from './context.js';
+import { maskMcpConfig, sealMcpConfig } from './mcp-secrets.js';
+
+/** A user's settings with every default applied: what a record starts from. */
+export const defaultSettingsValues = (): SettingsValues => settingsValuesSchema.parse(settingsInputSchema.parse({}));
+
+/** A new settings record holding only defaults. */
+export function emptySettingsRecord(userId: string, now: string): SettingsRecord {
+  return { user_id: userId, values: defaultSettingsValues(), secrets: {}, mcp_config: null, created_at: now, updated_at: now };
+}
+
+/**
+ * Per-user settings (spec 2.2). Storing replaces every field except secrets and the sticky
+ * `llm_model` / `llm_base_url`, which keep their stored value when omitted or `null`;
+ * `""` clears a secret.
+ */
+export class SettingsService {
+  constructor(private readonly context: ServiceContext) {}
+
+  async store(principal: Principal, input: unknown): Promise<void> {
+    const parsed = parseInput(settingsInputSchema, input ?? {});
+    await this.context.storage.transaction(async (tx) => {
+      const now = nowIso(this.context);
+      const stored = (await tx.settings.get(principal.userId)) ?? emptySettingsRecord(principal.userId, now);
+      const values = {} as Record<keyof SettingsValues, unknown>;
+      for (const field of SETTINGS_VALUE_FIELDS) {
+        const next = parsed[field];
+        const sticky = (SETTINGS_STICKY_FIELDS as readonly string[]).includes(field);
+        values[field] = next == null && sticky ? stored.values[field] : (next ?? null);
+      }
+      const secrets = { ...stored.secrets };
+      for (const field of SETTINGS_SECRET_FIELDS) {
+        const next = parsed[field];
+        if (next === '') delete secrets[field];
+        else if (next != null) secrets[field] = this.context.secrets.seal(next);
+      }
+      const mcpConfig = parsed.mcp_config ? sealMcpConfig(parsed.mcp_config, stored.mcp_config, this.context.secrets) : null;
+      await tx.settings.put({ ...stored, values: values as SettingsValues, secrets, mcp_config: mcpConfig, updated_at: now });
+    });
+  }
+
+  /** The settings with secrets masked; 404 when the user has stored neither settings nor tokens. */
+  async get(principal: Principal): Promise<SettingsView> {
+    const storage = this.context.storage;
+    const [record, tokens] = await Promise.all([storage.settings.get(principal.userId), storage.providerTokens.get(principal.userId)]);
+    if (!record && !tokens) throw notFound('Settings');
+    const base = record ?? emptySettingsRecord(principal.userId, nowIso(this.context));
+    const providerTokensSet: Record<string, string | null> = {};
+    for (const [provider, token] of Object.entries(tokens?.tokens ?? {})) {
+      if (token) providerTokensSet[provider] = token.host;
+    }
+    return {
+      ...base.values,
+      llm_api_key: null,
+      search_api_key: null,
+      sandbox_api_key: null,
+      llm_api_key_set: base.secrets.llm_api_key !== undefined,
+      search_api_key_set: base.secrets.search_api_key !== undefined,
+      sandbox_api_key_set: base.secrets.sandbox_api_key !== undefined,
+      mcp_config: base.mcp_config ? maskMcpConfig(base.mcp_config) : null,
+      provider_tokens_set: providerTokensSet,
+    };
+  }
+}

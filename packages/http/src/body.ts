@@ -1,0 +1,56 @@
+/**
+ * Reading a JSON request body: content type, size, UTF-8 and syntax, each refused with a
+ * clear 4xx. The raw bytes stay available to the route (signature verification needs them).
+ * @module
+ */
+import { PlatformError } from '@agent-platform/core';
+import type { HeaderValue } from './types.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export const headerValue = (value: HeaderValue): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** `application/json`, or any `+json` type (`application/merge-patch+json`, ...). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
+}
+
+export function tooLarge(limit: number): PlatformError {
+  return new PlatformError('PAYLOAD_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`);
+}
+
+/** Decodes UTF-8 strictly: invalid byte sequences are a 400, not silently replaced. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new PlatformError('BAD_REQUEST', 'Request body is not valid UTF-8');
+  }
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    // Very deep nesting surfaces as a RangeError from the parser: still the client's input.
+    const reason = error instanceof SyntaxError ? error.message : 'nesting too deep';
+    throw new PlatformError('BAD_REQUEST', `Request body is not valid JSON: ${reason}`);
+  }
+}
+
+/**
+ * The parsed body, or `undefined` when the request has none. A body must be sent as JSON; an
+ * empty body (with or without `Content-Type: application/json`) counts as none.
+ */
+export function readJsonBody(raw: Uint8Array, contentType: HeaderValue, limit: number): unknown {
+  if (raw.byteLength > limit) throw tooLarge(limit);
+  if (raw.byteLength === 0) return undefined;
+  if (!isJsonContentType(headerValue(contentType))) {
+    throw new PlatformError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+  }
+  const text = decodeUtf8(raw);
+  if (text.trim() === '') return undefined;
+  return parseJson(text);
+}

@@ -1,0 +1,11 @@
+/**
+ * `@agent-platform/http`: the platform's HTTP API, written once against a plain
+ * request/response shape. Mount it with `@agent-platform/http/fastify` or
+ * `@agent-platform/http/express`, or serve `createFetchHandler` anywhere `fetch` handlers run.
+ * @module
+ */
+export { createHttpHandler, readApiKey, allRoutes, DEFAULT_MAX_BODY_BYTES, type HttpHandler, type HttpHandlerOptions } from './handler.js';
+export { createFetchHandler, type FetchHandler } from './fetch.js';
+export { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
+export { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
+export type { HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResult, HttpMethod } from './types.js';

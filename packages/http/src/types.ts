@@ -1,0 +1,70 @@
+/**
+ * The plain request/response shape the handler speaks; each framework binding converts to and
+ * from it in a few lines.
+ * @module
+ */
+import type { z } from 'zod';
+import type { AgentPlatform, Principal } from '@agent-platform/core';
+
+export type HeaderValue = string | string[] | undefined;
+
+export interface HttpRequest {
+  method: string;
+  /** Path and query, e.g. `/api/automation/v1/webhooks?limit=10`. */
+  url: string;
+  /** Header names in lower case. */
+  headers: Record<string, HeaderValue>;
+  /** The raw body bytes, kept for signature verification; `null` or empty when there is none. */
+  body: Uint8Array | null;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Serialized body, or `null` for none (204). */
+  body: string | null;
+}
+
+/** What a route's handler gets. */
+export interface RouteContext {
+  platform: AgentPlatform;
+  /** Set on authenticated routes. */
+  principal: Principal;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, HeaderValue>;
+  /** Parsed JSON body; `undefined` when the request had none. */
+  body: unknown;
+  rawBody: Uint8Array;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+}
+
+export interface RouteResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** One endpoint: how it is served, and how it is documented in OpenAPI. */
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path with `{name}` parameters, e.g. `/api/keys/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** Whether the route needs credentials (default true). */
+  auth?: boolean;
+  /** The JSON body, if the route takes one. `required: false` accepts an empty body. */
+  body?: { schema: z.ZodType; required: boolean };
+  query?: z.ZodType;
+  /** Largest body accepted, in bytes; defaults to the handler's `maxBodyBytes`. */
+  maxBodyBytes?: number;
+  responses: Record<number, RouteResponseDoc>;
+  handle(context: RouteContext): Promise<RouteResult>;
+}

@@ -1,0 +1,129 @@
+/**
+ * Record builders for storage tests. Every builder returns a record that passes the matching
+ * record schema of `@agent-platform/core`, with fresh ids so tests can share one backend
+ * (a database reused across tests) without stepping on each other.
+ * @module
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type {
+  ApiKeyRecord,
+  ProviderTokensRecord,
+  SettingsRecord,
+  SettingsValues,
+  WebhookRecord,
+} from '@agent-platform/core';
+
+// Ids carry a per-process prefix so records from earlier runs against a persistent backend never collide.
+const RUN = randomUUID().slice(0, 8);
+let sequence = 0;
+
+/** A fresh id, unique within and across runs: `${prefix}_<run>_<n>`. */
+export function uniqueId(prefix = 'id'): string {
+  sequence += 1;
+  return `${prefix}_${RUN}_${sequence}`;
+}
+
+const EPOCH = Date.UTC(2025, 0, 1);
+
+/** An ISO-8601 UTC timestamp `seconds` after 2025-01-01, to order records deterministically. */
+export function fixtureTime(seconds = 0): string {
+  return new Date(EPOCH + seconds * 1000).toISOString();
+}
+
+/** A stand-in for a `SecretBox`-sealed value; adapters store it as an opaque string. */
+function sealed(label: string): string {
+  return `sealed:v1:${label}:${randomBytes(6).toString('hex')}`;
+}
+
+export type SettingsRecordOverrides = Partial<Omit<SettingsRecord, 'values'>> & {
+  /** Merged over the default values, so a test names only the fields it cares about. */
+  values?: Partial<SettingsValues>;
+};
+
+/** A settings record with every value set and a nested `mcp_config`, to exercise deep copies. */
+export function makeSettingsRecord(overrides: SettingsRecordOverrides = {}): SettingsRecord {
+  const { values, ...rest } = overrides;
+  return {
+    user_id: uniqueId('user'),
+    values: {
+      language: 'en',
+      agent: 'CodeActAgent',
+      max_iterations: 100,
+      security_analyzer: null,
+      confirmation_mode: false,
+      llm_model: 'anthropic/claude-sonnet-4',
+      llm_base_url: null,
+      remote_runtime_resource_factor: 1,
+      enable_default_condenser: true,
+      enable_sound_notifications: false,
+      enable_proactive_conversation_starters: true,
+      enable_solvability_analysis: true,
+      user_consents_to_analytics: null,
+      sandbox_base_container_image: null,
+      sandbox_runtime_container_image: null,
+      max_budget_per_task: 5.5,
+      email: 'dev@example.com',
+      email_verified: true,
+      git_user_name: 'Dev',
+      git_user_email: 'dev@example.com',
+      ...values,
+    },
+    secrets: { llm_api_key: sealed('llm') },
+    mcp_config: {
+      sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: sealed('sse') }],
+      stdio_servers: [{ name: 'fs', command: 'npx', args: ['-y', 'mcp-fs'], env: { FS_TOKEN: sealed('env') } }],
+      shttp_servers: [],
+    },
+    created_at: fixtureTime(0),
+    updated_at: fixtureTime(0),
+    ...rest,
+  };
+}
+
+/** A provider-token record holding one GitHub token. */
+export function makeProviderTokensRecord(overrides: Partial<ProviderTokensRecord> = {}): ProviderTokensRecord {
+  return {
+    user_id: uniqueId('user'),
+    tokens: { github: { token: sealed('github'), host: null, user_id: null } },
+    updated_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+/** An API-key record with a random 64-hex-digit `key_hash`, so two builds never share a hash. */
+export function makeApiKeyRecord(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: uniqueId('key'),
+    user_id: uniqueId('user'),
+    org_id: uniqueId('org'),
+    name: 'API key',
+    prefix: 'ap_live_abc',
+    key_hash: randomBytes(32).toString('hex'),
+    created_at: fixtureTime(0),
+    last_used_at: null,
+    ...overrides,
+  };
+}
+
+/** A webhook record with a source that is unique (and valid) for each build. */
+export function makeWebhookRecord(overrides: Partial<WebhookRecord> = {}): WebhookRecord {
+  return {
+    id: uniqueId('wh'),
+    org_id: uniqueId('org'),
+    created_by: uniqueId('user'),
+    name: 'Deploy events',
+    source: `source-${RUN}-${(sequence += 1)}`,
+    event_key_expr: 'type',
+    event_key_header: null,
+    signature_header: 'X-Signature-256',
+    signature_scheme: 'hmac-sha256',
+    delivery_id_header: null,
+    enabled: true,
+    secret: sealed('webhook'),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    created_at: fixtureTime(0),
+    updated_at: fixtureTime(0),
+    ...overrides,
+  };
+}
