@@ -39,7 +39,8 @@ export function toValidationIssues(error: z.ZodError, root: LocRoot = 'body'): V
 
 /** Parses `input` or throws a `VALIDATION_FAILED` {@link PlatformError}. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, root: LocRoot = 'body'): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput lets a missing field (input undefined) be told from a wrong type; inputs never reach the answer.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error, root);
   throw new PlatformError('VALIDATION_FAILED', issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '), {
