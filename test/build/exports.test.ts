@@ -96,7 +96,11 @@ beforeAll(() => {
   if (buildable.length === 0) return;
   const [command, args] = pnpmCommand();
   const filters = buildable.flatMap((p) => ['--filter', `./${path.relative(root, p.dir)}`]);
-  const build = spawnSync(command, [...args, '-r', ...filters, 'build'], { cwd: root, encoding: 'utf8' });
+  // append-only: plain prefixed output, and overrides an inherited `pnpm --silent` (npm_config_reporter).
+  const build = spawnSync(command, [...args, '--reporter=append-only', '-r', ...filters, 'build'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (build.status !== 0) {
     throw new Error(`build failed (${build.error ?? `exit ${build.status}`}):\n${build.stdout}\n${build.stderr}`);
   }

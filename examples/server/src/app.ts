@@ -7,5 +7,6 @@ import type { Logger } from 'pino';
 export async function createFastifyApp(platform: AgentPlatform, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: logger, disableRequestLogging: false, return503OnClosing: true });
   await app.register(agentPlatformPlugin, { platform, logger });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
   return app;
 }

@@ -15,6 +15,9 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     secrets: createAesGcmSecretBox({ keys: { k1: secretKey } }),
     publicUrl: config.publicUrl,
   });
+  if (config.seededKeys.length === 0) {
+    logger.warn('AGENT_PLATFORM_API_KEYS is not set: no API key can call the API (set e.g. AGENT_PLATFORM_API_KEYS=alice@acme:<a key of 16+ characters>)');
+  }
   for (const seeded of config.seededKeys) {
     await platform.apiKeys.seed({ ...seeded, name: 'AGENT_PLATFORM_API_KEYS' });
     logger.info({ userId: seeded.userId, orgId: seeded.orgId }, 'seeded API key');

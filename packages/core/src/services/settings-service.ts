@@ -5,7 +5,6 @@ import {
   SETTINGS_STICKY_FIELDS,
   SETTINGS_VALUE_FIELDS,
   settingsInputSchema,
-  settingsValuesSchema,
   type SettingsRecord,
   type SettingsValues,
   type SettingsView,
@@ -15,7 +14,10 @@ import { nowIso, type ServiceContext } from './context.js';
 import { maskMcpConfig, sealMcpConfig } from './mcp-secrets.js';
 
 /** A user's settings with every default applied: what a record starts from. */
-export const defaultSettingsValues = (): SettingsValues => settingsValuesSchema.parse(settingsInputSchema.parse({}));
+export const defaultSettingsValues = (): SettingsValues => {
+  const parsed = settingsInputSchema.parse({});
+  return Object.fromEntries(SETTINGS_VALUE_FIELDS.map((field) => [field, parsed[field] ?? null])) as SettingsValues;
+};
 
 /** A new settings record holding only defaults. */
 export function emptySettingsRecord(userId: string, now: string): SettingsRecord {

@@ -1,0 +1,114 @@
+/**
+ * Starts the real API on each framework binding, on a loopback port, over in-memory storage,
+ * with three principals: alice and bob share org `acme`; mallory is in org `evil`.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, type AgentPlatform, type StorageAdapter } from '@agent-platform/core';
+import { createMemoryStorage } from '@agent-platform/storage-memory';
+import express from 'express';
+import Fastify from 'fastify';
+import { createExpressRouter } from '../express.js';
+import { agentPlatformPlugin } from '../fastify.js';
+import type { HandlerLogger } from '../error-response.js';
+
+export const KEYS = {
+  alice: 'alice-key-0123456789abcdef',
+  bob: 'bob-key-0123456789abcdef',
+  mallory: 'mallory-key-0123456789abcdef',
+} as const;
+
+export interface Harness {
+  baseUrl: string;
+  platform: AgentPlatform;
+  storage: StorageAdapter;
+  /** Every line the handler logged. */
+  logs: string[];
+  close(): Promise<void>;
+  /** fetch with alice's key by default; `as: null` sends no key. */
+  request(method: string, path: string, init?: RequestOptions): Promise<ApiResponse>;
+}
+
+export interface RequestOptions {
+  as?: keyof typeof KEYS | null;
+  json?: unknown;
+  body?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export interface HarnessOptions {
+  storage?: StorageAdapter;
+  maxBodyBytes?: number;
+}
+
+export type Binding = 'fastify' | 'express';
+export const BINDINGS: Binding[] = ['fastify', 'express'];
+
+export async function startHarness(binding: Binding, options: HarnessOptions = {}): Promise<Harness> {
+  const storage = options.storage ?? createMemoryStorage();
+  const platform = createAgentPlatform({
+    storage,
+    secrets: createAesGcmSecretBox({ keys: { test: generateSecretKey() } }),
+    publicUrl: 'https://agents.example.com',
+  });
+  await platform.apiKeys.seed({ userId: 'alice', orgId: 'acme', key: KEYS.alice });
+  await platform.apiKeys.seed({ userId: 'bob', orgId: 'acme', key: KEYS.bob });
+  await platform.apiKeys.seed({ userId: 'mallory', orgId: 'evil', key: KEYS.mallory });
+  const logs: string[] = [];
+  const logger: HandlerLogger = {
+    error: (object, message) => logs.push(JSON.stringify({ ...object, message })),
+    warn: (object, message) => logs.push(JSON.stringify({ ...object, message })),
+  };
+  const handlerOptions = { platform, logger, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) };
+
+  let baseUrl: string;
+  let close: () => Promise<void>;
+  if (binding === 'fastify') {
+    const app = Fastify({ logger: false });
+    await app.register(agentPlatformPlugin, handlerOptions);
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    close = () => app.close();
+  } else {
+    const app = express();
+    app.use(createExpressRouter(handlerOptions));
+    app.use((_request, response) => {
+      response.status(404).json({ detail: 'Not Found' });
+    });
+    const server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+  }
+
+  async function request(method: string, path: string, init: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...init.headers };
+    const as = init.as === undefined ? 'alice' : init.as;
+    if (as) headers['x-session-api-key'] ??= KEYS[as];
+    let body: string | Uint8Array | undefined = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+
+  return { baseUrl, platform, storage, logs, close, request };
+}

@@ -1,0 +1,16 @@
+/**
+ * `@agent-platform/testing`: conformance suites and record fixtures for adapter authors.
+ * Import it from test files only: it registers vitest suites.
+ * @module
+ */
+export { testStorageAdapter } from './storage/index.js';
+export type { StorageAdapterFactory, TestStorageAdapterOptions } from './storage/index.js';
+export {
+  fixtureTime,
+  makeApiKeyRecord,
+  makeProviderTokensRecord,
+  makeSettingsRecord,
+  makeWebhookRecord,
+  uniqueId,
+} from './fixtures.js';
+export type { SettingsRecordOverrides } from './fixtures.js';

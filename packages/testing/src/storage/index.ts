@@ -1,0 +1,53 @@
+/**
+ * The `StorageAdapter` conformance suite.
+ * @module
+ */
+import { describe } from 'vitest';
+import { describeApiKeys } from './api-keys.js';
+import { useAdapter } from './context.js';
+import type { StorageAdapterFactory, TestStorageAdapterOptions } from './context.js';
+import { describeCopies } from './copies.js';
+import { describeLifecycle } from './lifecycle.js';
+import { describeProviderTokens } from './provider-tokens.js';
+import { describeSettings } from './settings.js';
+import { describeTransactions } from './transactions.js';
+import { describeWebhooks } from './webhooks.js';
+
+export type { StorageAdapterFactory, TestStorageAdapterOptions } from './context.js';
+
+/**
+ * Registers the conformance suite for a `StorageAdapter` with vitest. Call it at the top level
+ * of a test file. Each test gets a fresh adapter from `factory` and closes it afterwards; tests
+ * use fresh ids, so the factory may hand out adapters over one shared backend.
+ *
+ * @param name - Shown in the suite's title.
+ * @param factory - Builds the adapter under test.
+ * @param options - Concurrency and timeouts for slow backends.
+ *
+ * @example
+ * ```ts
+ * // packages/storage-postgres/src/postgres-storage.test.ts
+ * import { testStorageAdapter } from '@agent-platform/testing';
+ * import { createPostgresStorage } from './postgres-storage.js';
+ *
+ * testStorageAdapter('postgres', () => createPostgresStorage({ url: process.env.DATABASE_URL }), {
+ *   timeout: 20_000,
+ * });
+ * ```
+ */
+export function testStorageAdapter(
+  name: string,
+  factory: StorageAdapterFactory,
+  options: TestStorageAdapterOptions = {},
+): void {
+  describe(`StorageAdapter conformance: ${name}`, { timeout: options.timeout }, () => {
+    const ctx = useAdapter(factory, options);
+    describeLifecycle(ctx);
+    describeSettings(ctx);
+    describeProviderTokens(ctx);
+    describeApiKeys(ctx);
+    describeWebhooks(ctx);
+    describeTransactions(ctx);
+    describeCopies(ctx);
+  });
+}

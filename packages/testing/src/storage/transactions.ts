@@ -1,0 +1,309 @@
+/**
+ * Conformance: `transaction(fn)`. Atomicity (all writes through `tx` land or none do), the
+ * transaction reading its own writes, nobody else reading them before commit, and concurrent
+ * transactions behaving as if run one after another.
+ * @module
+ */
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { StorageConflictError } from '@agent-platform/core';
+import type { StorageAdapter } from '@agent-platform/core';
+import {
+  fixtureTime,
+  makeApiKeyRecord,
+  makeProviderTokensRecord,
+  makeSettingsRecord,
+  makeWebhookRecord,
+  uniqueId,
+} from '../fixtures.js';
+import type { SuiteContext } from './context.js';
+
+/** Long enough for a read or write started elsewhere to reach the backend while a transaction is open. */
+const HOLD_MS = 30;
+
+/** A promise plus its resolver, to let a test act at a known point inside a transaction. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Starts a transaction that runs `write`, lets the test act, then throws. Resolves once `write`
+ * is done; the returned `settled` rejects with `error`. Racing against the transaction keeps a
+ * broken `write` from hanging the test.
+ */
+async function openFailingTransaction(
+  adapter: StorageAdapter,
+  write: Parameters<StorageAdapter['transaction']>[0],
+  error: Error,
+): Promise<{ settled: Promise<unknown> }> {
+  const written = signal();
+  const settled = adapter.transaction(async (tx) => {
+    await write(tx);
+    written.resolve();
+    await sleep(HOLD_MS);
+    throw error;
+  });
+  await Promise.race([written.promise, settled]);
+  return { settled };
+}
+
+export function describeTransactions(ctx: SuiteContext): void {
+  describe('transaction', () => {
+    it("resolves with fn's value and commits writes to every repository", async () => {
+      const settings = makeSettingsRecord();
+      const tokens = makeProviderTokensRecord();
+      const key = makeApiKeyRecord();
+      const webhook = makeWebhookRecord();
+      const result = await ctx.adapter.transaction(async (tx) => {
+        await tx.settings.put(settings);
+        await tx.providerTokens.put(tokens);
+        await tx.apiKeys.insert(key);
+        await tx.webhooks.insert(webhook);
+        return { ok: 42 };
+      });
+      expect(result).toEqual({ ok: 42 });
+      expect(await ctx.adapter.settings.get(settings.user_id)).toEqual(settings);
+      expect(await ctx.adapter.providerTokens.get(tokens.user_id)).toEqual(tokens);
+      expect(await ctx.adapter.apiKeys.getByHash(key.key_hash)).toEqual(key);
+      expect(await ctx.adapter.webhooks.getBySource(webhook.org_id, webhook.source)).toEqual(webhook);
+    });
+
+    it('a throw rolls back every write made through tx and rejects with the same error', async () => {
+      const orgId = uniqueId('org');
+      const userId = uniqueId('user');
+      const settings = makeSettingsRecord({ user_id: userId });
+      const tokens = makeProviderTokensRecord({ user_id: userId });
+      const touchedKey = makeApiKeyRecord({ user_id: userId, org_id: orgId, created_at: fixtureTime(1) });
+      const deletedKey = makeApiKeyRecord({ user_id: userId, org_id: orgId, created_at: fixtureTime(2) });
+      const updatedHook = makeWebhookRecord({ org_id: orgId, source: 'updated', created_at: fixtureTime(1) });
+      const deletedHook = makeWebhookRecord({ org_id: orgId, source: 'deleted', created_at: fixtureTime(2) });
+      await ctx.adapter.settings.put(settings);
+      await ctx.adapter.providerTokens.put(tokens);
+      await ctx.adapter.apiKeys.insert(touchedKey);
+      await ctx.adapter.apiKeys.insert(deletedKey);
+      await ctx.adapter.webhooks.insert(updatedHook);
+      await ctx.adapter.webhooks.insert(deletedHook);
+
+      const newUser = makeSettingsRecord();
+      const newTokens = makeProviderTokensRecord();
+      const newKey = makeApiKeyRecord({ user_id: userId, org_id: orgId, created_at: fixtureTime(3) });
+      const newHook = makeWebhookRecord({ org_id: orgId, source: 'inserted', created_at: fixtureTime(3) });
+      class Boom extends Error {}
+      const error = new Boom('boom');
+
+      const outcome = ctx.adapter.transaction(async (tx) => {
+        await tx.settings.put({ ...settings, values: { ...settings.values, language: 'fr' }, secrets: {} });
+        await tx.settings.put(newUser);
+        await tx.providerTokens.delete(userId);
+        await tx.providerTokens.put(newTokens);
+        await tx.apiKeys.insert(newKey);
+        await tx.apiKeys.touch(touchedKey.id, fixtureTime(999));
+        expect(await tx.apiKeys.delete(deletedKey.id)).toBe(true);
+        await tx.webhooks.insert(newHook);
+        expect(await tx.webhooks.update({ ...updatedHook, source: 'renamed', enabled: false })).toBe(true);
+        expect(await tx.webhooks.delete(orgId, deletedHook.id)).toBe(true);
+        throw error;
+      });
+      await expect(outcome).rejects.toBe(error);
+
+      expect(await ctx.adapter.settings.get(userId)).toEqual(settings);
+      expect(await ctx.adapter.settings.get(newUser.user_id)).toBeNull();
+      expect(await ctx.adapter.providerTokens.get(userId)).toEqual(tokens);
+      expect(await ctx.adapter.providerTokens.get(newTokens.user_id)).toBeNull();
+      expect(await ctx.adapter.apiKeys.listByUser(userId)).toEqual([touchedKey, deletedKey]);
+      expect(await ctx.adapter.apiKeys.get(newKey.id)).toBeNull();
+      expect(await ctx.adapter.apiKeys.getByHash(newKey.key_hash)).toBeNull();
+      expect(await ctx.adapter.apiKeys.getByHash(deletedKey.key_hash)).toEqual(deletedKey);
+      expect(await ctx.adapter.webhooks.list(orgId, { limit: 10, offset: 0 })).toEqual({
+        items: [updatedHook, deletedHook],
+        total: 2,
+      });
+      expect(await ctx.adapter.webhooks.getBySource(orgId, 'updated')).toEqual(updatedHook);
+      expect(await ctx.adapter.webhooks.getBySource(orgId, 'renamed')).toBeNull();
+      expect(await ctx.adapter.webhooks.getBySource(orgId, 'inserted')).toBeNull();
+      expect(await ctx.adapter.webhooks.getBySource(orgId, 'deleted')).toEqual(deletedHook);
+    });
+
+    it('a conflict inside a transaction rejects it and rolls back its earlier writes', async () => {
+      const existing = makeApiKeyRecord();
+      await ctx.adapter.apiKeys.insert(existing);
+      const settings = makeSettingsRecord();
+      const outcome = ctx.adapter.transaction(async (tx) => {
+        await tx.settings.put(settings);
+        await tx.apiKeys.insert(makeApiKeyRecord({ key_hash: existing.key_hash }));
+      });
+      await expect(outcome).rejects.toBeInstanceOf(StorageConflictError);
+      expect(await ctx.adapter.settings.get(settings.user_id)).toBeNull();
+      expect(await ctx.adapter.apiKeys.getByHash(existing.key_hash)).toEqual(existing);
+    });
+
+    it('reads inside a transaction see its own writes', async () => {
+      const settings = makeSettingsRecord();
+      const tokens = makeProviderTokensRecord();
+      const key = makeApiKeyRecord();
+      const webhook = makeWebhookRecord();
+      await ctx.adapter.providerTokens.put(tokens);
+      await ctx.adapter.transaction(async (tx) => {
+        await tx.settings.put(settings);
+        expect(await tx.settings.get(settings.user_id)).toEqual(settings);
+
+        await tx.providerTokens.delete(tokens.user_id);
+        expect(await tx.providerTokens.get(tokens.user_id)).toBeNull();
+
+        await tx.apiKeys.insert(key);
+        await tx.apiKeys.touch(key.id, fixtureTime(7));
+        const touched = { ...key, last_used_at: fixtureTime(7) };
+        expect(await tx.apiKeys.get(key.id)).toEqual(touched);
+        expect(await tx.apiKeys.getByHash(key.key_hash)).toEqual(touched);
+        expect(await tx.apiKeys.listByUser(key.user_id)).toEqual([touched]);
+
+        await tx.webhooks.insert(webhook);
+        expect(await tx.webhooks.getBySource(webhook.org_id, webhook.source)).toEqual(webhook);
+        const renamed = { ...webhook, name: 'Renamed' };
+        expect(await tx.webhooks.update(renamed)).toBe(true);
+        expect(await tx.webhooks.list(webhook.org_id, { limit: 10, offset: 0 })).toEqual({ items: [renamed], total: 1 });
+        expect(await tx.webhooks.delete(webhook.org_id, webhook.id)).toBe(true);
+        expect(await tx.webhooks.get(webhook.org_id, webhook.id)).toBeNull();
+      });
+      expect(await ctx.adapter.providerTokens.get(tokens.user_id)).toBeNull();
+      expect(await ctx.adapter.webhooks.get(webhook.org_id, webhook.id)).toBeNull();
+      expect(await ctx.adapter.apiKeys.get(key.id)).toEqual({ ...key, last_used_at: fixtureTime(7) });
+    });
+
+    it('reads outside a transaction never see its uncommitted writes', async () => {
+      const existing = makeSettingsRecord();
+      await ctx.adapter.settings.put(existing);
+      const key = makeApiKeyRecord();
+      const webhook = makeWebhookRecord();
+      const error = new Error('rollback');
+      const { settled } = await openFailingTransaction(
+        ctx.adapter,
+        async (tx) => {
+          await tx.settings.put({ ...existing, values: { ...existing.values, language: 'fr' } });
+          await tx.apiKeys.insert(key);
+          await tx.webhooks.insert(webhook);
+        },
+        error,
+      );
+      const seen = await Promise.all([
+        ctx.adapter.settings.get(existing.user_id),
+        ctx.adapter.apiKeys.get(key.id),
+        ctx.adapter.apiKeys.getByHash(key.key_hash),
+        ctx.adapter.apiKeys.listByUser(key.user_id),
+        ctx.adapter.webhooks.getBySource(webhook.org_id, webhook.source),
+        ctx.adapter.webhooks.list(webhook.org_id, { limit: 10, offset: 0 }),
+      ]);
+      await expect(settled).rejects.toBe(error);
+      expect(seen).toEqual([existing, null, null, [], null, { items: [], total: 0 }]);
+    });
+
+    it('writes made outside a transaction while it runs survive its rollback', async () => {
+      const shared = makeSettingsRecord({ values: { language: 'en' } });
+      await ctx.adapter.settings.put(shared);
+      const insideKey = makeApiKeyRecord();
+      const outsideKey = makeApiKeyRecord();
+      const outsideSettings = { ...shared, values: { ...shared.values, language: 'de' } };
+      const error = new Error('rollback');
+      const { settled } = await openFailingTransaction(
+        ctx.adapter,
+        async (tx) => {
+          await tx.settings.put({ ...shared, values: { ...shared.values, language: 'fr' } });
+          await tx.apiKeys.insert(insideKey);
+        },
+        error,
+      );
+      const outside = Promise.all([
+        ctx.adapter.apiKeys.insert(outsideKey),
+        ctx.adapter.settings.put(outsideSettings),
+      ]);
+      await expect(settled).rejects.toBe(error);
+      await outside;
+      expect(await ctx.adapter.apiKeys.get(insideKey.id)).toBeNull();
+      expect(await ctx.adapter.apiKeys.get(outsideKey.id)).toEqual(outsideKey);
+      expect(await ctx.adapter.settings.get(shared.user_id)).toEqual(outsideSettings);
+    });
+
+    it('concurrent read-increment-write transactions all land', async () => {
+      const record = makeSettingsRecord({ values: { max_iterations: 0 } });
+      await ctx.adapter.settings.put(record);
+      await Promise.all(
+        Array.from({ length: ctx.concurrency }, () =>
+          ctx.adapter.transaction(async (tx) => {
+            const current = await tx.settings.get(record.user_id);
+            if (!current) throw new Error('settings record vanished');
+            // Yield so a non-serializing adapter would interleave the reads and lose updates.
+            await nextTurn();
+            const count = current.values.max_iterations ?? 0;
+            await tx.settings.put({ ...current, values: { ...current.values, max_iterations: count + 1 } });
+          }),
+        ),
+      );
+      expect((await ctx.adapter.settings.get(record.user_id))?.values.max_iterations).toBe(ctx.concurrency);
+    });
+
+    it('of concurrent transactions inserting the same key, one commits and the others conflict', async () => {
+      const record = makeApiKeyRecord();
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: ctx.concurrency }, (_, n) =>
+          ctx.adapter.transaction(async (tx) => {
+            await nextTurn();
+            await tx.apiKeys.insert({ ...record, name: `attempt ${n}` });
+            return n;
+          }),
+        ),
+      );
+      const committed = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      const reasons = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+      expect(committed).toHaveLength(1);
+      for (const reason of reasons) expect(reason).toBeInstanceOf(StorageConflictError);
+      expect((await ctx.adapter.apiKeys.get(record.id))?.name).toBe(`attempt ${committed[0]}`);
+    });
+
+    it("a transaction never sees a concurrent transaction's rolled-back writes", async () => {
+      const record = makeApiKeyRecord();
+      const error = new Error('rollback');
+      const failing = ctx.adapter.transaction(async (tx) => {
+        await tx.apiKeys.insert(record);
+        await sleep(HOLD_MS);
+        throw error;
+      });
+      const observer = ctx.adapter.transaction(async (tx) => {
+        const byId = await tx.apiKeys.get(record.id);
+        const byHash = await tx.apiKeys.getByHash(record.key_hash);
+        return [byId, byHash];
+      });
+      await expect(failing).rejects.toBe(error);
+      expect(await observer).toEqual([null, null]);
+    });
+
+    it('a failing transaction does not undo a concurrent one that commits', async () => {
+      const orgId = uniqueId('org');
+      const failed = makeWebhookRecord({ org_id: orgId, created_at: fixtureTime(1) });
+      const committed = makeWebhookRecord({ org_id: orgId, created_at: fixtureTime(2) });
+      const error = new Error('rollback');
+      const outcomes = await Promise.allSettled([
+        ctx.adapter.transaction(async (tx) => {
+          await tx.webhooks.insert(failed);
+          await nextTurn();
+          throw error;
+        }),
+        ctx.adapter.transaction(async (tx) => {
+          await tx.webhooks.insert(committed);
+          await nextTurn();
+        }),
+      ]);
+      expect(outcomes).toEqual([
+        { status: 'rejected', reason: error },
+        { status: 'fulfilled', value: undefined },
+      ]);
+      expect(await ctx.adapter.webhooks.list(orgId, { limit: 10, offset: 0 })).toEqual({
+        items: [committed],
+        total: 1,
+      });
+    });
+  });
+}
