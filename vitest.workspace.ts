@@ -22,6 +22,17 @@ export default defineWorkspace([
     resolve,
     ssr,
     test: {
+      name: 'e2e',
+      include: ['test/e2e/**/*.test.ts'],
+      environment: 'node',
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  },
+  {
+    resolve,
+    ssr,
+    test: {
       name: 'build',
       include: ['test/build/**/*.test.ts'],
       environment: 'node',

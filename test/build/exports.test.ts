@@ -19,7 +19,7 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 interface Pkg {
   dir: string;
-  json: { name: string; private?: boolean; exports?: Record<string, unknown> };
+  json: { name: string; exports?: Record<string, unknown>; peerDependencies?: Record<string, string> };
   hasSrc: boolean;
 }
 
@@ -59,13 +59,33 @@ function targets(value: unknown): string[] {
  * Runs in a plain `node` child (cwd = package dir, no NODE_OPTIONS, no custom conditions): loads
  * each specifier (the package's own name + subpath, resolved through its `exports` by
  * self-reference) with require() and import(), and reports the resolved file and export names.
+ *
+ * vitest refuses to load outside a vitest run, so for a package with a `vitest` peer dependency
+ * (@agent-platform/testing) the child swaps `vitest` — and only it — for a stub of no-op
+ * functions; everything else in the entry, including its other dependencies, loads for real.
  */
 const loaderScript = `
-import { createRequire } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { fileURLToPath } from 'node:url';
+const [specs, stubVitest] = JSON.parse(process.argv[1]);
 const require = createRequire(process.cwd() + '/package.json');
+if (stubVitest) {
+  const names = ['describe', 'it', 'test', 'suite', 'expect', 'assert', 'vi', 'vitest', 'beforeAll',
+    'afterAll', 'beforeEach', 'afterEach', 'onTestFailed', 'onTestFinished', 'bench', 'inject',
+    'expectTypeOf', 'assertType', 'createExpect', 'chai', 'should'];
+  const stub = 'const f = () => {}; export default {};' + names.map((n) => 'export const ' + n + ' = f;').join('');
+  const stubUrl = 'data:text/javascript,' + encodeURIComponent(stub);
+  const hooks = 'export async function resolve(s, c, next) { return s === "vitest" ? { url: '
+    + JSON.stringify(stubUrl) + ', shortCircuit: true } : next(s, c); }';
+  register('data:text/javascript,' + encodeURIComponent(hooks));
+  const vitestCjs = createRequire(require.resolve('vitest/package.json')).resolve('vitest');
+  const mod = new (await import('node:module')).default(vitestCjs);
+  mod.exports = Object.fromEntries(names.map((n) => [n, () => {}]));
+  mod.loaded = true;
+  require.cache[vitestCjs] = mod;
+}
 const out = {};
-for (const spec of JSON.parse(process.argv[1])) {
+for (const spec of specs) {
   const r = (out[spec] = {});
   try {
     r.require = { file: require.resolve(spec), keys: Object.keys(require(spec)) };
@@ -82,8 +102,10 @@ type LoadResult = Record<string, Record<'require' | 'import', { file?: string; k
 
 function loadInPlainNode(pkg: Pkg): LoadResult {
   const specs = exportEntries(pkg).map(([subpath]) => path.posix.join(pkg.json.name, subpath));
+  const stubVitest = 'vitest' in (pkg.json.peerDependencies ?? {});
   const { NODE_OPTIONS: _dropped, ...env } = process.env;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', loaderScript, JSON.stringify(specs)], {
+  const args = ['--input-type=module', '-e', loaderScript, JSON.stringify([specs, stubVitest])];
+  const child = spawnSync(process.execPath, args, {
     cwd: pkg.dir,
     env,
     encoding: 'utf8',

@@ -9,6 +9,7 @@ import { createServerPlatform } from '@agent-platform/example-server/platform';
 import { createExpressRouter } from '@agent-platform/http/express';
 import express from 'express';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const logger = createLogger(process.env.LOG_LEVEL || 'info');
 
@@ -26,7 +27,8 @@ try {
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
-  logger.info({ publicUrl: config.publicUrl }, 'agent-platform express server ready');
+  const { port } = server.address() as AddressInfo;
+  logger.info({ publicUrl: config.publicUrl }, `Server listening at http://${config.host}:${port}`);
   onShutdown(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await platform.stop();

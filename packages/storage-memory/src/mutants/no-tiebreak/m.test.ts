@@ -1,0 +1,3 @@
+import { testStorageAdapter } from '@agent-platform/testing';
+import { createMemoryStorage } from './memory-storage.js';
+testStorageAdapter('mutant', () => createMemoryStorage());

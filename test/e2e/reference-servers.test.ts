@@ -1,0 +1,116 @@
+/**
+ * Runs the reference servers as a user would (a child process, configured by environment),
+ * exercises the API over a real socket, and checks the logs never carry a secret and that
+ * SIGTERM stops the server cleanly.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const KEY = 'e2e-key-0123456789abcdef';
+const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
+interface Running {
+  child: ChildProcess;
+  output: string[];
+  baseUrl: string;
+}
+
+async function startServer(dir: string, env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(root, dir),
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const listening = /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(output.join(''));
+      if (listening?.[1]) {
+        clearTimeout(timer);
+        resolve(listening[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output.join('')}`)));
+  });
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output, baseUrl };
+}
+
+const stop = (running: Running) =>
+  new Promise<number | null>((resolve) => {
+    if (running.child.exitCode !== null) return resolve(running.child.exitCode);
+    running.child.once('exit', (code) => resolve(code));
+    running.child.kill('SIGTERM');
+  });
+
+describe.each([
+  ['examples/server', 'Fastify'],
+  ['examples/express-server', 'Express'],
+])('reference server %s (%s)', (dir) => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startServer(dir, {
+      AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
+      AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
+      AGENT_PLATFORM_PUBLIC_URL: 'https://hooks.example.com/',
+    });
+  }, 40_000);
+  afterAll(async () => {
+    if (server) await stop(server);
+  });
+
+  const call = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(server.baseUrl + route, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
+  };
+
+  it('serves the API with the seeded key and keeps every secret out of the logs; SIGTERM exits 0', async () => {
+    expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/api/settings`)).status).toBe(401);
+
+    const secrets = ['sk-e2e-llm-secret-1', 'ghp_e2e_token_2', 'whsec_user_supplied_3'];
+    expect((await call('POST', '/api/settings', { llm_api_key: secrets[0] })).status).toBe(200);
+    expect((await call('POST', '/api/add-git-providers', { provider_tokens: { github: { token: secrets[1] } } })).status).toBe(200);
+    expect((await call('POST', '/api/automation/v1/webhooks', { name: 'a', source: 'src-a', webhook_secret: secrets[2] })).status).toBe(201);
+    const generated = await call('POST', '/api/automation/v1/webhooks', { name: 'b', source: 'src-b' });
+    expect(generated.json.webhook_url).toBe('https://hooks.example.com/api/automation/v1/events/acme/src-b');
+    secrets.push(generated.json.webhook_secret);
+    const created = await call('POST', '/api/keys', { name: 'e2e' });
+    secrets.push(created.json.key);
+    expect((await call('POST', '/api/settings', '{not json')).status).toBe(422);
+
+    const code = await stop(server);
+    expect(code).toBe(0);
+    const logs = server.output.join('');
+    expect(logs).toMatch(/stopped/);
+    for (const secret of [...secrets, KEY, SECRET_KEY]) expect(logs).not.toContain(secret);
+  });
+});
+
+describe('reference server configuration errors', () => {
+  it('refuses a bad secret key without echoing it', async () => {
+    const child = spawn(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/main.ts'], {
+      cwd: path.join(root, 'examples/server'),
+      env: { ...process.env, PORT: '0', AGENT_PLATFORM_SECRET_KEY: 'too-short-to-be-a-key', AGENT_PLATFORM_API_KEYS: 'alice:short' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toMatch(/AGENT_PLATFORM_/);
+    expect(output).not.toContain('too-short-to-be-a-key');
+  }, 30_000);
+});
