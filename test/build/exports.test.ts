@@ -65,7 +65,7 @@ function targets(value: unknown): string[] {
  * functions; everything else in the entry, including its other dependencies, loads for real.
  */
 const loaderScript = `
-import { createRequire, register } from 'node:module';
+import Module, { createRequire, register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 const [specs, stubVitest] = JSON.parse(process.argv[1]);
 const require = createRequire(process.cwd() + '/package.json');
@@ -79,7 +79,7 @@ if (stubVitest) {
     + JSON.stringify(stubUrl) + ', shortCircuit: true } : next(s, c); }';
   register('data:text/javascript,' + encodeURIComponent(hooks));
   const vitestCjs = createRequire(require.resolve('vitest/package.json')).resolve('vitest');
-  const mod = new (await import('node:module')).default(vitestCjs);
+  const mod = new Module(vitestCjs);
   mod.exports = Object.fromEntries(names.map((n) => [n, () => {}]));
   mod.loaded = true;
   require.cache[vitestCjs] = mod;

@@ -24,7 +24,7 @@ export class UniqueIndex<V> {
 
   remove(row: V, primaryKey: string): void {
     const key = this.keyOf(row);
-    // Rollback may re-add a row's key before removing the row that took it over; keep the newer entry.
+    // A row only drops an entry it holds, so a stale row can never unindex the key's real owner.
     if (this.#primaryKeys.get(key) === primaryKey) this.#primaryKeys.delete(key);
   }
 }

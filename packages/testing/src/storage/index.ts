@@ -26,11 +26,15 @@ export type { StorageAdapterFactory, TestStorageAdapterOptions } from './context
  *
  * @example
  * ```ts
- * // packages/storage-postgres/src/postgres-storage.test.ts
+ * // packages/storage-memory/src/memory-storage.test.ts
  * import { testStorageAdapter } from '@agent-platform/testing';
- * import { createPostgresStorage } from './postgres-storage.js';
+ * import { createMemoryStorage } from './index.js';
  *
- * testStorageAdapter('postgres', () => createPostgresStorage({ url: process.env.DATABASE_URL }), {
+ * testStorageAdapter('memory', () => createMemoryStorage());
+ *
+ * // A networked backend: fewer concurrent transactions, more time per test.
+ * testStorageAdapter('postgres', () => createPostgresStorage({ url: DATABASE_URL }), {
+ *   concurrency: 8,
  *   timeout: 20_000,
  * });
  * ```
@@ -40,7 +44,8 @@ export function testStorageAdapter(
   factory: StorageAdapterFactory,
   options: TestStorageAdapterOptions = {},
 ): void {
-  describe(`StorageAdapter conformance: ${name}`, { timeout: options.timeout }, () => {
+  const suiteOptions = options.timeout === undefined ? {} : { timeout: options.timeout };
+  describe(`StorageAdapter conformance: ${name}`, suiteOptions, () => {
     const ctx = useAdapter(factory, options);
     describeLifecycle(ctx);
     describeSettings(ctx);

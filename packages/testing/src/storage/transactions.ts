@@ -7,7 +7,7 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
-import type { StorageAdapter } from '@agent-platform/core';
+import type { StorageAdapter, StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
@@ -37,7 +37,7 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
  */
 async function openFailingTransaction(
   adapter: StorageAdapter,
-  write: Parameters<StorageAdapter['transaction']>[0],
+  write: (tx: StorageRepositories) => Promise<void>,
   error: Error,
 ): Promise<{ settled: Promise<unknown> }> {
   const written = signal();
@@ -257,7 +257,7 @@ export function describeTransactions(ctx: SuiteContext): void {
         ),
       );
       const committed = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-      const reasons = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+      const reasons = outcomes.flatMap((outcome): unknown[] => (outcome.status === 'rejected' ? [outcome.reason] : []));
       expect(committed).toHaveLength(1);
       for (const reason of reasons) expect(reason).toBeInstanceOf(StorageConflictError);
       expect((await ctx.adapter.apiKeys.get(record.id))?.name).toBe(`attempt ${committed[0]}`);
