@@ -8,4 +8,4 @@ export { createHttpHandler, readApiKey, allRoutes, DEFAULT_MAX_BODY_BYTES, type 
 export { createFetchHandler, type FetchHandler } from './fetch.js';
 export { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
 export { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
-export type { HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResult, HttpMethod } from './types.js';
+export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult } from './types.js';

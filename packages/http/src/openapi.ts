@@ -33,7 +33,7 @@ function queryParameters(schema: z.ZodType | undefined): JsonObject[] {
 const pathParameters = (path: string): JsonObject[] =>
   [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
 
-export function buildOpenApiDocument(routes: RouteDefinition[], info: OpenApiInfo = {}): JsonObject {
+export function buildOpenApiDocument(routes: RouteDefinition[], info: OpenApiInfo = {}): Record<string, unknown> {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     const responses: JsonObject = {};
