@@ -20,6 +20,7 @@ import type {
   StorageRepositories,
   WebhookRecord,
 } from '@agent-platform/core';
+import { cloneJson } from './clone-json.js';
 import { Mutex } from './mutex.js';
 import { GroupIndex, Table, UniqueIndex } from './table.js';
 
@@ -183,14 +184,14 @@ function assertSourceFree(db: Database, row: WebhookRecord): void {
 }
 
 function seed(db: Database, records: MemoryStorageSeed): void {
-  for (const record of records.settings ?? []) db.settings.put(structuredClone(record));
-  for (const record of records.providerTokens ?? []) db.providerTokens.put(structuredClone(record));
-  for (const record of records.apiKeys ?? []) insertApiKey(db, structuredClone(record));
-  for (const record of records.webhooks ?? []) insertWebhook(db, structuredClone(record));
+  for (const record of records.settings ?? []) db.settings.put(cloneJson(record));
+  for (const record of records.providerTokens ?? []) db.providerTokens.put(cloneJson(record));
+  for (const record of records.apiKeys ?? []) insertApiKey(db, cloneJson(record));
+  for (const record of records.webhooks ?? []) insertWebhook(db, cloneJson(record));
 }
 
 function copy<V>(row: V | undefined): V | null {
-  return row === undefined ? null : structuredClone(row);
+  return row === undefined ? null : cloneJson(row);
 }
 
 /** Oldest first; ids break ties in code-unit order, like a `COLLATE "C"` database column. */
@@ -213,7 +214,7 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
       },
       async put(record) {
         // Copied before queueing, so changes the caller makes while the write waits do not land.
-        const row = structuredClone(record);
+        const row = cloneJson(record);
         await access.write(() => db.settings.put(row));
       },
     },
@@ -223,7 +224,7 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
         return copy(view(db.providerTokens).get(userId));
       },
       async put(record) {
-        const row = structuredClone(record);
+        const row = cloneJson(record);
         await access.write(() => db.providerTokens.put(row));
       },
       async delete(userId) {
@@ -233,7 +234,7 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
 
     apiKeys: {
       async insert(record) {
-        const row = structuredClone(record);
+        const row = cloneJson(record);
         await access.write(() => insertApiKey(db, row));
       },
       async get(id) {
@@ -243,7 +244,7 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
         return copy(view(db.apiKeys).find(db.apiKeysByHash, keyHash));
       },
       async listByUser(userId) {
-        return view(db.apiKeys).group(db.apiKeysByUser, userId).sort(byCreation).map((row) => structuredClone(row));
+        return view(db.apiKeys).group(db.apiKeysByUser, userId).sort(byCreation).map(cloneJson);
       },
       async touch(id, at) {
         await access.write(() => {
@@ -259,7 +260,7 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
 
     webhooks: {
       async insert(record) {
-        const row = structuredClone(record);
+        const row = cloneJson(record);
         await access.write(() => insertWebhook(db, row));
       },
       async get(orgId, id) {
@@ -271,10 +272,10 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
       },
       async list(orgId, { limit, offset }) {
         const rows = view(db.webhooks).group(db.webhooksByOrg, orgId).sort(byCreation);
-        return { items: rows.slice(offset, offset + limit).map((row) => structuredClone(row)), total: rows.length };
+        return { items: rows.slice(offset, offset + limit).map(cloneJson), total: rows.length };
       },
       async update(record) {
-        const row = structuredClone(record);
+        const row = cloneJson(record);
         return access.write(() => updateWebhook(db, row));
       },
       async delete(orgId, id) {

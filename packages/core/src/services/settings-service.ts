@@ -64,8 +64,9 @@ export class SettingsService {
     for (const [provider, token] of Object.entries(tokens?.tokens ?? {})) {
       if (token) providerTokensSet[provider] = token.host;
     }
-    return {
-      ...base.values,
+    // Object.assign, not a spread: spreading a 20-field record and adding nine more is several
+    // times slower in V8, and this is on every GET.
+    return Object.assign({}, base.values, {
       llm_api_key: null,
       search_api_key: null,
       sandbox_api_key: null,
@@ -74,6 +75,6 @@ export class SettingsService {
       sandbox_api_key_set: base.secrets.sandbox_api_key !== undefined,
       mcp_config: base.mcp_config ? maskMcpConfig(base.mcp_config) : null,
       provider_tokens_set: providerTokensSet,
-    };
+    });
   }
 }
