@@ -62,8 +62,8 @@ export const webhookRotateInputSchema = z.object({
 });
 export type WebhookRotateInput = z.input<typeof webhookRotateInputSchema>;
 
-/** A webhook as returned: never its secret. */
-export const webhookViewSchema = z.object({
+/** What a webhook's stored record and its view share. */
+const webhookFieldsSchema = z.object({
   id: z.string(),
   org_id: z.string(),
   name: z.string(),
@@ -74,13 +74,15 @@ export const webhookViewSchema = z.object({
   signature_scheme: signatureSchemeSchema,
   delivery_id_header: z.string().nullable(),
   enabled: z.boolean(),
-  webhook_url: z.string(),
   /** Until when the secret replaced by the last rotation still verifies, if it does. */
   previous_secret_expires_at: timestampSchema.nullable(),
   created_by: z.string(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
+
+/** A webhook as returned: never its secret. */
+export const webhookViewSchema = webhookFieldsSchema.extend({ webhook_url: z.string() });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 
 /** Registration answer: `webhook_secret` only when the service generated it. */
@@ -95,22 +97,8 @@ export const webhookListSchema = z.object({ webhooks: z.array(webhookViewSchema)
 export type WebhookList = z.infer<typeof webhookListSchema>;
 
 /** A webhook as the storage adapter keeps it; secrets sealed with the `SecretBox`. */
-export const webhookRecordSchema = z.object({
-  id: z.string(),
-  org_id: z.string(),
-  created_by: z.string(),
-  name: z.string(),
-  source: z.string(),
-  event_key_expr: z.string(),
-  event_key_header: z.string().nullable(),
-  signature_header: z.string(),
-  signature_scheme: signatureSchemeSchema,
-  delivery_id_header: z.string().nullable(),
-  enabled: z.boolean(),
+export const webhookRecordSchema = webhookFieldsSchema.extend({
   secret: z.string(),
   previous_secret: z.string().nullable(),
-  previous_secret_expires_at: timestampSchema.nullable(),
-  created_at: timestampSchema,
-  updated_at: timestampSchema,
 });
 export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
