@@ -39,6 +39,9 @@ export const allRoutes = (): RouteDefinition[] => [...systemRoutes, ...settingsR
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** What routes that need no credentials (health, readiness) see as their principal; they never use it. */
+const ANONYMOUS: Principal = Object.freeze({ userId: '', orgId: '' });
+
 /** The API key from `X-Session-API-Key` or `Authorization: Bearer`; both work everywhere. */
 export function readApiKey(headers: HttpRequest['headers']): string | undefined {
   const session = headerValue(headers['x-session-api-key'])?.trim();
@@ -88,7 +91,7 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     }
     const { route, params } = match;
     try {
-      const principal = route.auth === false ? ({ userId: '', orgId: '' } as Principal) : await authenticate(request);
+      const principal = route.auth === false ? ANONYMOUS : await authenticate(request);
       const raw = request.body ?? new Uint8Array();
       const limit = route.maxBodyBytes ?? maxBodyBytes;
       let body: unknown;

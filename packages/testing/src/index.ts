@@ -1,6 +1,7 @@
 /**
  * `@agent-platform/testing`: conformance suites and record fixtures for adapter authors.
- * Import it from test files only: it registers vitest suites.
+ * Import it from test files only: it registers vitest suites. The record builders alone are
+ * also at `@agent-platform/testing/fixtures`, which does not load vitest.
  * @module
  */
 export { testStorageAdapter } from './storage/index.js';
