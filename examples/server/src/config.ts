@@ -18,7 +18,13 @@ export interface ServerConfig {
   /** Base64 of 32 bytes; `null` when none was given (a development key is generated). */
   secretKey: string | null;
   logLevel: string;
+  /** GitHub webhook secrets (several during a rotation); empty disables the GitHub endpoint. */
+  githubWebhookSecrets: string[];
+  /** Installation ids or account logins linked to orgs. */
+  githubLinks: GithubLinkConfig[];
 }
+
+export type GithubLinkConfig = { orgId: string; installationId: string } | { orgId: string; account: string };
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -64,6 +70,24 @@ function parsePublicUrl(value: string | undefined, port: number): string {
   return url.replace(/\/+$/, '');
 }
 
+function parseGithubSecrets(value: string | undefined): string[] {
+  const secrets = (value ?? '').split(',').map((secret) => secret.trim()).filter(Boolean);
+  if (secrets.some((secret) => secret.length < 8)) throw new ConfigError('AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET entries must be at least 8 characters');
+  return secrets;
+}
+
+/** `account-login-or-installation-id=org`, comma-separated: digits mean an installation id. */
+export function parseGithubLinks(value: string | undefined): GithubLinkConfig[] {
+  if (!value?.trim()) return [];
+  return value.split(',').map((entry, index) => {
+    const [ref, orgId, ...rest] = entry.trim().split('=').map((part) => part.trim());
+    if (!ref || !orgId || rest.length > 0 || !/^[A-Za-z0-9-]{1,100}$/.test(ref)) {
+      throw new ConfigError(`AGENT_PLATFORM_GITHUB_LINKS entry ${index + 1} must look like account-login=org or installation-id=org`);
+    }
+    return /^\d+$/.test(ref) ? { orgId, installationId: ref } : { orgId, account: ref };
+  });
+}
+
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = parsePort(env.PORT);
   return {
@@ -73,5 +97,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     seededKeys: parseSeededKeys(env.AGENT_PLATFORM_API_KEYS),
     secretKey: parseSecretKey(env.AGENT_PLATFORM_SECRET_KEY),
     logLevel: env.LOG_LEVEL || 'info',
+    githubWebhookSecrets: parseGithubSecrets(env.AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET),
+    githubLinks: parseGithubLinks(env.AGENT_PLATFORM_GITHUB_LINKS),
   };
 }

@@ -14,7 +14,12 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     storage: createMemoryStorage(),
     secrets: createAesGcmSecretBox({ keys: { k1: secretKey } }),
     publicUrl: config.publicUrl,
+    github: { webhookSecrets: config.githubWebhookSecrets },
   });
+  for (const link of config.githubLinks) await platform.githubLinks.link(link);
+  if (config.githubWebhookSecrets.length === 0) {
+    logger.info('AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET is not set: the GitHub events endpoint answers 404');
+  }
   if (config.seededKeys.length === 0) {
     logger.warn('AGENT_PLATFORM_API_KEYS is not set: no API key can call the API (set e.g. AGENT_PLATFORM_API_KEYS=alice@acme:<a key of 16+ characters>)');
   }

@@ -58,3 +58,6 @@ export function validationError(loc: (string | number)[], msg: string, type = 'v
 }
 
 export const notFound = (what: string): PlatformError => new PlatformError('NOT_FOUND', `${what} not found`);
+
+export const payloadTooLarge = (limit: number): PlatformError =>
+  new PlatformError('PAYLOAD_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`);

@@ -14,6 +14,12 @@ import type { ServiceContext } from './services/context.js';
 import { GitProvidersService } from './services/git-providers-service.js';
 import { SettingsService } from './services/settings-service.js';
 import { WebhooksService } from './services/webhooks-service.js';
+import { AutomationIndex, type AutomationIndexOptions } from './automations/automation-index.js';
+import { AutomationsService } from './services/automations-service.js';
+import { DeliveriesService } from './services/deliveries-service.js';
+import { GithubLinksService, storedLinksResolver } from './services/github-links-service.js';
+import { EventsService } from './ingest/events-service.js';
+import type { GithubOrgResolver } from './ingest/github-delivery.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -27,6 +33,24 @@ export interface AgentPlatformOptions {
   ids?: IdGenerator;
   /** How long a rotated-out webhook secret keeps verifying, in seconds. Default 24 h; 0 allowed. */
   webhookSecretGraceSeconds?: number;
+  /** Native GitHub deliveries (`POST /api/automation/v1/events/github`). */
+  github?: {
+    /** The GitHub App's webhook secret(s); several during a rotation. None disables the endpoint. */
+    webhookSecrets?: readonly string[];
+    /** Which orgs a delivery reaches. Default: the links stored with `platform.githubLinks`. */
+    resolveOrgs?: GithubOrgResolver;
+  };
+  /** Inbound event limits. */
+  events?: {
+    /** Largest event body, in bytes. Default 5 MiB. */
+    maxBodyBytes?: number;
+    /** How long redeliveries are recognised, in seconds. Default 7 days. */
+    dedupWindowSeconds?: number;
+    /** Clock skew allowed for timestamped signatures, in seconds. Default 300. */
+    signatureToleranceSeconds?: number;
+  };
+  /** The in-process matching index. */
+  matching?: AutomationIndexOptions;
 }
 
 export interface AgentPlatform {
@@ -34,6 +58,12 @@ export interface AgentPlatform {
   readonly gitProviders: GitProvidersService;
   readonly apiKeys: ApiKeysService;
   readonly webhooks: WebhooksService;
+  readonly automations: AutomationsService;
+  readonly events: EventsService;
+  readonly deliveries: DeliveriesService;
+  readonly githubLinks: GithubLinksService;
+  /** Largest inbound event body accepted, in bytes (HTTP bindings read up to it). */
+  readonly maxEventBodyBytes: number;
   readonly storage: StorageAdapter;
   readonly publicUrl: string;
   /** The principal the credentials act for, or `null`. */
@@ -47,6 +77,8 @@ export interface AgentPlatform {
 }
 
 const DEFAULT_GRACE_SECONDS = 24 * 3600;
+const DEFAULT_EVENT_BODY_BYTES = 5 * 1024 * 1024;
+const DEFAULT_DEDUP_WINDOW_SECONDS = 7 * 24 * 3600;
 
 /**
  * @example
@@ -76,12 +108,27 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     webhookSecretGraceSeconds: grace,
   };
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
+  const index = new AutomationIndex(context.storage, context.clock, options.matching);
+  const webhooks = new WebhooksService(context);
+  const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
+  const dedupWindowSeconds = options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS;
 
   return {
     settings: new SettingsService(context),
     gitProviders: new GitProvidersService(context),
     apiKeys: new ApiKeysService(context),
-    webhooks: new WebhooksService(context),
+    webhooks,
+    automations: new AutomationsService(context, index),
+    events: new EventsService(context, index, webhooks, {
+      maxBodyBytes: maxEventBodyBytes,
+      dedupWindowSeconds,
+      signatureToleranceSeconds: options.events?.signatureToleranceSeconds ?? 300,
+      githubWebhookSecrets: options.github?.webhookSecrets ?? [],
+      resolveGithubOrgs: options.github?.resolveOrgs ?? storedLinksResolver(context.storage),
+    }),
+    deliveries: new DeliveriesService(context, index, dedupWindowSeconds),
+    githubLinks: new GithubLinksService(context),
+    maxEventBodyBytes,
     storage: context.storage,
     publicUrl: context.publicUrl,
     authenticate: (credentials) => auth.authenticate(credentials),

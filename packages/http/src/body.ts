@@ -3,10 +3,8 @@
  * clear 4xx. The raw bytes stay available to the route (signature verification needs them).
  * @module
  */
-import { PlatformError } from '@agent-platform/core';
+import { PlatformError, decodeUtf8, parseJsonText, payloadTooLarge } from '@agent-platform/core';
 import type { HeaderValue } from './types.js';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 export const headerValue = (value: HeaderValue): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -17,28 +15,7 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
 
-export function tooLarge(limit: number): PlatformError {
-  return new PlatformError('PAYLOAD_TOO_LARGE', `Request body is larger than the limit of ${limit} bytes`);
-}
-
-/** Decodes UTF-8 strictly: invalid byte sequences are a 400, not silently replaced. */
-export function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new PlatformError('BAD_REQUEST', 'Request body is not valid UTF-8');
-  }
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    // Very deep nesting surfaces as a RangeError from the parser: still the client's input.
-    const reason = error instanceof SyntaxError ? error.message : 'nesting too deep';
-    throw new PlatformError('BAD_REQUEST', `Request body is not valid JSON: ${reason}`);
-  }
-}
+export const tooLarge = payloadTooLarge;
 
 /**
  * The parsed body, or `undefined` when the request has none. A body must be sent as JSON; an
@@ -52,5 +29,5 @@ export function readJsonBody(raw: Uint8Array, contentType: HeaderValue, limit: n
   }
   const text = decodeUtf8(raw);
   if (text.trim() === '') return undefined;
-  return parseJson(text);
+  return parseJsonText(text);
 }

@@ -12,6 +12,9 @@ import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
+import { automationRoutes } from './routes/automation-routes.js';
+import { deliveryRoutes } from './routes/delivery-routes.js';
+import { eventRoutes } from './routes/event-routes.js';
 import type { HttpRequest, HttpResponse, RouteDefinition } from './types.js';
 
 export interface HttpHandlerOptions {
@@ -35,7 +38,15 @@ export interface HttpHandler {
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export const allRoutes = (): RouteDefinition[] => [...systemRoutes, ...settingsRoutes, ...apiKeyRoutes, ...webhookRoutes];
+export const allRoutes = (): RouteDefinition[] => [
+  ...systemRoutes,
+  ...settingsRoutes,
+  ...apiKeyRoutes,
+  ...webhookRoutes,
+  ...eventRoutes,
+  ...deliveryRoutes,
+  ...automationRoutes,
+];
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -73,7 +84,7 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   const router = new Router(routes);
   let cachedDocument: Record<string, unknown> | undefined;
   const openApiDocument = () => (cachedDocument ??= buildOpenApiDocument(routes, options.openapi));
-  const maxRequestBytes = Math.max(maxBodyBytes, ...routes.map((route) => route.maxBodyBytes ?? 0));
+  const maxRequestBytes = Math.max(maxBodyBytes, platform.maxEventBodyBytes, ...routes.map((route) => route.maxBodyBytes ?? 0));
 
   async function authenticate(request: HttpRequest): Promise<Principal> {
     const apiKey = readApiKey(request.headers);
@@ -95,7 +106,9 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
       const raw = request.body ?? new Uint8Array();
       const limit = route.maxBodyBytes ?? maxBodyBytes;
       let body: unknown;
-      if (route.body) {
+      if (route.rawBody) {
+        // The route checks size and content itself.
+      } else if (route.body) {
         body = readJsonBody(raw, request.headers['content-type'], limit);
         if (body === undefined && route.body.required) {
           throw new PlatformError('VALIDATION_FAILED', 'Request body is required', {

@@ -65,6 +65,11 @@ export interface RouteDefinition {
   query?: z.ZodType;
   /** Largest body accepted, in bytes; defaults to the handler's `maxBodyBytes`. */
   maxBodyBytes?: number;
+  /**
+   * The route reads the raw bytes itself (inbound events): no JSON parsing and no size check by
+   * the handler, so the route can answer in its own order (404 unknown source before 413).
+   */
+  rawBody?: boolean;
   responses: Record<number, RouteResponseDoc>;
   handle(context: RouteContext): Promise<RouteResult>;
 }

@@ -5,12 +5,29 @@ import type { StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
+  makeAutomationRecord,
+  makeDeliveryRecord,
+  makeGithubLinkRecord,
+  makeRunRecord,
   makeSettingsRecord,
   makeWebhookRecord,
   testStorageAdapter,
   uniqueId,
 } from '@agent-platform/testing';
-import { DRIVER_NAME, createMemoryStorage } from './index.js';
+import type { DedupClaim, DeliveryRecord } from '@agent-platform/core';
+import { DEFAULT_MAX_DELIVERIES_PER_ORG, DRIVER_NAME, createMemoryStorage } from './index.js';
+
+function claimFor(delivery: DeliveryRecord, overrides: Partial<DedupClaim> = {}): DedupClaim {
+  return {
+    orgId: delivery.org_id,
+    source: delivery.source,
+    key: delivery.dedup_key,
+    deliveryId: delivery.id,
+    expiresAt: fixtureTime(3600),
+    now: fixtureTime(0),
+    ...overrides,
+  };
+}
 
 testStorageAdapter('memory', () => createMemoryStorage());
 
@@ -131,5 +148,172 @@ describe('createMemoryStorage', () => {
     }
     expect((await storage.apiKeys.get(apiKeys[0]?.id ?? ''))?.last_used_at).toBe(fixtureTime(0));
     expect((await storage.apiKeys.get(apiKeys[1]?.id ?? ''))?.last_used_at).toBeNull();
+  });
+  it('starts with seeded automations, runs, deliveries and GitHub links', async () => {
+    const automation = makeAutomationRecord();
+    const run = makeRunRecord({ org_id: automation.org_id, automation_id: automation.id });
+    const delivery = makeDeliveryRecord({ org_id: automation.org_id });
+    const link = makeGithubLinkRecord({ org_id: automation.org_id });
+    const storage = createMemoryStorage({
+      seed: { automations: [automation], runs: [run], deliveries: [delivery], githubLinks: [link] },
+    });
+    expect(await storage.automations.listEnabledBySource(automation.org_id, 'github')).toEqual([automation]);
+    expect(await storage.runs.get(run.org_id, run.id)).toEqual(run);
+    expect(await storage.deliveries.get(delivery.org_id, delivery.id)).toEqual(delivery);
+    expect(await storage.githubLinks.findOrgs([{ kind: link.kind, key: link.key }])).toEqual([link.org_id]);
+    expect(() => createMemoryStorage({ seed: { runs: [run, run] } })).toThrow(StorageConflictError);
+  });
+
+  it('refuses a maxDeliveriesPerOrg that is not a positive integer or Infinity', () => {
+    expect(DEFAULT_MAX_DELIVERIES_PER_ORG).toBe(10_000);
+    for (const max of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createMemoryStorage({ maxDeliveriesPerOrg: max })).toThrow(RangeError);
+    }
+    expect(() => createMemoryStorage({ maxDeliveriesPerOrg: Infinity })).not.toThrow();
+    expect(() => createMemoryStorage({ maxDeliveriesPerOrg: 1 })).not.toThrow();
+  });
+
+  it("evicts an org's oldest deliveries beyond maxDeliveriesPerOrg, leaving other orgs and dedup claims alone", async () => {
+    const storage = createMemoryStorage({ maxDeliveriesPerOrg: 3 });
+    const orgId = uniqueId('org');
+    const records = [1, 2, 3, 4, 5].map((n) => makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(n) }));
+    const neighbour = makeDeliveryRecord({ received_at: fixtureTime(0) });
+    await storage.deliveries.insert(neighbour);
+    for (const record of records) {
+      expect(await storage.deliveries.claimDedupKey(claimFor(record))).toBeNull();
+      await storage.deliveries.insert(record);
+    }
+    const [first, second, ...kept] = records;
+    expect(await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).toEqual({
+      items: [...kept].reverse(),
+      total: 3,
+    });
+    expect(await storage.deliveries.get(orgId, first?.id ?? '')).toBeNull();
+    expect(await storage.deliveries.get(orgId, second?.id ?? '')).toBeNull();
+    expect(await storage.deliveries.get(neighbour.org_id, neighbour.id)).toEqual(neighbour);
+    // The evicted delivery's claim still holds its key until it expires.
+    if (!first) throw new Error('unreachable');
+    const redelivery = claimFor(first, { deliveryId: uniqueId('dlv'), now: fixtureTime(10) });
+    expect(await storage.deliveries.claimDedupKey(redelivery)).toBe(first.id);
+    // An evicted id is free again.
+    await storage.deliveries.insert({ ...first, received_at: fixtureTime(9) });
+    expect((await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).items[0]?.id).toBe(first.id);
+  });
+
+  it('evicts an inserted delivery that is older than every one it would keep', async () => {
+    const storage = createMemoryStorage({ maxDeliveriesPerOrg: 2 });
+    const orgId = uniqueId('org');
+    const kept = [5, 6].map((n) => makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(n) }));
+    for (const record of kept) await storage.deliveries.insert(record);
+    const late = makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(1) });
+    await storage.deliveries.insert(late);
+    expect(await storage.deliveries.get(orgId, late.id)).toBeNull();
+    expect((await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).items).toEqual([...kept].reverse());
+  });
+
+  it('restores evicted deliveries when the transaction rolls back, and shows readers the committed ones meanwhile', async () => {
+    const storage = createMemoryStorage({ maxDeliveriesPerOrg: 3 });
+    const orgId = uniqueId('org');
+    const committed = [1, 2, 3].map((n) => makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(n) }));
+    for (const record of committed) await storage.deliveries.insert(record);
+    const newestFirst = [...committed].reverse();
+    const error = new Error('rollback');
+    await expect(
+      storage.transaction(async (tx) => {
+        await tx.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(4) }));
+        await tx.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(2) }));
+        expect((await tx.deliveries.list(orgId, { limit: 10, offset: 0 })).total).toBe(3);
+        expect(await tx.deliveries.get(orgId, committed[0]?.id ?? '')).toBeNull();
+        expect(await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: newestFirst, total: 3 });
+        expect(await storage.deliveries.list(orgId, { limit: 2, offset: 1 })).toEqual({
+          items: newestFirst.slice(1),
+          total: 3,
+        });
+        expect(await storage.deliveries.list(orgId, { limit: 10, offset: 0, status: 'matched' })).toEqual({
+          items: newestFirst,
+          total: 3,
+        });
+        throw error;
+      }),
+    ).rejects.toBe(error);
+    expect(await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: newestFirst, total: 3 });
+  });
+
+  it('prunes claims that expired by a later claim\'s now', async () => {
+    const storage = createMemoryStorage();
+    const expired = makeDeliveryRecord();
+    const live = makeDeliveryRecord({ org_id: expired.org_id });
+    expect(await storage.deliveries.claimDedupKey(claimFor(expired, { expiresAt: fixtureTime(10) }))).toBeNull();
+    expect(await storage.deliveries.claimDedupKey(claimFor(live, { expiresAt: fixtureTime(100) }))).toBeNull();
+    // A claim at 50s drops the claim that lapsed at 10s but keeps the one live until 100s ...
+    const other = makeDeliveryRecord({ org_id: expired.org_id });
+    expect(await storage.deliveries.claimDedupKey(claimFor(other, { now: fixtureTime(50) }))).toBeNull();
+    // ... which a caller whose clock lags behind can then see: the lapsed claim is gone for good.
+    const lagging = { deliveryId: uniqueId('dlv'), now: fixtureTime(5) };
+    expect(await storage.deliveries.claimDedupKey(claimFor(expired, lagging))).toBeNull();
+    expect(await storage.deliveries.claimDedupKey(claimFor(live, lagging))).toBe(live.id);
+  });
+
+  it('keeps only a bounded backlog of expired claims as claims go on', async () => {
+    const storage = createMemoryStorage();
+    const orgId = uniqueId('org');
+    // Each claim lapses after 1s; every later claim drops lapsed ones, so a lagging clock
+    // (now = 0) finds none of the old keys claimed, except the last few not yet pruned.
+    const count = 200;
+    for (let n = 0; n < count; n += 1) {
+      const claim = { orgId, source: 'github', key: `k${n}`, deliveryId: `d${n}`, now: fixtureTime(n), expiresAt: fixtureTime(n + 1) };
+      expect(await storage.deliveries.claimDedupKey(claim)).toBeNull();
+    }
+    let stillHeld = 0;
+    for (let n = 0; n < count - 2; n += 1) {
+      const claim = { orgId, source: 'github', key: `k${n}`, deliveryId: 'late', now: fixtureTime(0), expiresAt: fixtureTime(1) };
+      if ((await storage.deliveries.claimDedupKey(claim)) !== null) stillHeld += 1;
+    }
+    expect(stillHeld).toBe(0);
+  });
+
+  it('a runs.insertMany conflict caught inside a transaction leaves none of its runs behind', async () => {
+    const storage = createMemoryStorage();
+    const existing = makeRunRecord();
+    await storage.runs.insertMany([existing]);
+    const fresh = makeRunRecord({ org_id: existing.org_id });
+    const kept = makeRunRecord({ org_id: existing.org_id });
+    await storage.transaction(async (tx) => {
+      await expect(tx.runs.insertMany([fresh, { ...existing, status: 'RUNNING' }])).rejects.toBeInstanceOf(
+        StorageConflictError,
+      );
+      expect(await tx.runs.get(existing.org_id, fresh.id)).toBeNull();
+      await tx.runs.insertMany([kept]);
+    });
+    expect(await storage.runs.get(existing.org_id, fresh.id)).toBeNull();
+    expect(await storage.runs.get(existing.org_id, existing.id)).toEqual(existing);
+    expect(await storage.runs.get(existing.org_id, kept.id)).toEqual(kept);
+  });
+
+  it('shows readers outside a transaction the committed order of a list it reordered', async () => {
+    const storage = createMemoryStorage();
+    const orgId = uniqueId('org');
+    const records = [1, 2, 3, 4].map((n) => makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(n) }));
+    for (const record of records) await storage.automations.insert(record);
+    const [a, b, c, d] = records;
+    if (!a || !b || !c || !d) throw new Error('unreachable');
+    await storage.transaction(async (tx) => {
+      await tx.automations.update({ ...a, created_at: fixtureTime(10) });
+      await tx.automations.update({ ...d, created_at: fixtureTime(0) });
+      await tx.automations.delete(orgId, b.id);
+      expect((await tx.automations.list(orgId, { limit: 10, offset: 0 })).items.map((row) => row.id)).toEqual([
+        a.id,
+        c.id,
+        d.id,
+      ]);
+      expect(await storage.automations.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: [d, c, b, a], total: 4 });
+      for (let offset = 0; offset < 4; offset += 1) {
+        expect(await storage.automations.list(orgId, { limit: 2, offset })).toEqual({
+          items: [d, c, b, a].slice(offset, offset + 2),
+          total: 4,
+        });
+      }
+    });
+    expect((await storage.automations.list(orgId, { limit: 10, offset: 0 })).total).toBe(3);
   });
 });

@@ -8,13 +8,32 @@
  *   lock: they read the last committed state, which the undo log keeps at hand.
  * - A transaction writes in place and logs the pre-image of each row it touches; rollback puts
  *   those back. Its cost grows with the rows it touches, not with the size of the store.
- * - API keys by hash and webhooks by (org, source) are indexed, so those lookups are O(1).
+ * - Every lookup is indexed, so no operation scans other orgs' records: API keys by hash and by
+ *   user; webhooks by (org, source) and by org; automations by org, and the enabled ones by
+ *   (org, trigger source), so `listEnabledBySource` costs O(the automations it returns); runs by
+ *   (org, automation); deliveries by org; dedup claims by (org, source, key) and by expiry;
+ *   GitHub links by (kind, key) and by org.
+ * - Ordered lists (automations, runs, deliveries, GitHub links) are kept sorted inside their
+ *   index: records arriving in time order are appended in O(1), others take a binary search.
+ *   A page then costs O(offset + limit), never a sort of the org's records; a delivery list
+ *   filtered by source or status scans the org's deliveries.
+ * - Memory stays bounded where records pile up: an org keeps at most
+ *   {@link MemoryStorageOptions.maxDeliveriesPerOrg} deliveries (the oldest are evicted), and
+ *   expired dedup claims are pruned a few at a time by later claims. Dedup claims are kept apart
+ *   from deliveries, so evicting a delivery never frees its dedup key early. Runs are not evicted.
  * @module
  */
 import { StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
 import type {
   ApiKeyRecord,
+  AutomationRecord,
+  DedupClaim,
+  DeliveryRecord,
+  GithubLinkRecord,
+  ListOptions,
+  ListResult,
   ProviderTokensRecord,
+  RunRecord,
   SettingsRecord,
   StorageAdapter,
   StorageRepositories,
@@ -22,9 +41,16 @@ import type {
 } from '@agent-platform/core';
 import { cloneJson } from './clone-json.js';
 import { Mutex } from './mutex.js';
-import { GroupIndex, Table, UniqueIndex } from './table.js';
+import { GroupIndex, OrderedIndex, Table, UniqueIndex, instantOf } from './table.js';
+import type { OrderedRows } from './table.js';
 
 export const DRIVER_NAME = 'memory';
+
+/** Default of {@link MemoryStorageOptions.maxDeliveriesPerOrg}. */
+export const DEFAULT_MAX_DELIVERIES_PER_ORG = 10_000;
+
+/** Expired dedup claims dropped per claim made; more than one, so a backlog shrinks. */
+const CLAIMS_PRUNED_PER_CLAIM = 4;
 
 /** Records to start with, written as if inserted one by one (conflicts throw). */
 export interface MemoryStorageSeed {
@@ -32,11 +58,33 @@ export interface MemoryStorageSeed {
   providerTokens?: readonly ProviderTokensRecord[];
   apiKeys?: readonly ApiKeyRecord[];
   webhooks?: readonly WebhookRecord[];
+  automations?: readonly AutomationRecord[];
+  runs?: readonly RunRecord[];
+  /** Subject to {@link MemoryStorageOptions.maxDeliveriesPerOrg} like any insert. */
+  deliveries?: readonly DeliveryRecord[];
+  githubLinks?: readonly GithubLinkRecord[];
 }
 
 export interface MemoryStorageOptions {
   /** Records the store starts with, e.g. a fixed API key for a demo server. */
   seed?: MemoryStorageSeed;
+  /**
+   * Most deliveries kept per org; default 10,000, `Infinity` for no limit. A `deliveries.insert`
+   * that takes an org past it evicts the org's oldest deliveries (lowest `received_at`, then
+   * lowest id) — the inserted one itself, if it is the oldest. Eviction is a write like any
+   * other: a rolled-back transaction restores what it evicted. An evicted delivery reads as
+   * missing, its id may be inserted again, and its dedup claim lives on until `expiresAt`.
+   */
+  maxDeliveriesPerOrg?: number;
+}
+
+/** A dedup claim as stored: who holds the key, and until when. */
+interface DedupClaimRow {
+  readonly org_id: string;
+  readonly source: string;
+  readonly key: string;
+  readonly delivery_id: string;
+  readonly expires_at: string;
 }
 
 type Database = ReturnType<typeof createDatabase>;
@@ -56,10 +104,26 @@ interface Access {
  *
  * Inside `transaction(fn)`, use only the `tx` repositories for writes: a write through the
  * adapter itself waits for the transaction to finish, and the transaction waits for it.
+ *
+ * @throws RangeError when `maxDeliveriesPerOrg` is not a positive integer (or `Infinity`).
  */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): StorageAdapter {
-  const db = createDatabase();
-  const tables = [db.settings, db.providerTokens, db.apiKeys, db.webhooks] as const;
+  const maxDeliveriesPerOrg = options.maxDeliveriesPerOrg ?? DEFAULT_MAX_DELIVERIES_PER_ORG;
+  if (!(maxDeliveriesPerOrg >= 1) || (!Number.isInteger(maxDeliveriesPerOrg) && maxDeliveriesPerOrg !== Infinity)) {
+    throw new RangeError(`maxDeliveriesPerOrg must be a positive integer or Infinity, got ${maxDeliveriesPerOrg}`);
+  }
+  const db = createDatabase(maxDeliveriesPerOrg);
+  const tables = [
+    db.settings,
+    db.providerTokens,
+    db.apiKeys,
+    db.webhooks,
+    db.automations,
+    db.runs,
+    db.deliveries,
+    db.dedupClaims,
+    db.githubLinks,
+  ] as const;
   const mutex = new Mutex();
   let closed = false;
 
@@ -126,26 +190,89 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
   };
 }
 
-function createDatabase() {
+function createDatabase(maxDeliveriesPerOrg: number) {
   const apiKeysByHash = new UniqueIndex<ApiKeyRecord>((row) => row.key_hash);
   const apiKeysByUser = new GroupIndex<ApiKeyRecord>((row) => row.user_id);
-  const webhooksBySource = new UniqueIndex<WebhookRecord>((row) => sourceKey(row.org_id, row.source));
+  const webhooksBySource = new UniqueIndex<WebhookRecord>((row) => pairKey(row.org_id, row.source));
   const webhooksByOrg = new GroupIndex<WebhookRecord>((row) => row.org_id);
+  const automationsByOrg = new OrderedIndex<AutomationRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  // Only enabled automations: ingest asks for nothing else, and disabled ones cost it nothing.
+  const enabledAutomationsBySource = new GroupIndex<AutomationRecord>((row) =>
+    row.enabled ? pairKey(row.org_id, row.trigger.source) : undefined,
+  );
+  const runsByAutomation = new OrderedIndex<RunRecord>({
+    keyOf: (row) => pairKey(row.org_id, row.automation_id),
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  const deliveriesByOrg = new OrderedIndex<DeliveryRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.received_at,
+    order: 'newest-first',
+  });
+  // One group holding every claim, soonest expiry first, for pruning.
+  const dedupClaimsByExpiry = new OrderedIndex<DedupClaimRow>({
+    keyOf: () => ALL,
+    timeOf: (row) => row.expires_at,
+    order: 'oldest-first',
+  });
+  const githubLinksByRef = new GroupIndex<GithubLinkRecord>((row) => pairKey(row.kind, row.key));
+  const githubLinksByOrg = new OrderedIndex<GithubLinkRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.created_at,
+    // An org links a (kind, key) once, so this tie-breaker is unique within the group.
+    tieOf: (row) => `${row.kind}\u0000${row.key}`,
+    order: 'oldest-first',
+  });
   return {
+    maxDeliveriesPerOrg,
     settings: new Table<SettingsRecord>((row) => row.user_id),
     providerTokens: new Table<ProviderTokensRecord>((row) => row.user_id),
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
+    automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
+    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation]),
+    deliveries: new Table<DeliveryRecord>((row) => row.id, [deliveriesByOrg]),
+    dedupClaims: new Table<DedupClaimRow>(
+      (row) => claimKey(row.org_id, row.source, row.key),
+      [dedupClaimsByExpiry],
+    ),
+    githubLinks: new Table<GithubLinkRecord>(
+      (row) => linkKey(row.kind, row.key, row.org_id),
+      [githubLinksByRef, githubLinksByOrg],
+    ),
     apiKeysByHash,
     apiKeysByUser,
     webhooksBySource,
     webhooksByOrg,
+    automationsByOrg,
+    enabledAutomationsBySource,
+    runsByAutomation,
+    deliveriesByOrg,
+    dedupClaimsByExpiry,
+    githubLinksByRef,
+    githubLinksByOrg,
   };
 }
 
-/** Length-prefixed so no pair of (org, source) strings can produce another pair's key. */
-function sourceKey(orgId: string, source: string): string {
-  return `${orgId.length}:${orgId}:${source}`;
+/** The key of the single group of an index that orders a whole table. */
+const ALL = '';
+
+/** Length-prefixed so no pair of strings can produce another pair's key. */
+function pairKey(first: string, second: string): string {
+  return `${first.length}:${first}:${second}`;
+}
+
+function claimKey(orgId: string, source: string, key: string): string {
+  return pairKey(orgId, pairKey(source, key));
+}
+
+function linkKey(kind: string, key: string, orgId: string): string {
+  return pairKey(kind, pairKey(key, orgId));
 }
 
 // The write rules, run against live state by whoever holds the lock (or by seeding).
@@ -177,9 +304,66 @@ function updateWebhook(db: Database, row: WebhookRecord): boolean {
 }
 
 function assertSourceFree(db: Database, row: WebhookRecord): void {
-  const holder = db.webhooks.live.find(db.webhooksBySource, sourceKey(row.org_id, row.source));
+  const holder = db.webhooks.live.find(db.webhooksBySource, pairKey(row.org_id, row.source));
   if (holder !== undefined && holder.id !== row.id) {
     throw new StorageConflictError(`The org already has a webhook for source "${row.source}"`);
+  }
+}
+
+function insertAutomation(db: Database, row: AutomationRecord): void {
+  if (db.automations.live.get(row.id) !== undefined) {
+    throw new StorageConflictError(`An automation with id ${row.id} already exists`);
+  }
+  db.automations.put(row);
+}
+
+/** All or nothing: every id is checked (against the store and the batch) before any is written. */
+function insertRuns(db: Database, rows: readonly RunRecord[]): void {
+  const ids = new Set<string>();
+  for (const row of rows) {
+    if (ids.has(row.id) || db.runs.live.get(row.id) !== undefined) {
+      throw new StorageConflictError(`A run with id ${row.id} already exists`);
+    }
+    ids.add(row.id);
+  }
+  for (const row of rows) db.runs.put(row);
+}
+
+function insertDelivery(db: Database, row: DeliveryRecord): void {
+  if (db.deliveries.live.get(row.id) !== undefined) {
+    throw new StorageConflictError(`A delivery with id ${row.id} already exists`);
+  }
+  db.deliveries.put(row);
+  // The org is at most one over the limit here, so this evicts one delivery at most.
+  while (db.deliveriesByOrg.size(row.org_id) > db.maxDeliveriesPerOrg) {
+    const oldest = db.deliveriesByOrg.oldest(row.org_id);
+    if (oldest === undefined || !db.deliveries.delete(oldest)) break;
+  }
+}
+
+function claimDedupKey(db: Database, claim: DedupClaim): string | null {
+  const now = instantOf(claim.now);
+  pruneDedupClaims(db, now);
+  const holder = db.dedupClaims.live.get(claimKey(claim.orgId, claim.source, claim.key));
+  // A claim lapses at `expiresAt`: from then on the key is free.
+  if (holder !== undefined && instantOf(holder.expires_at) > now) return holder.delivery_id;
+  db.dedupClaims.put({
+    org_id: claim.orgId,
+    source: claim.source,
+    key: claim.key,
+    delivery_id: claim.deliveryId,
+    expires_at: claim.expiresAt,
+  });
+  return null;
+}
+
+/** Drops a few claims that expired by `now`, soonest first; O(1) per claim made. */
+function pruneDedupClaims(db: Database, now: number): void {
+  for (let n = 0; n < CLAIMS_PRUNED_PER_CLAIM; n += 1) {
+    const primaryKey = db.dedupClaimsByExpiry.oldest(ALL);
+    const row = primaryKey === undefined ? undefined : db.dedupClaims.live.get(primaryKey);
+    if (primaryKey === undefined || row === undefined || instantOf(row.expires_at) > now) return;
+    db.dedupClaims.delete(primaryKey);
   }
 }
 
@@ -188,10 +372,23 @@ function seed(db: Database, records: MemoryStorageSeed): void {
   for (const record of records.providerTokens ?? []) db.providerTokens.put(cloneJson(record));
   for (const record of records.apiKeys ?? []) insertApiKey(db, cloneJson(record));
   for (const record of records.webhooks ?? []) insertWebhook(db, cloneJson(record));
+  for (const record of records.automations ?? []) insertAutomation(db, cloneJson(record));
+  insertRuns(db, (records.runs ?? []).map(cloneJson));
+  for (const record of records.deliveries ?? []) insertDelivery(db, cloneJson(record));
+  for (const record of records.githubLinks ?? []) db.githubLinks.put(cloneJson(record));
 }
 
 function copy<V>(row: V | undefined): V | null {
   return row === undefined ? null : cloneJson(row);
+}
+
+/** Only the row of `orgId`: another org's id reads like a missing one. */
+function copyOwned<V extends { org_id: string }>(row: V | undefined, orgId: string): V | null {
+  return row !== undefined && row.org_id === orgId ? cloneJson(row) : null;
+}
+
+function page<V>(rows: OrderedRows<V>, { limit, offset }: ListOptions): ListResult<V> {
+  return { items: rows.page(offset, limit).map(cloneJson), total: rows.size };
 }
 
 /** Oldest first; ids break ties in code-unit order, like a `COLLATE "C"` database column. */
@@ -264,11 +461,10 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
         await access.write(() => insertWebhook(db, row));
       },
       async get(orgId, id) {
-        const row = view(db.webhooks).get(id);
-        return row?.org_id === orgId ? copy(row) : null;
+        return copyOwned(view(db.webhooks).get(id), orgId);
       },
       async getBySource(orgId, source) {
-        return copy(view(db.webhooks).find(db.webhooksBySource, sourceKey(orgId, source)));
+        return copy(view(db.webhooks).find(db.webhooksBySource, pairKey(orgId, source)));
       },
       async list(orgId, { limit, offset }) {
         const rows = view(db.webhooks).group(db.webhooksByOrg, orgId).sort(byCreation);
@@ -283,6 +479,118 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
           const current = db.webhooks.live.get(id);
           return current !== undefined && current.org_id === orgId && db.webhooks.delete(id);
         });
+      },
+    },
+
+    automations: {
+      async insert(record) {
+        const row = cloneJson(record);
+        await access.write(() => insertAutomation(db, row));
+      },
+      async get(orgId, id) {
+        return copyOwned(view(db.automations).get(id), orgId);
+      },
+      async list(orgId, options) {
+        return page(view(db.automations).ordered(db.automationsByOrg, orgId), options);
+      },
+      async listEnabledBySource(orgId, source) {
+        return view(db.automations).group(db.enabledAutomationsBySource, pairKey(orgId, source)).map(cloneJson);
+      },
+      async update(record) {
+        const row = cloneJson(record);
+        return access.write(() => {
+          const current = db.automations.live.get(row.id);
+          if (current === undefined || current.org_id !== row.org_id) return false;
+          db.automations.put(row);
+          return true;
+        });
+      },
+      async markTriggered(orgId, ids, at) {
+        const targets = [...ids];
+        await access.write(() => {
+          for (const id of targets) {
+            const current = db.automations.live.get(id);
+            // A new object, never an in-place edit: the undo log may hold `current` as a pre-image.
+            if (current !== undefined && current.org_id === orgId) {
+              db.automations.put({ ...current, last_triggered_at: at });
+            }
+          }
+        });
+      },
+      async delete(orgId, id) {
+        return access.write(() => {
+          const current = db.automations.live.get(id);
+          return current !== undefined && current.org_id === orgId && db.automations.delete(id);
+        });
+      },
+    },
+
+    runs: {
+      async insertMany(records) {
+        const rows = records.map(cloneJson);
+        await access.write(() => insertRuns(db, rows));
+      },
+      async get(orgId, id) {
+        return copyOwned(view(db.runs).get(id), orgId);
+      },
+      async listByAutomation(orgId, automationId, options) {
+        return page(view(db.runs).ordered(db.runsByAutomation, pairKey(orgId, automationId)), options);
+      },
+      async update(record) {
+        const row = cloneJson(record);
+        return access.write(() => {
+          const current = db.runs.live.get(row.id);
+          if (current === undefined || current.org_id !== row.org_id) return false;
+          db.runs.put(row);
+          return true;
+        });
+      },
+    },
+
+    deliveries: {
+      async insert(record) {
+        const row = cloneJson(record);
+        await access.write(() => insertDelivery(db, row));
+      },
+      async get(orgId, id) {
+        return copyOwned(view(db.deliveries).get(id), orgId);
+      },
+      async list(orgId, { limit, offset, source, status }) {
+        const rows = view(db.deliveries).ordered(db.deliveriesByOrg, orgId);
+        if (source === undefined && status === undefined) return page(rows, { limit, offset });
+        const items: DeliveryRecord[] = [];
+        let total = 0;
+        for (const row of rows.all()) {
+          if ((source !== undefined && row.source !== source) || (status !== undefined && row.status !== status)) continue;
+          if (total >= offset && items.length < limit) items.push(cloneJson(row));
+          total += 1;
+        }
+        return { items, total };
+      },
+      async claimDedupKey(claim) {
+        const request = { ...claim };
+        return access.write(() => claimDedupKey(db, request));
+      },
+    },
+
+    githubLinks: {
+      async put(record) {
+        const row = cloneJson(record);
+        await access.write(() => db.githubLinks.put(row));
+      },
+      async delete(kind, key, orgId) {
+        return access.write(() => db.githubLinks.delete(linkKey(kind, key, orgId)));
+      },
+      async findOrgs(refs) {
+        const links = view(db.githubLinks);
+        const orgs = new Set<string>();
+        for (const ref of refs) {
+          for (const link of links.group(db.githubLinksByRef, pairKey(ref.kind, ref.key))) orgs.add(link.org_id);
+        }
+        return [...orgs];
+      },
+      async listByOrg(orgId) {
+        return view(db.githubLinks).ordered(db.githubLinksByOrg, orgId).all().map(cloneJson);
       },
     },
   };

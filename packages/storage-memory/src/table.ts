@@ -5,6 +5,9 @@
  * Stored rows are never mutated, only replaced, so the undo log can keep the very objects it
  * saw as pre-images. Those pre-images also make up the committed state, which lets readers
  * outside the transaction skip its uncommitted writes without taking the lock.
+ *
+ * An index key function may return `undefined` to leave a row out of the index (e.g. only
+ * enabled automations are indexed by source).
  * @module
  */
 
@@ -12,28 +15,35 @@
 export class UniqueIndex<V> {
   readonly #primaryKeys = new Map<string, string>();
 
-  constructor(readonly keyOf: (row: V) => string) {}
+  constructor(readonly keyOf: (row: V) => string | undefined) {}
 
   get(key: string): string | undefined {
     return this.#primaryKeys.get(key);
   }
 
   add(row: V, primaryKey: string): void {
-    this.#primaryKeys.set(this.keyOf(row), primaryKey);
+    const key = this.keyOf(row);
+    if (key !== undefined) this.#primaryKeys.set(key, primaryKey);
   }
 
   remove(row: V, primaryKey: string): void {
     const key = this.keyOf(row);
     // A row only drops an entry it holds, so a stale row can never unindex the key's real owner.
-    if (this.#primaryKeys.get(key) === primaryKey) this.#primaryKeys.delete(key);
+    if (key !== undefined && this.#primaryKeys.get(key) === primaryKey) this.#primaryKeys.delete(key);
+  }
+
+  move(previous: V, row: V, primaryKey: string): void {
+    if (this.keyOf(previous) === this.keyOf(row)) return;
+    this.remove(previous, primaryKey);
+    this.add(row, primaryKey);
   }
 }
 
-/** Many rows per key, e.g. a user's API keys. */
+/** Many rows per key, in no order, e.g. a user's API keys. */
 export class GroupIndex<V> {
   readonly #groups = new Map<string, Set<string>>();
 
-  constructor(readonly keyOf: (row: V) => string) {}
+  constructor(readonly keyOf: (row: V) => string | undefined) {}
 
   get(key: string): ReadonlySet<string> {
     return this.#groups.get(key) ?? EMPTY;
@@ -41,6 +51,7 @@ export class GroupIndex<V> {
 
   add(row: V, primaryKey: string): void {
     const key = this.keyOf(row);
+    if (key === undefined) return;
     const group = this.#groups.get(key);
     if (group) group.add(primaryKey);
     else this.#groups.set(key, new Set([primaryKey]));
@@ -48,29 +59,249 @@ export class GroupIndex<V> {
 
   remove(row: V, primaryKey: string): void {
     const key = this.keyOf(row);
+    if (key === undefined) return;
     const group = this.#groups.get(key);
     if (!group) return;
     group.delete(primaryKey);
     // Drop empty groups so churn over short-lived users and orgs does not leak memory.
     if (group.size === 0) this.#groups.delete(key);
   }
+
+  move(previous: V, row: V, primaryKey: string): void {
+    if (this.keyOf(previous) === this.keyOf(row)) return;
+    this.remove(previous, primaryKey);
+    this.add(row, primaryKey);
+  }
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-type Index<V> = UniqueIndex<V> | GroupIndex<V>;
+/** One position in an {@link OrderedIndex} group: ordered by `at`, then `tie`, then `primaryKey`. */
+interface Entry {
+  readonly at: number;
+  readonly tie: string;
+  readonly primaryKey: string;
+}
+
+/** Instants as numbers; code-unit order for strings, like a `COLLATE "C"` database column. */
+function compareEntries(a: Entry, b: Entry): number {
+  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
+  if (a.tie !== b.tie) return a.tie < b.tie ? -1 : 1;
+  if (a.primaryKey !== b.primaryKey) return a.primaryKey < b.primaryKey ? -1 : 1;
+  return 0;
+}
+
+/** Milliseconds since the epoch; an unparsable timestamp sorts first rather than breaking the order. */
+export function instantOf(timestamp: string): number {
+  const at = Date.parse(timestamp);
+  return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at;
+}
+
+/**
+ * A group's entries in ascending order. Appending past the end and dropping the first entry are
+ * O(1) (the common cases: records arrive in time order, eviction and expiry drop the oldest);
+ * anything else is a binary search plus one `splice`.
+ */
+class SortedEntries {
+  /** Slots before `#head` are dropped entries, compacted away once they are half the array. */
+  #entries: (Entry | undefined)[] = [];
+  #head = 0;
+
+  get size(): number {
+    return this.#entries.length - this.#head;
+  }
+
+  /** The entry at `position` in ascending order (0: the first). */
+  at(position: number): Entry | undefined {
+    return position < 0 ? undefined : this.#entries[this.#head + position];
+  }
+
+  insert(entry: Entry): void {
+    const entries = this.#entries;
+    const last = entries[entries.length - 1];
+    if (this.size === 0 || (last !== undefined && compareEntries(last, entry) < 0)) {
+      entries.push(entry);
+      return;
+    }
+    const position = this.#lowerBound(entry);
+    if (position === this.#head && this.#head > 0) {
+      this.#head -= 1;
+      entries[this.#head] = entry;
+    } else {
+      entries.splice(position, 0, entry);
+    }
+  }
+
+  /** True when the entry was there. */
+  remove(entry: Entry): boolean {
+    const entries = this.#entries;
+    const position = this.#lowerBound(entry);
+    const found = entries[position];
+    if (found === undefined || compareEntries(found, entry) !== 0) return false;
+    if (position === entries.length - 1) {
+      entries.pop();
+      if (entries.length === this.#head) this.#clear();
+    } else if (position === this.#head) {
+      entries[position] = undefined;
+      this.#head += 1;
+      if (this.#head >= 64 && this.#head * 2 >= entries.length) {
+        this.#entries = entries.slice(this.#head);
+        this.#head = 0;
+      }
+    } else {
+      entries.splice(position, 1);
+    }
+    return true;
+  }
+
+  #clear(): void {
+    this.#entries = [];
+    this.#head = 0;
+  }
+
+  /** The first position whose entry is not below `entry`. */
+  #lowerBound(entry: Entry): number {
+    let low = this.#head;
+    let high = this.#entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const probe = this.#entries[middle];
+      if (probe !== undefined && compareEntries(probe, entry) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+export interface OrderedIndexOptions<V> {
+  /** The group a row belongs to; `undefined` leaves the row out. */
+  keyOf: (row: V) => string | undefined;
+  /** The timestamp the group is ordered by. */
+  timeOf: (row: V) => string;
+  /** Breaks ties between equal instants, in code-unit order; the primary key when omitted. */
+  tieOf?: (row: V) => string;
+  /** Reading order: `newest-first` reads in descending order, `oldest-first` ascending. */
+  order: 'newest-first' | 'oldest-first';
+}
+
+/**
+ * Many rows per key, kept sorted by an instant then a tie-breaker, so a page of a group costs
+ * O(page) rather than a sort of the group, and its oldest row is found in O(1).
+ */
+export class OrderedIndex<V> {
+  readonly #groups = new Map<string, SortedEntries>();
+  readonly keyOf: (row: V) => string | undefined;
+  readonly #timeOf: (row: V) => string;
+  readonly #tieOf: ((row: V) => string) | undefined;
+  readonly descending: boolean;
+
+  constructor(options: OrderedIndexOptions<V>) {
+    this.keyOf = options.keyOf;
+    this.#timeOf = options.timeOf;
+    this.#tieOf = options.tieOf;
+    this.descending = options.order === 'newest-first';
+  }
+
+  /** How many rows the group holds. */
+  size(key: string): number {
+    return this.#groups.get(key)?.size ?? 0;
+  }
+
+  /**
+   * The group's primary keys in reading order, as a size and a positional lookup. Valid until
+   * the next write: callers read it synchronously.
+   */
+  snapshot(key: string): { readonly size: number; primaryKeyAt(position: number): string | undefined } {
+    const group = this.#groups.get(key);
+    if (!group) return EMPTY_SNAPSHOT;
+    const size = group.size;
+    const last = size - 1;
+    return this.descending
+      ? { size, primaryKeyAt: (position) => group.at(last - position)?.primaryKey }
+      : { size, primaryKeyAt: (position) => group.at(position)?.primaryKey };
+  }
+
+  /** The primary key of the group's oldest row (lowest instant), whatever the reading order. */
+  oldest(key: string): string | undefined {
+    return this.#groups.get(key)?.at(0)?.primaryKey;
+  }
+
+  /** Compares two rows in reading order. */
+  compare(a: V, aKey: string, b: V, bKey: string): number {
+    const order = compareEntries(this.#entry(a, aKey), this.#entry(b, bKey));
+    return this.descending ? -order : order;
+  }
+
+  add(row: V, primaryKey: string): void {
+    const key = this.keyOf(row);
+    if (key === undefined) return;
+    let group = this.#groups.get(key);
+    if (!group) {
+      group = new SortedEntries();
+      this.#groups.set(key, group);
+    }
+    group.insert(this.#entry(row, primaryKey));
+  }
+
+  remove(row: V, primaryKey: string): void {
+    const key = this.keyOf(row);
+    if (key === undefined) return;
+    const group = this.#groups.get(key);
+    if (!group) return;
+    group.remove(this.#entry(row, primaryKey));
+    if (group.size === 0) this.#groups.delete(key);
+  }
+
+  move(previous: V, row: V, primaryKey: string): void {
+    // Most updates (a run's status, an automation's last trigger) keep the row where it is.
+    if (
+      this.keyOf(previous) === this.keyOf(row) &&
+      this.#timeOf(previous) === this.#timeOf(row) &&
+      this.#tieOf?.(previous) === this.#tieOf?.(row)
+    ) {
+      return;
+    }
+    this.remove(previous, primaryKey);
+    this.add(row, primaryKey);
+  }
+
+  #entry(row: V, primaryKey: string): Entry {
+    return { at: instantOf(this.#timeOf(row)), tie: this.#tieOf ? this.#tieOf(row) : primaryKey, primaryKey };
+  }
+}
+
+const EMPTY_SNAPSHOT = { size: 0, primaryKeyAt: (): undefined => undefined };
+
+type Index<V> = UniqueIndex<V> | GroupIndex<V> | OrderedIndex<V>;
+
+/** A group of an {@link OrderedIndex}, as one view of the table sees it. */
+export interface OrderedRows<V> {
+  readonly size: number;
+  /** The row at `position` in reading order. */
+  at(position: number): V | undefined;
+  /** Rows `offset` to `offset + limit` in reading order. */
+  page(offset: number, limit: number): V[];
+  /** Every row, in reading order (for scans: a plain array loops faster than an iterator). */
+  all(): V[];
+}
 
 /** Read access to one state of a table: the live rows, or the last committed ones. */
 export interface TableView<V> {
   get(primaryKey: string): V | undefined;
   find(index: UniqueIndex<V>, key: string): V | undefined;
   group(index: GroupIndex<V>, key: string): V[];
+  ordered(index: OrderedIndex<V>, key: string): OrderedRows<V>;
 }
 
 export class Table<V> {
   readonly #rows = new Map<string, V>();
   readonly #indexes: readonly Index<V>[];
-  /** Pre-image of every row the running transaction wrote (`undefined`: it did not exist). */
+  /** Whether a transaction is running. */
+  #active = false;
+  /**
+   * Pre-image of every row the running transaction wrote (`undefined`: it did not exist);
+   * created on the first write, so a transaction that leaves the table alone costs nothing here.
+   */
   #undo: Map<string, V | undefined> | null = null;
 
   /** Rows as they are now, including the running transaction's writes. */
@@ -97,6 +328,7 @@ export class Table<V> {
         }
         return rows;
       },
+      ordered: (index, key) => this.#liveOrdered(index, key),
     };
     this.committed = {
       get: (primaryKey) => {
@@ -123,6 +355,7 @@ export class Table<V> {
         for (const row of undo.values()) if (row !== undefined && index.keyOf(row) === key) rows.push(row);
         return rows;
       },
+      ordered: (index, key) => this.#committedOrdered(index, key),
     };
   }
 
@@ -131,9 +364,9 @@ export class Table<V> {
     const primaryKey = this.primaryKeyOf(row);
     const previous = this.#rows.get(primaryKey);
     this.#remember(primaryKey, previous);
-    if (previous !== undefined) for (const index of this.#indexes) index.remove(previous, primaryKey);
     this.#rows.set(primaryKey, row);
-    for (const index of this.#indexes) index.add(row, primaryKey);
+    if (previous === undefined) for (const index of this.#indexes) index.add(row, primaryKey);
+    else for (const index of this.#indexes) index.move(previous, row, primaryKey);
   }
 
   /** True when a row was deleted. */
@@ -147,15 +380,18 @@ export class Table<V> {
   }
 
   begin(): void {
-    this.#undo = new Map();
+    this.#active = true;
+    this.#undo = null;
   }
 
   commit(): void {
+    this.#active = false;
     this.#undo = null;
   }
 
   rollback(): void {
     const undo = this.#undo;
+    this.#active = false;
     this.#undo = null;
     if (!undo) return;
     // Unindex every changed row before re-indexing any pre-image, so a unique key that moved
@@ -175,7 +411,97 @@ export class Table<V> {
   }
 
   #remember(primaryKey: string, previous: V | undefined): void {
+    if (!this.#active) return;
+    let undo = this.#undo;
+    if (!undo) {
+      undo = new Map();
+      this.#undo = undo;
+    }
     // Only the first write of a transaction holds the committed pre-image.
-    if (this.#undo && !this.#undo.has(primaryKey)) this.#undo.set(primaryKey, previous);
+    if (!undo.has(primaryKey)) undo.set(primaryKey, previous);
+  }
+
+  #liveOrdered(index: OrderedIndex<V>, key: string): OrderedRows<V> {
+    const rows = this.#rows;
+    const group = index.snapshot(key);
+    const rowAt = (position: number): V | undefined => {
+      const primaryKey = group.primaryKeyAt(position);
+      return primaryKey === undefined ? undefined : rows.get(primaryKey);
+    };
+    return {
+      size: group.size,
+      at: rowAt,
+      page(offset, limit) {
+        const page: V[] = [];
+        const end = Math.min(offset + limit, group.size);
+        for (let position = Math.max(offset, 0); position < end; position += 1) {
+          const row = rowAt(position);
+          if (row !== undefined) page.push(row);
+        }
+        return page;
+      },
+      all() {
+        return this.page(0, group.size);
+      },
+    };
+  }
+
+  /**
+   * The committed side of a group: the live group without the rows the transaction wrote, merged
+   * with the pre-images that belong to the group. Costs O(undo log) when the transaction did not
+   * touch the group, else O(rows read) plus a sort of the few pre-images.
+   */
+  #committedOrdered(index: OrderedIndex<V>, key: string): OrderedRows<V> {
+    const undo = this.#undo;
+    const live = this.#liveOrdered(index, key);
+    if (!undo) return live;
+    let hidden = 0;
+    const restored: [string, V][] = [];
+    for (const [primaryKey, previous] of undo) {
+      const current = this.#rows.get(primaryKey);
+      if (current !== undefined && index.keyOf(current) === key) hidden += 1;
+      if (previous !== undefined && index.keyOf(previous) === key) restored.push([primaryKey, previous]);
+    }
+    if (hidden === 0 && restored.length === 0) return live;
+    restored.sort(([aKey, a], [bKey, b]) => index.compare(a, aKey, b, bKey));
+    const primaryKeyOf = this.primaryKeyOf;
+    function* merged(): Generator<V> {
+      let next = 0;
+      for (let position = 0; position < live.size; position += 1) {
+        const row = live.at(position);
+        if (row === undefined) continue;
+        const primaryKey = primaryKeyOf(row);
+        if (undo?.has(primaryKey)) continue;
+        // Pre-images that come before this row in reading order go first.
+        while (next < restored.length) {
+          const [restoredKey, restoredRow] = restored[next] as [string, V];
+          if (index.compare(restoredRow, restoredKey, row, primaryKey) >= 0) break;
+          yield restoredRow;
+          next += 1;
+        }
+        yield row;
+      }
+      for (; next < restored.length; next += 1) yield (restored[next] as [string, V])[1];
+    }
+    return {
+      size: live.size - hidden + restored.length,
+      at(position) {
+        return position < 0 ? undefined : this.page(position, 1)[0];
+      },
+      page(offset, limit) {
+        const page: V[] = [];
+        if (limit <= 0) return page;
+        let position = 0;
+        for (const row of merged()) {
+          if (position >= offset) {
+            page.push(row);
+            if (page.length >= limit) break;
+          }
+          position += 1;
+        }
+        return page;
+      },
+      all: () => [...merged()],
+    };
   }
 }

@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiKeyRecordSchema,
+  automationSchema,
+  deliveryRecordSchema,
+  githubLinkSchema,
   providerTokensRecordSchema,
+  runRecordSchema,
   settingsRecordSchema,
+  triggerSourceSchema,
   webhookCreateInputSchema,
   webhookRecordSchema,
 } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
+  makeAutomationRecord,
+  makeDeliveryRecord,
+  makeGithubLinkRecord,
   makeProviderTokensRecord,
+  makeRunRecord,
   makeSettingsRecord,
   makeWebhookRecord,
   uniqueId,
@@ -29,6 +38,41 @@ describe('fixtures', () => {
     }
   });
 
+  it('build automation, run, delivery and GitHub-link records that pass the core schemas', () => {
+    for (let n = 0; n < 3; n += 1) {
+      const automation = makeAutomationRecord();
+      const run = makeRunRecord();
+      const delivery = makeDeliveryRecord();
+      const account = makeGithubLinkRecord();
+      const installation = makeGithubLinkRecord({ kind: 'installation' });
+      expect(automationSchema.parse(automation)).toEqual(automation);
+      expect(runRecordSchema.parse(run)).toEqual(run);
+      expect(deliveryRecordSchema.parse(delivery)).toEqual(delivery);
+      expect(githubLinkSchema.parse(account)).toEqual(account);
+      expect(githubLinkSchema.parse(installation)).toEqual(installation);
+    }
+  });
+
+  it('give automations a valid trigger source and GitHub links keys the links service would store', () => {
+    expect(triggerSourceSchema.safeParse(makeAutomationRecord().trigger.source).success).toBe(true);
+    expect(makeGithubLinkRecord().key).toMatch(/^[a-z0-9-]{1,100}$/);
+    expect(makeGithubLinkRecord({ kind: 'installation' }).key).toMatch(/^\d{1,20}$/);
+    const delivery = makeDeliveryRecord();
+    expect(JSON.parse(delivery.payload_json ?? 'null')).toMatchObject({ action: 'opened' });
+    expect(delivery.outcomes[0]?.run_id).toBe(delivery.runs_created[0]);
+  });
+
+  it('merge automation trigger overrides and apply the others', () => {
+    const automation = makeAutomationRecord({ enabled: false, trigger: { source: 'stripe' } });
+    expect(automation.enabled).toBe(false);
+    expect(automation.trigger).toMatchObject({ type: 'event', source: 'stripe' });
+    expect(automation.trigger.on).toEqual(['pull_request.opened', 'pull_request.synchronize']);
+    expect(automationSchema.parse(automation)).toEqual(automation);
+    expect(makeRunRecord({ status: 'FAILED', attempt: 2 })).toMatchObject({ status: 'FAILED', attempt: 2 });
+    expect(makeDeliveryRecord({ payload_json: null, status: 'duplicate' })).toMatchObject({ payload_json: null });
+    expect(makeGithubLinkRecord({ kind: 'installation', key: '42' }).key).toBe('42');
+  });
+
   it('give webhooks a source the create endpoint would accept', () => {
     const { source } = makeWebhookRecord();
     expect(webhookCreateInputSchema.shape.source.safeParse(source).success).toBe(true);
@@ -43,10 +87,14 @@ describe('fixtures', () => {
     expect(makeApiKeyRecord({ last_used_at: fixtureTime(1) }).last_used_at).toBe('2025-01-01T00:00:01.000Z');
   });
 
-  it('never repeat ids, hashes or sources', () => {
+  it('never repeat ids, hashes, sources, dedup keys or link keys', () => {
     const ids = new Set(Array.from({ length: 100 }, () => uniqueId()));
     const hashes = new Set(Array.from({ length: 100 }, () => makeApiKeyRecord().key_hash));
     const sources = new Set(Array.from({ length: 100 }, () => makeWebhookRecord().source));
+    const dedupKeys = new Set(Array.from({ length: 100 }, () => makeDeliveryRecord().dedup_key));
+    const logins = new Set(Array.from({ length: 100 }, () => makeGithubLinkRecord().key));
+    const installations = new Set(Array.from({ length: 100 }, () => makeGithubLinkRecord({ kind: 'installation' }).key));
     expect([ids.size, hashes.size, sources.size]).toEqual([100, 100, 100]);
+    expect([dedupKeys.size, logins.size, installations.size]).toEqual([100, 100, 100]);
   });
 });

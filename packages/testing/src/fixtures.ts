@@ -4,17 +4,24 @@
  * (a database reused across tests) without stepping on each other.
  * @module
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type {
   ApiKeyRecord,
+  AutomationRecord,
+  DeliveryRecord,
+  GithubLinkRecord,
   ProviderTokensRecord,
+  RunRecord,
   SettingsRecord,
   SettingsValues,
+  StoredTrigger,
   WebhookRecord,
 } from '@agent-platform/core';
 
 // Ids carry a per-process prefix so records from earlier runs against a persistent backend never collide.
 const RUN = randomUUID().slice(0, 8);
+/** The same for numeric keys (GitHub installation ids): fixed width, so `${RUN_DIGITS}${n}` never repeats. */
+const RUN_DIGITS = String(randomInt(100_000_000, 1_000_000_000));
 let sequence = 0;
 
 /** A fresh id, unique within and across runs: `${prefix}_<run>_<n>`. */
@@ -124,6 +131,108 @@ export function makeWebhookRecord(overrides: Partial<WebhookRecord> = {}): Webho
     previous_secret_expires_at: null,
     created_at: fixtureTime(0),
     updated_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+export type AutomationRecordOverrides = Partial<Omit<AutomationRecord, 'trigger'>> & {
+  /** Merged over the default trigger, so a test names only the fields it cares about. */
+  trigger?: Partial<StoredTrigger>;
+};
+
+/** An enabled automation on `github` events, with an array of patterns to exercise deep copies. */
+export function makeAutomationRecord(overrides: AutomationRecordOverrides = {}): AutomationRecord {
+  const { trigger, ...rest } = overrides;
+  return {
+    id: uniqueId('auto'),
+    org_id: uniqueId('org'),
+    created_by: uniqueId('user'),
+    name: 'Review pull requests',
+    enabled: true,
+    trigger: {
+      type: 'event',
+      source: 'github',
+      on: ['pull_request.opened', 'pull_request.synchronize'],
+      filter: "payload.pull_request.draft == `false`",
+      ...trigger,
+    },
+    instructions: 'Review the pull request and leave comments.',
+    sandbox_spec_id: null,
+    llm_model: 'anthropic/claude-sonnet-4',
+    selected_repository: 'acme/widgets',
+    timeout_seconds: 1800,
+    created_at: fixtureTime(0),
+    updated_at: fixtureTime(0),
+    last_triggered_at: null,
+    ...rest,
+  };
+}
+
+/** A PENDING run of an event delivery. */
+export function makeRunRecord(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id: uniqueId('run'),
+    org_id: uniqueId('org'),
+    automation_id: uniqueId('auto'),
+    delivery_id: uniqueId('dlv'),
+    trigger: 'event',
+    event_key: 'pull_request.opened',
+    status: 'PENDING',
+    attempt: 0,
+    conversation_id: null,
+    sandbox_id: null,
+    error_detail: null,
+    created_by: null,
+    created_at: fixtureTime(0),
+    started_at: null,
+    completed_at: null,
+    dispatch_payload_json: null,
+    ...overrides,
+  };
+}
+
+/** A matched `github` delivery with one outcome and one run, and a fresh dedup key. */
+export function makeDeliveryRecord(overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  const providerDeliveryId = randomUUID();
+  const runId = uniqueId('run');
+  return {
+    id: uniqueId('dlv'),
+    org_id: uniqueId('org'),
+    source: 'github',
+    provider_delivery_id: providerDeliveryId,
+    event_key: 'pull_request.opened',
+    status: 'matched',
+    detail: null,
+    outcomes: [
+      {
+        automation_id: uniqueId('auto'),
+        automation_name: 'Review pull requests',
+        matched: true,
+        reason: 'matched',
+        error: null,
+        run_id: runId,
+      },
+    ],
+    runs_created: [runId],
+    replay_of: null,
+    received_at: fixtureTime(0),
+    payload_json: JSON.stringify({ action: 'opened', pull_request: { number: 1, draft: false } }),
+    dedup_key: `id:${providerDeliveryId}`,
+    ...overrides,
+  };
+}
+
+/**
+ * A link of an account (a fresh lower-case login) to an org; with `kind: 'installation'`, a
+ * fresh numeric installation id.
+ */
+export function makeGithubLinkRecord(overrides: Partial<GithubLinkRecord> = {}): GithubLinkRecord {
+  const kind = overrides.kind ?? 'account';
+  return {
+    kind,
+    key: kind === 'installation' ? `${RUN_DIGITS}${(sequence += 1)}` : `login-${RUN}-${(sequence += 1)}`,
+    org_id: uniqueId('org'),
+    created_at: fixtureTime(0),
     ...overrides,
   };
 }

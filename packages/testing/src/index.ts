@@ -9,9 +9,13 @@ export type { StorageAdapterFactory, TestStorageAdapterOptions } from './storage
 export {
   fixtureTime,
   makeApiKeyRecord,
+  makeAutomationRecord,
+  makeDeliveryRecord,
+  makeGithubLinkRecord,
   makeProviderTokensRecord,
+  makeRunRecord,
   makeSettingsRecord,
   makeWebhookRecord,
   uniqueId,
 } from './fixtures.js';
-export type { SettingsRecordOverrides } from './fixtures.js';
+export type { AutomationRecordOverrides, SettingsRecordOverrides } from './fixtures.js';

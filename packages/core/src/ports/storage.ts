@@ -8,6 +8,10 @@ import type { ApiKeyRecord } from '../schemas/api-key.js';
 import type { ProviderTokensRecord } from '../schemas/provider-tokens.js';
 import type { SettingsRecord } from '../schemas/settings.js';
 import type { WebhookRecord } from '../schemas/webhook.js';
+import type { AutomationRecord } from '../schemas/automation.js';
+import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
+import type { GithubLinkRecord } from '../schemas/github-link.js';
+import type { RunRecord } from '../schemas/run.js';
 
 /** Thrown by an adapter when a write breaks a uniqueness rule (e.g. one source per org). */
 export class StorageConflictError extends Error {
@@ -70,12 +74,86 @@ export interface WebhooksRepository {
   delete(orgId: string, id: string): Promise<boolean>;
 }
 
+export interface AutomationsRepository {
+  /** Throws {@link StorageConflictError} when the id exists. */
+  insert(record: AutomationRecord): Promise<void>;
+  get(orgId: string, id: string): Promise<AutomationRecord | null>;
+  /** The org's automations, newest first (by `created_at`, then `id` descending). */
+  list(orgId: string, options: ListOptions): Promise<ListResult<AutomationRecord>>;
+  /**
+   * The org's **enabled** automations whose `trigger.source` is `source`, in any order. Must not
+   * scan other orgs' or other sources' automations: ingest calls it for every delivery.
+   */
+  listEnabledBySource(orgId: string, source: string): Promise<AutomationRecord[]>;
+  /** Replaces a stored record (same id and org); false when there is none. */
+  update(record: AutomationRecord): Promise<boolean>;
+  /** Sets `last_triggered_at` on the org's automations named; unknown ids are skipped. */
+  markTriggered(orgId: string, ids: readonly string[], at: string): Promise<void>;
+  /** True when an automation was deleted. */
+  delete(orgId: string, id: string): Promise<boolean>;
+}
+
+export interface RunsRepository {
+  /** Throws {@link StorageConflictError} when an id exists (and inserts none of them). */
+  insertMany(records: readonly RunRecord[]): Promise<void>;
+  get(orgId: string, id: string): Promise<RunRecord | null>;
+  /** An automation's runs, newest first (by `created_at`, then `id` descending). */
+  listByAutomation(orgId: string, automationId: string, options: ListOptions): Promise<ListResult<RunRecord>>;
+  /** Replaces a stored record (same id and org); false when there is none. */
+  update(record: RunRecord): Promise<boolean>;
+}
+
+export interface DeliveryListOptions extends ListOptions {
+  source?: string;
+  status?: DeliveryStatus;
+}
+
+export interface DeliveriesRepository {
+  /** Throws {@link StorageConflictError} when the id exists. */
+  insert(record: DeliveryRecord): Promise<void>;
+  get(orgId: string, id: string): Promise<DeliveryRecord | null>;
+  /** The org's deliveries, newest first (by `received_at`, then `id` descending), optionally filtered. */
+  list(orgId: string, options: DeliveryListOptions): Promise<ListResult<DeliveryRecord>>;
+  /**
+   * Claims a dedup key for a delivery: returns `null` and records the claim when the key is
+   * free (never claimed, or its claim expired by `now`), or the id of the delivery holding a
+   * live claim. Used inside a transaction, so that of many concurrent redeliveries exactly one
+   * claims the key.
+   */
+  claimDedupKey(claim: DedupClaim): Promise<string | null>;
+}
+
+export interface DedupClaim {
+  orgId: string;
+  source: string;
+  key: string;
+  deliveryId: string;
+  /** When the claim lapses and the key may be claimed again. */
+  expiresAt: string;
+  now: string;
+}
+
+export interface GithubLinksRepository {
+  /** Inserts or replaces the link (kind, key, org) — idempotent. */
+  put(record: GithubLinkRecord): Promise<void>;
+  /** True when a link was deleted. */
+  delete(kind: GithubLinkRecord['kind'], key: string, orgId: string): Promise<boolean>;
+  /** The distinct orgs linked to any of `refs` (keys compared exactly; callers lower-case logins). */
+  findOrgs(refs: readonly { kind: GithubLinkRecord['kind']; key: string }[]): Promise<string[]>;
+  /** Every link of an org, oldest first. */
+  listByOrg(orgId: string): Promise<GithubLinkRecord[]>;
+}
+
 /** The repositories, as seen inside and outside a transaction. */
 export interface StorageRepositories {
   readonly settings: SettingsRepository;
   readonly providerTokens: ProviderTokensRepository;
   readonly apiKeys: ApiKeysRepository;
   readonly webhooks: WebhooksRepository;
+  readonly automations: AutomationsRepository;
+  readonly runs: RunsRepository;
+  readonly deliveries: DeliveriesRepository;
+  readonly githubLinks: GithubLinksRepository;
 }
 
 export interface StorageAdapter extends StorageRepositories {

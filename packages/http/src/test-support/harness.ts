@@ -4,7 +4,14 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, type AgentPlatform, type StorageAdapter } from '@agent-platform/core';
+import {
+  createAesGcmSecretBox,
+  createAgentPlatform,
+  generateSecretKey,
+  type AgentPlatform,
+  type AgentPlatformOptions,
+  type StorageAdapter,
+} from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import express from 'express';
 import Fastify from 'fastify';
@@ -46,6 +53,8 @@ export interface ApiResponse {
 export interface HarnessOptions {
   storage?: StorageAdapter;
   maxBodyBytes?: number;
+  /** Extra engine options (GitHub secrets, event limits, a clock, ...). */
+  platform?: Partial<AgentPlatformOptions>;
 }
 
 export type Binding = 'fastify' | 'express';
@@ -57,6 +66,7 @@ export async function startHarness(binding: Binding, options: HarnessOptions = {
     storage,
     secrets: createAesGcmSecretBox({ keys: { test: generateSecretKey() } }),
     publicUrl: 'https://agents.example.com',
+    ...options.platform,
   });
   await platform.apiKeys.seed({ userId: 'alice', orgId: 'acme', key: KEYS.alice });
   await platform.apiKeys.seed({ userId: 'bob', orgId: 'acme', key: KEYS.bob });

@@ -4,8 +4,26 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord, SettingsRecord, WebhookRecord } from '@agent-platform/core';
-import { makeApiKeyRecord, makeProviderTokensRecord, makeSettingsRecord, makeWebhookRecord } from '../fixtures.js';
+import type {
+  ApiKeyRecord,
+  AutomationRecord,
+  DeliveryRecord,
+  GithubLinkRecord,
+  RunRecord,
+  SettingsRecord,
+  WebhookRecord,
+} from '@agent-platform/core';
+import {
+  fixtureTime,
+  makeApiKeyRecord,
+  makeAutomationRecord,
+  makeDeliveryRecord,
+  makeGithubLinkRecord,
+  makeProviderTokensRecord,
+  makeRunRecord,
+  makeSettingsRecord,
+  makeWebhookRecord,
+} from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 
 function scribbleSettings(record: SettingsRecord): void {
@@ -27,6 +45,33 @@ function scribbleApiKey(record: ApiKeyRecord): void {
 function scribbleWebhook(record: WebhookRecord): void {
   record.name = 'scribbled';
   record.enabled = !record.enabled;
+}
+
+function scribbleAutomation(record: AutomationRecord): void {
+  record.name = 'scribbled';
+  record.enabled = !record.enabled;
+  record.trigger.source = 'scribbled';
+  if (Array.isArray(record.trigger.on)) record.trigger.on.push('scribbled.*');
+  record.last_triggered_at = '2000-01-01T00:00:00.000Z';
+}
+
+function scribbleRun(record: RunRecord): void {
+  record.status = 'CANCELLED';
+  record.error_detail = 'scribbled';
+}
+
+function scribbleDelivery(record: DeliveryRecord): void {
+  record.status = 'ignored';
+  record.runs_created.push('scribbled');
+  const outcome = record.outcomes[0];
+  if (outcome) {
+    outcome.automation_name = 'scribbled';
+    record.outcomes.push({ ...outcome, automation_id: 'scribbled' });
+  }
+}
+
+function scribbleLink(record: GithubLinkRecord): void {
+  record.created_at = '2000-01-01T00:00:00.000Z';
 }
 
 export function describeCopies(ctx: SuiteContext): void {
@@ -83,6 +128,98 @@ export function describeCopies(ctx: SuiteContext): void {
       const { items } = await ctx.adapter.webhooks.list(expected.org_id, { limit: 10, offset: 0 });
       for (const returned of [byId, bySource, ...items]) if (returned) scribbleWebhook(returned);
       expect(await ctx.adapter.webhooks.get(expected.org_id, expected.id)).toEqual(expected);
+    });
+
+    it('automation records are copied on insert, on update and on every read', async () => {
+      const record = makeAutomationRecord();
+      const inserted = structuredClone(record);
+      await ctx.adapter.automations.insert(record);
+      scribbleAutomation(record);
+      expect(await ctx.adapter.automations.get(inserted.org_id, inserted.id)).toEqual(inserted);
+      const updated = makeAutomationRecord({ id: record.id, org_id: record.org_id });
+      const expected = structuredClone(updated);
+      await ctx.adapter.automations.update(updated);
+      scribbleAutomation(updated);
+      const byId = await ctx.adapter.automations.get(expected.org_id, expected.id);
+      const { items } = await ctx.adapter.automations.list(expected.org_id, { limit: 10, offset: 0 });
+      const enabled = await ctx.adapter.automations.listEnabledBySource(expected.org_id, expected.trigger.source);
+      for (const returned of [byId, ...items, ...enabled]) if (returned) scribbleAutomation(returned);
+      expect(await ctx.adapter.automations.get(expected.org_id, expected.id)).toEqual(expected);
+      expect(await ctx.adapter.automations.listEnabledBySource(expected.org_id, expected.trigger.source)).toEqual([expected]);
+    });
+
+    it('markTriggered leaves the ids array it was given alone, and later changes to it do nothing', async () => {
+      const record = makeAutomationRecord();
+      await ctx.adapter.automations.insert(record);
+      const ids = [record.id];
+      const marking = ctx.adapter.automations.markTriggered(record.org_id, ids, fixtureTime(5));
+      ids.length = 0;
+      await marking;
+      expect((await ctx.adapter.automations.get(record.org_id, record.id))?.last_triggered_at).toBe(fixtureTime(5));
+    });
+
+    it('run records are copied on insertMany, on update and on every read', async () => {
+      const record = makeRunRecord();
+      const inserted = structuredClone(record);
+      const batch = [record];
+      await ctx.adapter.runs.insertMany(batch);
+      scribbleRun(record);
+      batch.push(makeRunRecord({ org_id: record.org_id, automation_id: record.automation_id }));
+      expect(await ctx.adapter.runs.get(inserted.org_id, inserted.id)).toEqual(inserted);
+      expect((await ctx.adapter.runs.listByAutomation(inserted.org_id, inserted.automation_id, { limit: 10, offset: 0 })).total).toBe(1);
+      const updated = { ...structuredClone(inserted), status: 'RUNNING' as const, attempt: 1 };
+      const expected = structuredClone(updated);
+      await ctx.adapter.runs.update(updated);
+      scribbleRun(updated);
+      const byId = await ctx.adapter.runs.get(expected.org_id, expected.id);
+      const { items } = await ctx.adapter.runs.listByAutomation(expected.org_id, expected.automation_id, { limit: 10, offset: 0 });
+      for (const returned of [byId, ...items]) if (returned) scribbleRun(returned);
+      expect(await ctx.adapter.runs.get(expected.org_id, expected.id)).toEqual(expected);
+      expect(items).toHaveLength(1);
+    });
+
+    it('delivery records are copied on insert and on every read', async () => {
+      const record = makeDeliveryRecord();
+      const expected = structuredClone(record);
+      await ctx.adapter.deliveries.insert(record);
+      scribbleDelivery(record);
+      const byId = await ctx.adapter.deliveries.get(expected.org_id, expected.id);
+      const { items } = await ctx.adapter.deliveries.list(expected.org_id, { limit: 10, offset: 0 });
+      const filtered = await ctx.adapter.deliveries.list(expected.org_id, { limit: 10, offset: 0, status: 'matched' });
+      for (const returned of [byId, ...items, ...filtered.items]) if (returned) scribbleDelivery(returned);
+      expect(await ctx.adapter.deliveries.get(expected.org_id, expected.id)).toEqual(expected);
+      expect(await ctx.adapter.deliveries.list(expected.org_id, { limit: 10, offset: 0, status: 'matched' })).toEqual({
+        items: [expected],
+        total: 1,
+      });
+    });
+
+    it('a dedup claim is taken as it was when claimDedupKey was called', async () => {
+      const delivery = makeDeliveryRecord();
+      const claim = {
+        orgId: delivery.org_id,
+        source: delivery.source,
+        key: delivery.dedup_key,
+        deliveryId: delivery.id,
+        expiresAt: fixtureTime(3600),
+        now: fixtureTime(0),
+      };
+      const claiming = ctx.adapter.deliveries.claimDedupKey(claim);
+      claim.deliveryId = 'scribbled';
+      claim.key = 'scribbled';
+      expect(await claiming).toBeNull();
+      const again = { ...claim, key: delivery.dedup_key, deliveryId: 'another', now: fixtureTime(1) };
+      expect(await ctx.adapter.deliveries.claimDedupKey(again)).toBe(delivery.id);
+    });
+
+    it('GitHub link records are copied on put and on every read', async () => {
+      const record = makeGithubLinkRecord();
+      const expected = structuredClone(record);
+      await ctx.adapter.githubLinks.put(record);
+      scribbleLink(record);
+      const listed = await ctx.adapter.githubLinks.listByOrg(expected.org_id);
+      for (const returned of listed) scribbleLink(returned);
+      expect(await ctx.adapter.githubLinks.listByOrg(expected.org_id)).toEqual([expected]);
     });
 
     it('records written and read inside a transaction are copies too', async () => {

@@ -4,11 +4,15 @@
  */
 import { describe } from 'vitest';
 import { describeApiKeys } from './api-keys.js';
+import { describeAutomations } from './automations.js';
 import { useAdapter } from './context.js';
 import type { StorageAdapterFactory, TestStorageAdapterOptions } from './context.js';
 import { describeCopies } from './copies.js';
+import { describeDeliveries } from './deliveries.js';
+import { describeGithubLinks } from './github-links.js';
 import { describeLifecycle } from './lifecycle.js';
 import { describeProviderTokens } from './provider-tokens.js';
+import { describeRuns } from './runs.js';
 import { describeSettings } from './settings.js';
 import { describeTransactions } from './transactions.js';
 import { describeWebhooks } from './webhooks.js';
@@ -52,6 +56,10 @@ export function testStorageAdapter(
     describeProviderTokens(ctx);
     describeApiKeys(ctx);
     describeWebhooks(ctx);
+    describeAutomations(ctx);
+    describeRuns(ctx);
+    describeDeliveries(ctx);
+    describeGithubLinks(ctx);
     describeTransactions(ctx);
     describeCopies(ctx);
   });

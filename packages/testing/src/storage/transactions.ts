@@ -11,12 +11,17 @@ import type { StorageAdapter, StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
+  makeAutomationRecord,
+  makeDeliveryRecord,
+  makeGithubLinkRecord,
   makeProviderTokensRecord,
+  makeRunRecord,
   makeSettingsRecord,
   makeWebhookRecord,
   uniqueId,
 } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
+import { claimFor } from './deliveries.js';
 
 /** Long enough for a read or write started elsewhere to reach the backend while a transaction is open. */
 const HOLD_MS = 30;
@@ -128,6 +133,92 @@ export function describeTransactions(ctx: SuiteContext): void {
       expect(await ctx.adapter.webhooks.getBySource(orgId, 'deleted')).toEqual(deletedHook);
     });
 
+    it('commits an ingest-shaped write: claim, delivery, runs and last trigger together', async () => {
+      const automation = makeAutomationRecord();
+      const orgId = automation.org_id;
+      await ctx.adapter.automations.insert(automation);
+      const delivery = makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(9) });
+      const run = makeRunRecord({ org_id: orgId, automation_id: automation.id, delivery_id: delivery.id });
+      const link = makeGithubLinkRecord({ org_id: orgId });
+      const result = await ctx.adapter.transaction(async (tx) => {
+        const holder = await tx.deliveries.claimDedupKey(claimFor(delivery));
+        await tx.deliveries.insert(delivery);
+        await tx.runs.insertMany([run]);
+        await tx.automations.markTriggered(orgId, [automation.id], delivery.received_at);
+        await tx.githubLinks.put(link);
+        return holder;
+      });
+      expect(result).toBeNull();
+      expect(await ctx.adapter.deliveries.get(orgId, delivery.id)).toEqual(delivery);
+      expect(await ctx.adapter.runs.get(orgId, run.id)).toEqual(run);
+      expect((await ctx.adapter.automations.get(orgId, automation.id))?.last_triggered_at).toBe(fixtureTime(9));
+      expect(await ctx.adapter.githubLinks.findOrgs([{ kind: link.kind, key: link.key }])).toEqual([orgId]);
+      expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv') }))).toBe(delivery.id);
+    });
+
+    it('a throw rolls back every write to automations, runs, deliveries, dedup claims and GitHub links', async () => {
+      const orgId = uniqueId('org');
+      const kept = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(1) });
+      const deleted = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(2) });
+      const triggered = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(0), trigger: { source: 'stripe' } });
+      const run = makeRunRecord({ org_id: orgId, automation_id: kept.id, created_at: fixtureTime(1) });
+      const delivery = makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(1) });
+      const link = makeGithubLinkRecord({ org_id: orgId, created_at: fixtureTime(1) });
+      await ctx.adapter.automations.insert(kept);
+      await ctx.adapter.automations.insert(deleted);
+      await ctx.adapter.automations.insert(triggered);
+      await ctx.adapter.runs.insertMany([run]);
+      await ctx.adapter.deliveries.insert(delivery);
+      expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery))).toBeNull();
+      await ctx.adapter.githubLinks.put(link);
+
+      const newAutomation = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(3) });
+      const newRuns = [0, 1].map(() => makeRunRecord({ org_id: orgId, automation_id: kept.id, created_at: fixtureTime(2) }));
+      const newDelivery = makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(2) });
+      const newLink = makeGithubLinkRecord({ org_id: orgId, kind: 'installation', created_at: fixtureTime(2) });
+      const error = new Error('boom');
+
+      const outcome = ctx.adapter.transaction(async (tx) => {
+        await tx.automations.insert(newAutomation);
+        const moved = { ...kept, enabled: false, trigger: { ...kept.trigger, source: 'stripe' } };
+        expect(await tx.automations.update(moved)).toBe(true);
+        await tx.automations.markTriggered(orgId, [kept.id, newAutomation.id, triggered.id], fixtureTime(50));
+        expect(await tx.automations.delete(orgId, deleted.id)).toBe(true);
+        await tx.runs.insertMany(newRuns);
+        expect(await tx.runs.update({ ...run, status: 'RUNNING', started_at: fixtureTime(5) })).toBe(true);
+        expect(await tx.deliveries.claimDedupKey(claimFor(newDelivery))).toBeNull();
+        expect(await tx.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: newDelivery.id }))).toBe(delivery.id);
+        await tx.deliveries.insert(newDelivery);
+        await tx.githubLinks.put(newLink);
+        expect(await tx.githubLinks.delete(link.kind, link.key, orgId)).toBe(true);
+        throw error;
+      });
+      await expect(outcome).rejects.toBe(error);
+
+      expect(await ctx.adapter.automations.list(orgId, { limit: 10, offset: 0 })).toEqual({
+        items: [deleted, kept, triggered],
+        total: 3,
+      });
+      expect(await ctx.adapter.automations.get(orgId, newAutomation.id)).toBeNull();
+      const enabled = await ctx.adapter.automations.listEnabledBySource(orgId, 'github');
+      expect(enabled.map((record) => record.id).sort()).toEqual([deleted.id, kept.id].sort());
+      expect(await ctx.adapter.automations.listEnabledBySource(orgId, 'stripe')).toEqual([triggered]);
+      expect(await ctx.adapter.runs.listByAutomation(orgId, kept.id, { limit: 10, offset: 0 })).toEqual({
+        items: [run],
+        total: 1,
+      });
+      for (const newRun of newRuns) expect(await ctx.adapter.runs.get(orgId, newRun.id)).toBeNull();
+      expect(await ctx.adapter.deliveries.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: [delivery], total: 1 });
+      expect(await ctx.adapter.deliveries.get(orgId, newDelivery.id)).toBeNull();
+      expect(await ctx.adapter.githubLinks.listByOrg(orgId)).toEqual([link]);
+      expect(await ctx.adapter.githubLinks.findOrgs([{ kind: newLink.kind, key: newLink.key }])).toEqual([]);
+      // The claim made inside is released; the one made before still holds.
+      expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(newDelivery, { now: fixtureTime(1) }))).toBeNull();
+      expect(
+        await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) })),
+      ).toBe(delivery.id);
+    });
+
     it('a conflict inside a transaction rejects it and rolls back its earlier writes', async () => {
       const existing = makeApiKeyRecord();
       await ctx.adapter.apiKeys.insert(existing);
@@ -174,6 +265,53 @@ export function describeTransactions(ctx: SuiteContext): void {
       expect(await ctx.adapter.apiKeys.get(key.id)).toEqual({ ...key, last_used_at: fixtureTime(7) });
     });
 
+    it('reads inside a transaction see its own writes to automations, runs, deliveries and links', async () => {
+      const automation = makeAutomationRecord();
+      const orgId = automation.org_id;
+      const run = makeRunRecord({ org_id: orgId, automation_id: automation.id });
+      const delivery = makeDeliveryRecord({ org_id: orgId });
+      const link = makeGithubLinkRecord({ org_id: orgId });
+      await ctx.adapter.transaction(async (tx) => {
+        await tx.automations.insert(automation);
+        expect(await tx.automations.listEnabledBySource(orgId, 'github')).toEqual([automation]);
+        await tx.automations.markTriggered(orgId, [automation.id], fixtureTime(7));
+        const triggered = { ...automation, last_triggered_at: fixtureTime(7) };
+        expect(await tx.automations.get(orgId, automation.id)).toEqual(triggered);
+        expect(await tx.automations.update({ ...triggered, enabled: false })).toBe(true);
+        expect(await tx.automations.listEnabledBySource(orgId, 'github')).toEqual([]);
+        expect(await tx.automations.list(orgId, { limit: 10, offset: 0 })).toEqual({
+          items: [{ ...triggered, enabled: false }],
+          total: 1,
+        });
+
+        await tx.runs.insertMany([run]);
+        const running = { ...run, status: 'RUNNING' as const };
+        expect(await tx.runs.update(running)).toBe(true);
+        expect(await tx.runs.listByAutomation(orgId, automation.id, { limit: 10, offset: 0 })).toEqual({
+          items: [running],
+          total: 1,
+        });
+
+        expect(await tx.deliveries.claimDedupKey(claimFor(delivery))).toBeNull();
+        expect(await tx.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv') }))).toBe(delivery.id);
+        await tx.deliveries.insert(delivery);
+        expect(await tx.deliveries.get(orgId, delivery.id)).toEqual(delivery);
+        expect(await tx.deliveries.list(orgId, { limit: 10, offset: 0, status: 'matched' })).toEqual({
+          items: [delivery],
+          total: 1,
+        });
+
+        await tx.githubLinks.put(link);
+        expect(await tx.githubLinks.findOrgs([{ kind: link.kind, key: link.key }])).toEqual([orgId]);
+        expect(await tx.githubLinks.delete(link.kind, link.key, orgId)).toBe(true);
+        expect(await tx.githubLinks.listByOrg(orgId)).toEqual([]);
+      });
+      expect((await ctx.adapter.automations.get(orgId, automation.id))?.enabled).toBe(false);
+      expect((await ctx.adapter.runs.get(orgId, run.id))?.status).toBe('RUNNING');
+      expect(await ctx.adapter.deliveries.get(orgId, delivery.id)).toEqual(delivery);
+      expect(await ctx.adapter.githubLinks.listByOrg(orgId)).toEqual([]);
+    });
+
     it('reads outside a transaction never see its uncommitted writes', async () => {
       const existing = makeSettingsRecord();
       await ctx.adapter.settings.put(existing);
@@ -199,6 +337,61 @@ export function describeTransactions(ctx: SuiteContext): void {
       ]);
       await expect(settled).rejects.toBe(error);
       expect(seen).toEqual([existing, null, null, [], null, { items: [], total: 0 }]);
+    });
+
+    it('reads outside a transaction see the committed automations, runs, deliveries and links while it changes them', async () => {
+      const orgId = uniqueId('org');
+      const older = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(1) });
+      const newer = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(2) });
+      const run = makeRunRecord({ org_id: orgId, automation_id: older.id });
+      const deliveries = [1, 2, 3].map((n) => makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(n) }));
+      const link = makeGithubLinkRecord({ org_id: orgId });
+      await ctx.adapter.automations.insert(older);
+      await ctx.adapter.automations.insert(newer);
+      await ctx.adapter.runs.insertMany([run]);
+      for (const delivery of deliveries) await ctx.adapter.deliveries.insert(delivery);
+      await ctx.adapter.githubLinks.put(link);
+
+      const error = new Error('rollback');
+      const { settled } = await openFailingTransaction(
+        ctx.adapter,
+        async (tx) => {
+          await tx.automations.insert(makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(3) }));
+          await tx.automations.update({ ...older, enabled: false });
+          await tx.automations.delete(orgId, newer.id);
+          await tx.automations.markTriggered(orgId, [older.id], fixtureTime(9));
+          await tx.runs.update({ ...run, status: 'CANCELLED' });
+          await tx.runs.insertMany([makeRunRecord({ org_id: orgId, automation_id: older.id, created_at: fixtureTime(5) })]);
+          await tx.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(4) }));
+          await tx.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(2) }));
+          await tx.githubLinks.delete(link.kind, link.key, orgId);
+          await tx.githubLinks.put(makeGithubLinkRecord({ org_id: orgId }));
+        },
+        error,
+      );
+      const seen = await Promise.all([
+        ctx.adapter.automations.list(orgId, { limit: 10, offset: 0 }),
+        ctx.adapter.automations.listEnabledBySource(orgId, 'github'),
+        ctx.adapter.automations.get(orgId, older.id),
+        ctx.adapter.runs.listByAutomation(orgId, older.id, { limit: 10, offset: 0 }),
+        ctx.adapter.deliveries.list(orgId, { limit: 10, offset: 0 }),
+        ctx.adapter.deliveries.list(orgId, { limit: 1, offset: 1 }),
+        ctx.adapter.githubLinks.listByOrg(orgId),
+        ctx.adapter.githubLinks.findOrgs([{ kind: link.kind, key: link.key }]),
+      ]);
+      await expect(settled).rejects.toBe(error);
+      const [automations, enabled, ...rest] = seen;
+      expect(automations).toEqual({ items: [newer, older], total: 2 });
+      expect(enabled.map((record) => record.id).sort()).toEqual([newer.id, older.id].sort());
+      const newestFirst = [...deliveries].reverse();
+      expect(rest).toEqual([
+        older,
+        { items: [run], total: 1 },
+        { items: newestFirst, total: 3 },
+        { items: newestFirst.slice(1, 2), total: 3 },
+        [link],
+        [orgId],
+      ]);
     });
 
     it('writes made outside a transaction while it runs survive its rollback', async () => {

@@ -1,0 +1,88 @@
+/**
+ * Ingest over HTTP (DESIGN §9): signed real GitHub `pull_request.opened` payloads (from
+ * `@octokit/webhooks-examples`, owner rewritten per org) posted to three servers in turn, each in
+ * its own child process, by autocannon in this process: the reference server (memory storage,
+ * 10,000 automations across 1,000 orgs, 1% matching), a bare Fastify route that only parses the
+ * JSON, and `@octokit/webhooks`' Node middleware. Every request has a fresh X-GitHub-Delivery, so
+ * none is a duplicate. Prints one line.
+ *
+ *   npx tsx --conditions=agent-platform-source ingest-http.ts [seconds] [connections]
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { signGithub } from '@agent-platform/core';
+import autocannon from 'autocannon';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const seconds = Number(process.argv[2] ?? 10);
+const connections = Number(process.argv[3] ?? 32);
+const GITHUB_SECRET = 'bench-github-secret-0123';
+const INGEST_PATH = '/api/automation/v1/events/github';
+const ORGS = 1000;
+
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as { name: string; examples: Record<string, any>[] }[];
+const opened = examples.find((definition) => definition.name === 'pull_request')!.examples.find((payload) => payload.action === 'opened')!;
+const bodies = Array.from({ length: ORGS }, (_, org) => {
+  const payload = structuredClone(opened);
+  payload.repository.owner.login = `owner-${org}`;
+  const body = JSON.stringify(payload);
+  return { body, signature: signGithub(GITHUB_SECRET, Buffer.from(body)) };
+});
+
+async function startServer(mode: string): Promise<{ child: ChildProcess; url: string }> {
+  const profile = process.env.BENCH_CPU_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = fork(path.join(here, 'support/ingest-server.ts'), [mode], {
+    execArgv: ['--conditions=agent-platform-source', '--import', 'tsx', ...profile],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+let counter = 0;
+async function load(url: string, duration: number) {
+  const result = await autocannon({
+    url: url + INGEST_PATH,
+    method: 'POST',
+    connections,
+    duration,
+    requests: [
+      {
+        setupRequest(request) {
+          const one = bodies[counter % bodies.length]!;
+          counter++;
+          return {
+            ...request,
+            body: one.body,
+            headers: {
+              'content-type': 'application/json',
+              'x-github-event': 'pull_request',
+              'x-github-delivery': `bench-${process.pid}-${counter}`,
+              'x-hub-signature-256': one.signature,
+            },
+          };
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, total: result.requests.total };
+}
+
+const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
+for (const mode of ['bare', 'octokit', 'platform']) {
+  const server = await startServer(mode);
+  await load(server.url, 3); // warm-up
+  results[mode] = await load(server.url, seconds);
+  server.child.kill('SIGINT');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+}
+const { bare, octokit, platform } = results as Record<'bare' | 'octokit' | 'platform', (typeof results)[string]>;
+const fmt = (name: string, r: (typeof results)[string]) => `${name} ${Math.round(r.rps)} deliveries/s p99 ${r.p99} ms (errors ${r.errors})`;
+console.log(
+  `ingest-http (${connections} connections, ${seconds}s): ${fmt('platform', platform)}, ${fmt('bare', bare)}, ${fmt('octokit', octokit)}; platform/bare ${(platform.rps / bare.rps).toFixed(2)} (target >= 0.75), octokit/bare ${(octokit.rps / bare.rps).toFixed(2)}, platform/octokit ${(platform.rps / octokit.rps).toFixed(2)} (target > 1)`,
+);

@@ -1,0 +1,85 @@
+/**
+ * A cache of {@link SourceIndex} per (org, source). Built from storage on first use, dropped
+ * when this process changes an automation of that org and source, and rebuilt after `ttlMs`
+ * so changes made by other processes sharing the storage are picked up.
+ * @module
+ */
+import type { Clock } from '../ports/clock.js';
+import type { StorageAdapter } from '../ports/storage.js';
+import { SourceIndex } from './source-index.js';
+
+export interface AutomationIndexOptions {
+  /** How long an index is trusted before it is rebuilt from storage. Default 5 s. */
+  ttlMs?: number;
+  /** How many (org, source) indexes are kept at most; the least recently used go first. Default 10,000. */
+  maxEntries?: number;
+}
+
+interface Entry {
+  index: SourceIndex;
+  builtAt: number;
+  /** Bumped by invalidation, so a build that started before it is not cached. */
+  generation: number;
+}
+
+const cacheKey = (orgId: string, source: string) => `${orgId}\u0000${source}`;
+
+export class AutomationIndex {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<SourceIndex>>();
+  private readonly generations = new Map<string, number>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly storage: StorageAdapter,
+    private readonly clock: Clock,
+    options: AutomationIndexOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 5000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** The index of the org's enabled automations for `source`. */
+  get(orgId: string, source: string): Promise<SourceIndex> | SourceIndex {
+    const key = cacheKey(orgId, source);
+    const entry = this.entries.get(key);
+    if (entry && this.clock.now().getTime() - entry.builtAt < this.ttlMs) {
+      // Refresh recency for the LRU order.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry.index;
+    }
+    return this.building.get(key) ?? this.build(key, orgId, source);
+  }
+
+  /** Drops the index of one org and source (call after changing one of its automations). */
+  invalidate(orgId: string, source: string): void {
+    const key = cacheKey(orgId, source);
+    this.entries.delete(key);
+    this.building.delete(key);
+    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+  }
+
+  private build(key: string, orgId: string, source: string): Promise<SourceIndex> {
+    const generation = this.generations.get(key) ?? 0;
+    const builtAt = this.clock.now().getTime();
+    const promise = this.storage.automations.listEnabledBySource(orgId, source).then(
+      (records) => {
+        const index = new SourceIndex(records);
+        if (this.building.get(key) === promise) this.building.delete(key);
+        if ((this.generations.get(key) ?? 0) === generation) {
+          this.entries.set(key, { index, builtAt, generation });
+          if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+        }
+        return index;
+      },
+      (error: unknown) => {
+        if (this.building.get(key) === promise) this.building.delete(key);
+        throw error;
+      },
+    );
+    this.building.set(key, promise);
+    return promise;
+  }
+}

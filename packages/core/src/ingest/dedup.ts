@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import { header, type Headers } from './headers.js';
+
+/** Delivery-id headers of well-known senders, tried in order when a webhook names none. */
+const KNOWN_DELIVERY_ID_HEADERS = ['webhook-id', 'x-github-delivery', 'linear-delivery'];
+
+export interface DedupIdentity {
+  /** The sender's delivery id, when it sent one. */
+  providerDeliveryId: string | null;
+  /** What a redelivery is recognised by: the provider id, or a hash of source and body. */
+  key: string;
+}
+
+/** DESIGN §6 step 4: the provider's delivery id, or else a hash of the source and the raw body. */
+export function dedupIdentity(source: string, headers: Headers, body: Uint8Array, deliveryIdHeader: string | null): DedupIdentity {
+  const names = deliveryIdHeader ? [deliveryIdHeader] : KNOWN_DELIVERY_ID_HEADERS;
+  for (const name of names) {
+    const value = header(headers, name)?.trim();
+    if (value) return { providerDeliveryId: value.slice(0, 200), key: `id:${value.slice(0, 200)}` };
+  }
+  const hash = createHash('sha256').update(source).update('\u0000').update(body).digest('hex');
+  return { providerDeliveryId: null, key: `sha256:${hash}` };
+}

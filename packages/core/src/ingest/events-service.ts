@@ -1,0 +1,128 @@
+/**
+ * Inbound events (DESIGN §6): custom webhook deliveries and native GitHub deliveries are
+ * verified on their raw bytes, parsed, deduplicated, named, matched and recorded. The answer
+ * never waits for a sandbox or an agent: matched automations get PENDING runs.
+ * @module
+ */
+import type { AutomationIndex } from '../automations/automation-index.js';
+import { PlatformError, payloadTooLarge } from '../errors.js';
+import { GITHUB_SOURCE } from '../schemas/automation.js';
+import type { IngestResult } from '../schemas/delivery.js';
+import type { WebhookRecord } from '../schemas/webhook.js';
+import type { ServiceContext } from '../services/context.js';
+import type { WebhooksService } from '../services/webhooks-service.js';
+import { verifySignature } from '../signatures/index.js';
+import { dedupIdentity } from './dedup.js';
+import { customEventKey } from './event-key.js';
+import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
+import type { Headers } from './headers.js';
+import { decodeUtf8, parseJsonText } from './json-body.js';
+import { commitDelivery, prepareDelivery, type PreparedDelivery } from './record-delivery.js';
+
+export interface InboundRequest {
+  /** Header names lower-cased (as Node gives them). */
+  headers: Headers;
+  /** The raw body bytes, exactly as received. */
+  body: Uint8Array;
+}
+
+export interface EventsOptions {
+  /** Largest inbound event body, in bytes. Default 5 MiB. */
+  maxBodyBytes: number;
+  /** How long a delivery id (or body hash) is remembered to drop redeliveries, in seconds. Default 7 days. */
+  dedupWindowSeconds: number;
+  /** Tolerance for timestamped signature schemes, in seconds. Default 300. */
+  signatureToleranceSeconds: number;
+  /** GitHub webhook secrets (several during a rotation); none disables the GitHub endpoint (404). */
+  githubWebhookSecrets: readonly string[];
+  /** Which orgs a GitHub delivery reaches; the default reads the links in storage. */
+  resolveGithubOrgs: GithubOrgResolver;
+}
+
+const unknownSource = () => new PlatformError('NOT_FOUND', 'Unknown or disabled webhook source');
+
+export class EventsService {
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly index: AutomationIndex,
+    private readonly webhooks: WebhooksService,
+    private readonly options: EventsOptions,
+  ) {}
+
+  /** `POST /api/automation/v1/events/{org_id}/{source}`. */
+  async ingest(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
+    const webhook = await this.context.storage.webhooks.getBySource(orgId, source);
+    if (!webhook || !webhook.enabled) throw unknownSource();
+    if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
+    this.verify(webhook, request);
+    const payloadJson = decodeUtf8(request.body);
+    const payload = parseJsonText(payloadJson);
+    const identity = dedupIdentity(source, request.headers, request.body, webhook.delivery_id_header);
+    const prepared = await prepareDelivery(this.context, this.index, {
+      orgId,
+      source,
+      providerDeliveryId: identity.providerDeliveryId,
+      dedupKey: identity.key,
+      eventKey: customEventKey(webhook, request.headers, payload),
+      payload,
+      payloadJson,
+    });
+    return this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.options.dedupWindowSeconds));
+  }
+
+  /**
+   * `POST /api/automation/v1/events/github`. A delivery reaches each org linked to its
+   * installation or accounts, recorded in each org's log, all in one transaction.
+   */
+  async ingestGithub(request: InboundRequest): Promise<IngestResult> {
+    const secrets = this.options.githubWebhookSecrets;
+    if (secrets.length === 0) throw new PlatformError('NOT_FOUND', 'GitHub webhooks are not configured');
+    if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
+    const verified = verifySignature({ scheme: 'github', headers: request.headers, body: request.body, secrets, now: this.context.clock.now() });
+    if (!verified.ok) throw new PlatformError('UNAUTHORIZED', verified.message);
+    const delivery = readGithubDelivery(request.headers, request.body);
+    const orgs = [...new Set(await this.options.resolveGithubOrgs(delivery))];
+    if (orgs.length === 0) return { received: true, matched: 0, runs_created: [] };
+    const identity = dedupIdentity(GITHUB_SOURCE, request.headers, request.body, 'x-github-delivery');
+    const prepared: PreparedDelivery[] = [];
+    for (const orgId of orgs) {
+      prepared.push(
+        await prepareDelivery(this.context, this.index, {
+          orgId,
+          source: GITHUB_SOURCE,
+          providerDeliveryId: identity.providerDeliveryId,
+          dedupKey: identity.key,
+          eventKey: { ok: true, key: delivery.eventKey },
+          payload: delivery.payload,
+          payloadJson: delivery.payloadJson,
+        }),
+      );
+    }
+    const results = await this.context.storage.transaction(async (tx) => {
+      const out: IngestResult[] = [];
+      for (const one of prepared) out.push(await commitDelivery(tx, this.context, one, this.options.dedupWindowSeconds));
+      return out;
+    });
+    const runs = results.flatMap((result) => result.runs_created);
+    const answer: IngestResult = { received: true, matched: runs.length, runs_created: runs };
+    if (results.every((result) => result.duplicate)) answer.duplicate = true;
+    if (results.length === 1 && results[0]?.delivery_id) answer.delivery_id = results[0].delivery_id;
+    return answer;
+  }
+
+  /** Step 2: nothing unsigned or wrongly signed goes further (and nothing of it is stored). */
+  private verify(webhook: WebhookRecord, request: InboundRequest): void {
+    const { current, previous } = this.webhooks.secretsFor(webhook);
+    const result = verifySignature({
+      scheme: webhook.signature_scheme,
+      headers: request.headers,
+      body: request.body,
+      secrets: previous ? [current, previous] : [current],
+      signatureHeader: webhook.signature_header,
+      now: this.context.clock.now(),
+      toleranceSeconds: this.options.signatureToleranceSeconds,
+    });
+    if (!result.ok) throw new PlatformError('UNAUTHORIZED', result.message);
+  }
+}
+

@@ -1,0 +1,128 @@
+/**
+ * Matching an event and recording it: the delivery, its outcomes and one PENDING run per
+ * matched automation, stored in one transaction together with the dedup claim (DESIGN §6 step 6).
+ * Matching is done before the transaction; the transaction only writes.
+ * @module
+ */
+import type { AutomationIndex } from '../automations/automation-index.js';
+import { matchEvent } from '../automations/match-event.js';
+import type { StorageRepositories } from '../ports/storage.js';
+import type { DeliveryRecord, IngestResult } from '../schemas/delivery.js';
+import type { RunRecord } from '../schemas/run.js';
+import type { ServiceContext } from '../services/context.js';
+
+export interface EventToRecord {
+  orgId: string;
+  source: string;
+  providerDeliveryId: string | null;
+  /** `null` for a replay, which is never deduplicated. */
+  dedupKey: string | null;
+  /** The event key, or why there is none (the delivery is then `ignored`). */
+  eventKey: { ok: true; key: string } | { ok: false; reason: string };
+  payload: unknown;
+  payloadJson: string;
+  replayOf?: string | null;
+}
+
+export interface PreparedDelivery {
+  delivery: DeliveryRecord;
+  runs: RunRecord[];
+  dedupKey: string | null;
+  triggered: string[];
+}
+
+export async function prepareDelivery(context: ServiceContext, index: AutomationIndex, event: EventToRecord): Promise<PreparedDelivery> {
+  const now = context.clock.now().toISOString();
+  const deliveryId = context.ids.newId('dlv');
+  const base: DeliveryRecord = {
+    id: deliveryId,
+    org_id: event.orgId,
+    source: event.source,
+    provider_delivery_id: event.providerDeliveryId,
+    event_key: null,
+    status: 'ignored',
+    detail: null,
+    outcomes: [],
+    runs_created: [],
+    replay_of: event.replayOf ?? null,
+    received_at: now,
+    payload_json: event.payloadJson,
+    dedup_key: event.dedupKey ?? `replay:${deliveryId}`,
+  };
+  if (!event.eventKey.ok) {
+    return { delivery: { ...base, detail: event.eventKey.reason }, runs: [], dedupKey: event.dedupKey, triggered: [] };
+  }
+  const eventKey = event.eventKey.key;
+  const sourceIndex = await index.get(event.orgId, event.source);
+  const { outcomes, matched } = matchEvent(sourceIndex, eventKey, event.payload);
+  const runs: RunRecord[] = [];
+  const runByAutomation = new Map<string, string>();
+  for (const automation of matched) {
+    const run: RunRecord = {
+      id: context.ids.newId('run'),
+      org_id: event.orgId,
+      automation_id: automation.record.id,
+      delivery_id: deliveryId,
+      trigger: 'event',
+      event_key: eventKey,
+      status: 'PENDING',
+      attempt: 0,
+      conversation_id: null,
+      sandbox_id: null,
+      error_detail: null,
+      created_by: null,
+      created_at: now,
+      started_at: null,
+      completed_at: null,
+      dispatch_payload_json: null,
+    };
+    runs.push(run);
+    runByAutomation.set(automation.record.id, run.id);
+  }
+  for (const outcome of outcomes) outcome.run_id = runByAutomation.get(outcome.automation_id) ?? null;
+  const delivery: DeliveryRecord = {
+    ...base,
+    event_key: eventKey,
+    status: runs.length > 0 ? 'matched' : 'unmatched',
+    outcomes,
+    runs_created: runs.map((run) => run.id),
+  };
+  return { delivery, runs, dedupKey: event.dedupKey, triggered: matched.map((automation) => automation.record.id) };
+}
+
+/**
+ * Writes a prepared delivery inside a transaction. A redelivery (its dedup key already claimed
+ * within the window) is recorded as `duplicate`, without payload or runs.
+ */
+export async function commitDelivery(tx: StorageRepositories, context: ServiceContext, prepared: PreparedDelivery, dedupWindowSeconds: number): Promise<IngestResult> {
+  const { delivery } = prepared;
+  if (prepared.dedupKey) {
+    const now = context.clock.now();
+    const existing = await tx.deliveries.claimDedupKey({
+      orgId: delivery.org_id,
+      source: delivery.source,
+      key: prepared.dedupKey,
+      deliveryId: delivery.id,
+      expiresAt: new Date(now.getTime() + dedupWindowSeconds * 1000).toISOString(),
+      now: now.toISOString(),
+    });
+    if (existing) {
+      await tx.deliveries.insert({
+        ...delivery,
+        status: 'duplicate',
+        detail: `duplicate of ${existing}`,
+        event_key: delivery.event_key,
+        outcomes: [],
+        runs_created: [],
+        payload_json: null,
+      });
+      return { received: true, duplicate: true, matched: 0, runs_created: [] };
+    }
+  }
+  await tx.deliveries.insert(delivery);
+  if (prepared.runs.length > 0) {
+    await tx.runs.insertMany(prepared.runs);
+    await tx.automations.markTriggered(delivery.org_id, prepared.triggered, delivery.received_at);
+  }
+  return { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created };
+}

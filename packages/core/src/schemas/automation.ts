@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { timestampSchema } from './common.js';
+import { expressionSchema } from '../expressions/expression-schema.js';
+
+/** The built-in code-host source. */
+export const GITHUB_SOURCE = 'github';
+
+/** `github`, or the `source` of a registered custom webhook. */
+export const triggerSourceSchema = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$/, 'must be "github" or a custom webhook source (lowercase letters, digits and hyphens)');
+
+/** An event-key pattern: exact, or a glob (`*`, `?`, `[...]`), e.g. `pull_request.*`. */
+export const eventPatternSchema = z.string().min(1).max(200);
+
+export const MAX_PATTERNS = 50;
+
+export const automationTriggerSchema = z.object({
+  type: z.literal('event', { error: 'must be "event": automations run on events, not on a schedule' }),
+  source: triggerSourceSchema,
+  on: z.union([eventPatternSchema, z.array(eventPatternSchema).min(1).max(MAX_PATTERNS)]),
+  /** JMESPath over the payload; the automation fires when the result is truthy. */
+  filter: expressionSchema.nullish(),
+});
+export type AutomationTriggerInput = z.input<typeof automationTriggerSchema>;
+
+/** Body of `POST /api/automation/v1`. */
+export const automationCreateInputSchema = z.object({
+  name: z.string().trim().min(1).max(500),
+  enabled: z.boolean().default(true),
+  trigger: automationTriggerSchema,
+  instructions: z.string().min(1).max(50_000),
+  sandbox_spec_id: z.string().min(1).max(200).nullish(),
+  llm_model: z.string().min(1).max(200).nullish(),
+  selected_repository: z.string().min(1).max(500).nullish(),
+  timeout_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+});
+export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
+
+/**
+ * Body of `PATCH /api/automation/v1/{id}`: any subset. `trigger` members given replace the
+ * stored ones (`filter: null` removes the filter); the result is validated as a whole.
+ */
+export const automationUpdateInputSchema = z.object({
+  name: z.string().trim().min(1).max(500).optional(),
+  enabled: z.boolean().optional(),
+  trigger: automationTriggerSchema.partial().optional(),
+  instructions: z.string().min(1).max(50_000).optional(),
+  sandbox_spec_id: z.string().min(1).max(200).nullish(),
+  llm_model: z.string().min(1).max(200).nullish(),
+  selected_repository: z.string().min(1).max(500).nullish(),
+  timeout_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+});
+export type AutomationUpdateInput = z.input<typeof automationUpdateInputSchema>;
+
+/** Body of `POST .../{id}/dispatch`: optional payload the run receives as its event. */
+export const automationDispatchInputSchema = z.object({
+  payload: z.record(z.string(), z.unknown()).nullish(),
+});
+export type AutomationDispatchInput = z.input<typeof automationDispatchInputSchema>;
+
+export const storedTriggerSchema = z.object({
+  type: z.literal('event'),
+  source: z.string(),
+  on: z.union([z.string(), z.array(z.string())]),
+  filter: z.string().nullable(),
+});
+export type StoredTrigger = z.infer<typeof storedTriggerSchema>;
+
+/** An automation as stored and returned (it holds no secret). */
+export const automationSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  created_by: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  trigger: storedTriggerSchema,
+  instructions: z.string(),
+  sandbox_spec_id: z.string().nullable(),
+  llm_model: z.string().nullable(),
+  selected_repository: z.string().nullable(),
+  timeout_seconds: z.number().int().nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+  last_triggered_at: timestampSchema.nullable(),
+});
+export type Automation = z.infer<typeof automationSchema>;
+export type AutomationRecord = Automation;
+
+export const automationListSchema = z.object({ automations: z.array(automationSchema), total: z.number().int() });
+export type AutomationList = z.infer<typeof automationListSchema>;

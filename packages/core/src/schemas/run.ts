@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { timestampSchema } from './common.js';
+
+export const RUN_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'] as const;
+export const runStatusSchema = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** Statuses a run never leaves. */
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+
+/** One execution of an automation, from an event delivery or a manual dispatch. */
+export const runSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  automation_id: z.string(),
+  /** The delivery that triggered it; `null` for a manual dispatch. */
+  delivery_id: z.string().nullable(),
+  trigger: z.enum(['event', 'manual']),
+  event_key: z.string().nullable(),
+  status: runStatusSchema,
+  attempt: z.number().int().min(0),
+  conversation_id: z.string().nullable(),
+  sandbox_id: z.string().nullable(),
+  error_detail: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_at: timestampSchema,
+  started_at: timestampSchema.nullable(),
+  completed_at: timestampSchema.nullable(),
+});
+export type Run = z.infer<typeof runSchema>;
+
+/** A run as the storage adapter keeps it: a manual dispatch also keeps the payload it was given. */
+export const runRecordSchema = runSchema.extend({
+  /** JSON text of a manual dispatch's payload; `null` for event runs (their delivery holds it). */
+  dispatch_payload_json: z.string().nullable(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+export const runListSchema = z.object({ runs: z.array(runSchema), total: z.number().int() });
+export type RunList = z.infer<typeof runListSchema>;

@@ -1,0 +1,163 @@
+import type { AutomationIndex } from '../automations/automation-index.js';
+import { PlatformError, notFound } from '../errors.js';
+import type { PageQuery } from '../schemas/common.js';
+import type { Principal } from '../schemas/principal.js';
+import {
+  automationCreateInputSchema,
+  automationDispatchInputSchema,
+  automationTriggerSchema,
+  automationUpdateInputSchema,
+  type Automation,
+  type AutomationList,
+  type AutomationRecord,
+  type StoredTrigger,
+} from '../schemas/automation.js';
+import { FINAL_RUN_STATUSES, type Run, type RunList, type RunRecord } from '../schemas/run.js';
+import { parseInput } from '../validation.js';
+import { nowIso, type ServiceContext } from './context.js';
+
+/** A run as returned: the stored dispatch payload stays internal. */
+export function toRunView(record: RunRecord): Run {
+  const { dispatch_payload_json: _payload, ...run } = record;
+  return run;
+}
+
+function storedTrigger(trigger: { source: string; on: string | string[]; filter?: string | null | undefined }): StoredTrigger {
+  return { type: 'event', source: trigger.source, on: trigger.on, filter: trigger.filter ?? null };
+}
+
+/**
+ * Event automations (spec 2.6). They belong to the org. Every change drops the matching index
+ * of the sources involved, so the next event sees it.
+ */
+export class AutomationsService {
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly index: AutomationIndex,
+  ) {}
+
+  async create(principal: Principal, input: unknown): Promise<Automation> {
+    const parsed = parseInput(automationCreateInputSchema, input);
+    const now = nowIso(this.context);
+    const record: AutomationRecord = {
+      id: this.context.ids.newId('auto'),
+      org_id: principal.orgId,
+      created_by: principal.userId,
+      name: parsed.name,
+      enabled: parsed.enabled,
+      trigger: storedTrigger(parsed.trigger),
+      instructions: parsed.instructions,
+      sandbox_spec_id: parsed.sandbox_spec_id ?? null,
+      llm_model: parsed.llm_model ?? null,
+      selected_repository: parsed.selected_repository ?? null,
+      timeout_seconds: parsed.timeout_seconds ?? null,
+      created_at: now,
+      updated_at: now,
+      last_triggered_at: null,
+    };
+    await this.context.storage.automations.insert(record);
+    this.index.invalidate(record.org_id, record.trigger.source);
+    return record;
+  }
+
+  async list(principal: Principal, page: PageQuery): Promise<AutomationList> {
+    const { items, total } = await this.context.storage.automations.list(principal.orgId, page);
+    return { automations: items, total };
+  }
+
+  async get(principal: Principal, id: string): Promise<Automation> {
+    return this.load(principal, id);
+  }
+
+  async update(principal: Principal, id: string, input: unknown): Promise<Automation> {
+    const parsed = parseInput(automationUpdateInputSchema, input ?? {});
+    const record = await this.load(principal, id);
+    let trigger = record.trigger;
+    if (parsed.trigger) {
+      // Members given replace the stored ones; the merged trigger is validated as a whole.
+      const merged = parseInput(
+        automationTriggerSchema,
+        { ...record.trigger, ...Object.fromEntries(Object.entries(parsed.trigger).filter(([, value]) => value !== undefined)) },
+        'body',
+      );
+      trigger = storedTrigger(merged);
+    }
+    const updated: AutomationRecord = {
+      ...record,
+      name: parsed.name ?? record.name,
+      enabled: parsed.enabled ?? record.enabled,
+      trigger,
+      instructions: parsed.instructions ?? record.instructions,
+      sandbox_spec_id: parsed.sandbox_spec_id !== undefined ? parsed.sandbox_spec_id : record.sandbox_spec_id,
+      llm_model: parsed.llm_model !== undefined ? parsed.llm_model : record.llm_model,
+      selected_repository: parsed.selected_repository !== undefined ? parsed.selected_repository : record.selected_repository,
+      timeout_seconds: parsed.timeout_seconds !== undefined ? parsed.timeout_seconds : record.timeout_seconds,
+      updated_at: nowIso(this.context),
+    };
+    if (!(await this.context.storage.automations.update(updated))) throw notFound('Automation');
+    this.index.invalidate(record.org_id, record.trigger.source);
+    this.index.invalidate(updated.org_id, updated.trigger.source);
+    return updated;
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    const record = await this.load(principal, id);
+    if (!(await this.context.storage.automations.delete(principal.orgId, id))) throw notFound('Automation');
+    this.index.invalidate(record.org_id, record.trigger.source);
+  }
+
+  /** A manual run: PENDING, with the optional payload standing in for an event. */
+  async dispatch(principal: Principal, id: string, input: unknown): Promise<Run> {
+    const parsed = parseInput(automationDispatchInputSchema, input ?? {});
+    const automation = await this.load(principal, id);
+    const run: RunRecord = {
+      id: this.context.ids.newId('run'),
+      org_id: automation.org_id,
+      automation_id: automation.id,
+      delivery_id: null,
+      trigger: 'manual',
+      event_key: null,
+      status: 'PENDING',
+      attempt: 0,
+      conversation_id: null,
+      sandbox_id: null,
+      error_detail: null,
+      created_by: principal.userId,
+      created_at: nowIso(this.context),
+      started_at: null,
+      completed_at: null,
+      dispatch_payload_json: parsed.payload ? JSON.stringify(parsed.payload) : null,
+    };
+    await this.context.storage.transaction(async (tx) => {
+      await tx.runs.insertMany([run]);
+      await tx.automations.markTriggered(automation.org_id, [automation.id], run.created_at);
+    });
+    return toRunView(run);
+  }
+
+  async listRuns(principal: Principal, id: string, page: PageQuery): Promise<RunList> {
+    await this.load(principal, id);
+    const { items, total } = await this.context.storage.runs.listByAutomation(principal.orgId, id, page);
+    return { runs: items.map(toRunView), total };
+  }
+
+  /** Cancels a run that has not finished; 409 when it already has. */
+  async cancelRun(principal: Principal, runId: string): Promise<Run> {
+    return this.context.storage.transaction(async (tx) => {
+      const run = await tx.runs.get(principal.orgId, runId);
+      if (!run) throw notFound('Run');
+      if (FINAL_RUN_STATUSES.includes(run.status)) {
+        throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
+      }
+      const cancelled: RunRecord = { ...run, status: 'CANCELLED', completed_at: nowIso(this.context), error_detail: 'cancelled by user' };
+      await tx.runs.update(cancelled);
+      return toRunView(cancelled);
+    });
+  }
+
+  private async load(principal: Principal, id: string): Promise<AutomationRecord> {
+    const record = await this.context.storage.automations.get(principal.orgId, id);
+    if (!record) throw notFound('Automation');
+    return record;
+  }
+}

@@ -1,0 +1,122 @@
+import {
+  automationCreateInputSchema,
+  automationDispatchInputSchema,
+  automationListSchema,
+  automationSchema,
+  automationUpdateInputSchema,
+  pageQuerySchema,
+  parseInput,
+  runListSchema,
+  runSchema,
+} from '@agent-platform/core';
+import { z } from 'zod';
+import type { RouteDefinition } from '../types.js';
+import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
+
+const BASE = '/api/automation/v1';
+const TAG = 'automations';
+
+export const automationRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: BASE,
+    operationId: 'createAutomation',
+    summary: 'Create an event automation',
+    tag: TAG,
+    body: { schema: automationCreateInputSchema, required: true },
+    responses: { 201: { description: 'The automation', schema: automationSchema }, 401: unauthorized, ...bodyErrors },
+    async handle({ platform, principal, body }) {
+      return { status: 201, body: await platform.automations.create(principal, body) };
+    },
+  },
+  {
+    method: 'GET',
+    path: BASE,
+    operationId: 'listAutomations',
+    summary: 'The organization’s automations, newest first',
+    tag: TAG,
+    query: pageQuerySchema,
+    responses: { 200: { description: 'A page of automations', schema: automationListSchema }, 401: unauthorized, 422: invalid },
+    async handle({ platform, principal, query }) {
+      return { status: 200, body: await platform.automations.list(principal, parseInput(pageQuerySchema, Object.fromEntries(query), 'query')) };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/{id}`,
+    operationId: 'getAutomation',
+    summary: 'One automation',
+    tag: TAG,
+    responses: { 200: { description: 'The automation', schema: automationSchema }, 401: unauthorized, 404: notFoundDoc },
+    async handle({ platform, principal, params }) {
+      return { status: 200, body: await platform.automations.get(principal, params.id as string) };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: `${BASE}/{id}`,
+    operationId: 'updateAutomation',
+    summary: 'Update an automation (any subset of fields)',
+    tag: TAG,
+    body: { schema: automationUpdateInputSchema, required: true },
+    responses: { 200: { description: 'The automation', schema: automationSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
+    async handle({ platform, principal, params, body }) {
+      return { status: 200, body: await platform.automations.update(principal, params.id as string, body) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${BASE}/{id}`,
+    operationId: 'deleteAutomation',
+    summary: 'Delete an automation',
+    tag: TAG,
+    responses: { 204: { description: 'Deleted' }, 401: unauthorized, 404: notFoundDoc },
+    async handle({ platform, principal, params }) {
+      await platform.automations.delete(principal, params.id as string);
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/{id}/dispatch`,
+    operationId: 'dispatchAutomation',
+    summary: 'Run an automation now (manual dispatch); an optional payload stands in for the event',
+    tag: TAG,
+    body: { schema: automationDispatchInputSchema, required: false },
+    responses: { 201: { description: 'The PENDING run', schema: runSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
+    async handle({ platform, principal, params, body }) {
+      return { status: 201, body: await platform.automations.dispatch(principal, params.id as string, body) };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/{id}/runs`,
+    operationId: 'listAutomationRuns',
+    summary: 'An automation’s runs, newest first',
+    tag: TAG,
+    query: pageQuerySchema,
+    responses: { 200: { description: 'A page of runs', schema: runListSchema }, 401: unauthorized, 404: notFoundDoc, 422: invalid },
+    async handle({ platform, principal, params, query }) {
+      const page = parseInput(pageQuerySchema, Object.fromEntries(query), 'query');
+      return { status: 200, body: await platform.automations.listRuns(principal, params.id as string, page) };
+    },
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/runs/{run_id}/cancel`,
+    operationId: 'cancelRun',
+    summary: 'Cancel a run that has not finished',
+    tag: TAG,
+    body: { schema: z.object({}), required: false },
+    responses: {
+      200: { description: 'The cancelled run', schema: runSchema },
+      401: unauthorized,
+      404: notFoundDoc,
+      409: errorDoc('The run has already finished'),
+      ...bodyErrors,
+    },
+    async handle({ platform, principal, params }) {
+      return { status: 200, body: await platform.automations.cancelRun(principal, params.run_id as string) };
+    },
+  },
+];

@@ -1,0 +1,51 @@
+import { deliveryListQuerySchema, deliveryListSchema, deliverySchema, ingestResultSchema, parseInput } from '@agent-platform/core';
+import type { RouteDefinition } from '../types.js';
+import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
+import { z } from 'zod';
+
+const BASE = '/api/automation/v1/deliveries';
+const TAG = 'deliveries';
+
+export const deliveryRoutes: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: BASE,
+    operationId: 'listDeliveries',
+    summary: 'The delivery log, newest first, with each candidate automation’s outcome',
+    tag: TAG,
+    query: deliveryListQuerySchema,
+    responses: { 200: { description: 'A page of deliveries (without payloads)', schema: deliveryListSchema }, 401: unauthorized, 422: invalid },
+    async handle({ platform, principal, query }) {
+      return { status: 200, body: await platform.deliveries.list(principal, parseInput(deliveryListQuerySchema, Object.fromEntries(query), 'query')) };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/{id}`,
+    operationId: 'getDelivery',
+    summary: 'One delivery with its payload and outcomes',
+    tag: TAG,
+    responses: { 200: { description: 'The delivery', schema: deliverySchema }, 401: unauthorized, 404: notFoundDoc },
+    async handle({ platform, principal, params }) {
+      return { status: 200, body: await platform.deliveries.get(principal, params.id as string) };
+    },
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/{id}/replay`,
+    operationId: 'replayDelivery',
+    summary: 'Match a stored delivery again against the current automations',
+    tag: TAG,
+    body: { schema: z.object({}), required: false },
+    responses: {
+      200: { description: 'The new delivery’s result', schema: ingestResultSchema },
+      401: unauthorized,
+      404: notFoundDoc,
+      409: errorDoc('Nothing to replay (a duplicate, or no event key)'),
+      ...bodyErrors,
+    },
+    async handle({ platform, principal, params }) {
+      return { status: 200, body: await platform.deliveries.replay(principal, params.id as string) };
+    },
+  },
+];

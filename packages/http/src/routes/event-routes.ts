@@ -1,0 +1,47 @@
+import { ingestResultSchema } from '@agent-platform/core';
+import type { RouteDefinition } from '../types.js';
+import { errorDoc } from './shared-responses.js';
+
+const TAG = 'events';
+
+/** Inbound events: authenticated by their signature, not by an API key; bodies read raw. */
+export const eventRoutes: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: '/api/automation/v1/events/github',
+    operationId: 'ingestGithubEvent',
+    summary: 'A native GitHub delivery, verified with X-Hub-Signature-256',
+    tag: TAG,
+    auth: false,
+    rawBody: true,
+    responses: {
+      200: { description: 'Received (and matched, or a duplicate)', schema: ingestResultSchema },
+      400: errorDoc('Missing X-GitHub-Event, or a body that is not JSON'),
+      401: errorDoc('Missing or wrong signature; nothing was stored'),
+      404: errorDoc('GitHub webhooks are not configured'),
+      413: errorDoc('Body over the limit'),
+    },
+    async handle({ platform, headers, rawBody }) {
+      return { status: 200, body: await platform.events.ingestGithub({ headers, body: rawBody }) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/automation/v1/events/{org_id}/{source}',
+    operationId: 'ingestCustomEvent',
+    summary: 'An event from a registered custom webhook source, verified per its signature scheme',
+    tag: TAG,
+    auth: false,
+    rawBody: true,
+    responses: {
+      200: { description: 'Received (and matched, ignored, or a duplicate)', schema: ingestResultSchema },
+      400: errorDoc('Body is not JSON'),
+      401: errorDoc('Missing or wrong signature; nothing was stored'),
+      404: errorDoc('Unknown or disabled source'),
+      413: errorDoc('Body over the limit'),
+    },
+    async handle({ platform, params, headers, rawBody }) {
+      return { status: 200, body: await platform.events.ingest(params.org_id as string, params.source as string, { headers, body: rawBody }) };
+    },
+  },
+];
