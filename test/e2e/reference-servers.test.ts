@@ -4,6 +4,7 @@
  * SIGTERM stops the server cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'e2e-key-0123456789abcdef';
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+const GITHUB_SECRET = 'e2e-github-secret-0000';
 
 interface Running {
   child: ChildProcess;
@@ -60,6 +62,8 @@ describe.each([
       AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
       AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
       AGENT_PLATFORM_PUBLIC_URL: 'https://hooks.example.com/',
+      AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: `${GITHUB_SECRET},old-github-secret-0000`,
+      AGENT_PLATFORM_GITHUB_LINKS: 'Codertocat=acme,12345=other-org',
     });
   }, 40_000);
   afterAll(async () => {
@@ -89,6 +93,30 @@ describe.each([
     const created = await call('POST', '/api/keys', { name: 'e2e' });
     secrets.push(created.json.key);
     expect((await call('POST', '/api/settings', '{not json')).status).toBe(422);
+
+    // GitHub: configured by environment, linked by account, matched, logged.
+    const automation = await call('POST', '/api/automation/v1', {
+      name: 'bugs',
+      trigger: { type: 'event', source: 'github', on: 'issues.*', filter: "icontains(issue.title, 'crash')" },
+      instructions: 'fix it',
+    });
+    expect(automation.status).toBe(201);
+    const body = JSON.stringify({ action: 'opened', issue: { title: 'App CRASHES on start' }, repository: { full_name: 'Codertocat/app', owner: { login: 'Codertocat' } } });
+    const delivery = await fetch(`${server.baseUrl}/api/automation/v1/events/github`, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'issues',
+        'x-github-delivery': 'e2e-1',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', GITHUB_SECRET).update(body).digest('hex')}`,
+      },
+    });
+    const ingested = (await delivery.json()) as { matched: number; delivery_id: string };
+    expect(ingested.matched).toBe(1);
+    const log = await call('GET', `/api/automation/v1/deliveries/${ingested.delivery_id}`);
+    expect(log.json).toMatchObject({ event_key: 'issues.opened', status: 'matched' });
+    secrets.push(GITHUB_SECRET);
 
     const code = await stop(server);
     expect(code).toBe(0);

@@ -1,7 +1,9 @@
 /**
- * A cache of {@link SourceIndex} per (org, source). Built from storage on first use, dropped
- * when this process changes an automation of that org and source, and rebuilt after `ttlMs`
- * so changes made by other processes sharing the storage are picked up.
+ * A cache of {@link SourceIndex} per (org, source). Built from storage on first use and dropped
+ * at once when this process changes an automation of that org and source. After `ttlMs` it is
+ * rebuilt in the background, so changes made by other processes sharing the storage are picked
+ * up; events keep using the old index while the new one is built, so no event waits for a
+ * rebuild (with 100,000 automations in one org and source, a rebuild takes about a second).
  * @module
  */
 import type { Clock } from '../ports/clock.js';
@@ -9,7 +11,10 @@ import type { StorageAdapter } from '../ports/storage.js';
 import { SourceIndex } from './source-index.js';
 
 export interface AutomationIndexOptions {
-  /** How long an index is trusted before it is rebuilt from storage. Default 5 s. */
+  /**
+   * How long an index is trusted before it is rebuilt from storage, in ms: the longest a change
+   * made by another process takes to be seen. Default 30 s.
+   */
   ttlMs?: number;
   /** How many (org, source) indexes are kept at most; the least recently used go first. Default 10,000. */
   maxEntries?: number;
@@ -36,7 +41,7 @@ export class AutomationIndex {
     private readonly clock: Clock,
     options: AutomationIndexOptions = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 5000;
+    this.ttlMs = options.ttlMs ?? 30_000;
     this.maxEntries = options.maxEntries ?? 10_000;
   }
 
@@ -44,10 +49,16 @@ export class AutomationIndex {
   get(orgId: string, source: string): Promise<SourceIndex> | SourceIndex {
     const key = cacheKey(orgId, source);
     const entry = this.entries.get(key);
-    if (entry && this.clock.now().getTime() - entry.builtAt < this.ttlMs) {
+    if (entry) {
       // Refresh recency for the LRU order.
       this.entries.delete(key);
       this.entries.set(key, entry);
+      if (this.clock.now().getTime() - entry.builtAt >= this.ttlMs && !this.building.has(key)) {
+        // Stale: rebuild in the background and answer from the old index meanwhile.
+        this.build(key, orgId, source).catch(() => {
+          // A failed background rebuild keeps the old index; the next event retries.
+        });
+      }
       return entry.index;
     }
     return this.building.get(key) ?? this.build(key, orgId, source);
