@@ -7,7 +7,8 @@
  *
  *   npx tsx --conditions=agent-platform-source matching.ts [seconds-per-case]
  */
-import { createAesGcmSecretBox, createAgentPlatform, signatureHeaders, type AutomationRecord } from '@agent-platform/core';
+import { createAesGcmSecretBox, createAgentPlatform, signatureHeaders } from '@agent-platform/core';
+import { makeAutomationRecord } from '@agent-platform/testing/fixtures';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 
 const seconds = Number(process.argv[2] ?? 5);
@@ -24,23 +25,8 @@ async function measure(automationCount: number): Promise<{ eventsPerSecond: numb
   await platform.webhooks.register(me, { name: 'bench', source: 'bench', webhook_secret: SECRET });
   // Insert through storage directly: creating 100,000 automations through the service would
   // only measure validation.
-  const now = new Date().toISOString();
-  const record = (id: string, on: string, filter: string | null): AutomationRecord => ({
-    id,
-    org_id: 'acme',
-    created_by: 'alice',
-    name: id,
-    enabled: true,
-    trigger: { type: 'event', source: 'bench', on, filter },
-    instructions: 'act',
-    sandbox_spec_id: null,
-    llm_model: null,
-    selected_repository: null,
-    timeout_seconds: null,
-    created_at: now,
-    updated_at: now,
-    last_triggered_at: null,
-  });
+  const record = (id: string, on: string, filter: string | null) =>
+    makeAutomationRecord({ id, org_id: 'acme', enabled: true, trigger: { type: 'event', source: 'bench', on, filter } });
   for (let i = 0; i < automationCount; i++) await storage.automations.insert(record(`auto_${i}`, `type.${i}`, "action == 'create'"));
   for (let i = 0; i < 5; i++) await storage.automations.insert(record(`glob_${i}`, `other.${i}.*`, null));
 
