@@ -39,3 +39,4 @@ export { decodeUtf8, parseJsonText } from './ingest/json-body.js';
 export { AutomationsService, toRunView } from './services/automations-service.js';
 export { DeliveriesService } from './services/deliveries-service.js';
 export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './services/github-links-service.js';
+export * from './schemas/sandbox-spec.js';

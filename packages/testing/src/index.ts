@@ -19,3 +19,5 @@ export {
   uniqueId,
 } from './fixtures.js';
 export type { AutomationRecordOverrides, SettingsRecordOverrides } from './fixtures.js';
+export { testSandboxRuntime } from './sandbox/index.js';
+export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './sandbox/index.js';

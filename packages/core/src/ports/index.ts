@@ -20,3 +20,13 @@ export {
   type StorageRepositories,
   type WebhooksRepository,
 } from './storage.js';
+export type {
+  ExecEvent,
+  ExecInput,
+  ExecResult,
+  RuntimeSandbox,
+  SandboxFile,
+  SandboxLimits,
+  SandboxRuntime,
+  StartSandboxInput,
+} from './sandbox-runtime.js';

@@ -1,0 +1,105 @@
+/**
+ * The sandbox runtime port: where agents run. Adapters: `@agent-platform/sandbox-process` (the
+ * embedded default: a working directory and child processes) and `@agent-platform/sandbox-docker`
+ * (containers). Every adapter runs `testSandboxRuntime` from `@agent-platform/testing`.
+ * @module
+ */
+import type { ExposedUrl, SandboxSpec, SandboxStatus } from '../schemas/sandbox-spec.js';
+
+/** Resource limits for a sandbox. Adapters apply what they can and ignore the rest. */
+export interface SandboxLimits {
+  memoryBytes?: number;
+  /** CPUs, fractional allowed (e.g. 0.5). */
+  cpus?: number;
+  /** Most processes alive at once. */
+  pids?: number;
+}
+
+export interface StartSandboxInput {
+  /** Chosen by the caller (the engine's id); the runtime keys everything it creates by it. */
+  sandboxId: string;
+  specId: string;
+  /** Added to the spec's `initial_env` for everything run in the sandbox. */
+  env?: Record<string, string>;
+  limits?: SandboxLimits;
+}
+
+/** A sandbox as the runtime sees it. */
+export interface RuntimeSandbox {
+  id: string;
+  specId: string;
+  status: SandboxStatus;
+  /** The sandbox's working directory, as seen from inside it. */
+  workingDir: string;
+  exposedUrls: ExposedUrl[];
+}
+
+export interface SandboxFile {
+  /** Relative to the working directory, or absolute inside the sandbox. */
+  path: string;
+  content: string | Uint8Array;
+  /** File mode, e.g. 0o600 for a secret; default 0o644. */
+  mode?: number;
+}
+
+export interface ExecInput {
+  /** A shell command line, run with `sh -c` in the working directory. */
+  command: string;
+  /** Added to the sandbox's environment for this command only. */
+  env?: Record<string, string>;
+  /** Written before the command runs. */
+  files?: SandboxFile[];
+  /** Killed after this long; the result says `timedOut`. */
+  timeoutMs?: number;
+  /** Output beyond this many bytes per stream is dropped; the result says `truncated`. */
+  maxOutputBytes?: number;
+  /** Aborting kills the command; the result says `cancelled`. */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  /** `null` when the command was killed. */
+  exitCode: number | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  truncated: boolean;
+}
+
+/** Output as it comes, then exactly one `exit`, last. */
+export type ExecEvent =
+  | { type: 'stdout'; data: string }
+  | { type: 'stderr'; data: string }
+  | { type: 'exit'; result: ExecResult };
+
+export interface SandboxRuntime {
+  /** Adapter name for logs (`process`, `docker`). */
+  readonly name: string;
+  /** The specs sandboxes can be started from; the first is the default. */
+  listSpecs(): Promise<SandboxSpec[]>;
+  /**
+   * Starts a sandbox; resolves once it is RUNNING (or throws). Unknown spec: `PlatformError`
+   * NOT_FOUND; an id already in use: CONFLICT; after `close()`: UNAVAILABLE.
+   */
+  start(input: StartSandboxInput): Promise<RuntimeSandbox>;
+  /**
+   * The sandbox's current state; status `MISSING` (with empty `specId` and `workingDir`) when the
+   * runtime has no such sandbox.
+   */
+  inspect(sandboxId: string): Promise<RuntimeSandbox>;
+  /** Freezes everything running in the sandbox (idempotent). Unknown sandbox: throws `PlatformError` NOT_FOUND. */
+  pause(sandboxId: string): Promise<void>;
+  /** Thaws a paused sandbox (or restarts a stopped one). Unknown sandbox: NOT_FOUND. */
+  resume(sandboxId: string): Promise<void>;
+  /** Removes the sandbox and everything it holds. Unknown sandbox: NOT_FOUND. */
+  delete(sandboxId: string): Promise<void>;
+  /**
+   * Runs a command in a RUNNING sandbox, streaming its output. The errors surface when iteration
+   * starts: unknown sandbox → `PlatformError` NOT_FOUND; not running → CONFLICT. Stopping the
+   * iteration early (`break`) kills the command; an already-aborted `signal` runs nothing and
+   * ends with a `cancelled` exit. Files are written with parent directories created, replacing
+   * existing ones. Time spent paused counts toward `timeoutMs`.
+   */
+  exec(sandboxId: string, input: ExecInput): AsyncIterable<ExecEvent>;
+  /** Stops and removes everything this runtime created (idempotent). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,194 @@
+/**
+ * One command of the process runtime: a `sh -c` child in its own process group, its output as
+ * events, and the timeout and abort that kill it.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { PlatformError } from '@agent-platform/core';
+import type { ExecEvent, ExecResult } from '@agent-platform/core';
+import { BoundedDecoder } from './bounded-decoder.js';
+import { signalGroup } from './process-groups.js';
+
+/** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */
+export const SHELL = '/bin/sh';
+
+/**
+ * After the command's shell exits, background processes it left in its group may still hold its
+ * stdout or stderr open. Output keeps being read until the streams are quiet for this long...
+ */
+const DRAIN_QUIET_MS = 100;
+/** ...but no longer than this after the exit; then the streams are closed on them. */
+const DRAIN_MAX_MS = 2_000;
+
+export interface ExecRunOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number | undefined;
+  maxOutputBytes: number;
+  signal: AbortSignal | undefined;
+}
+
+export class ExecRun {
+  /** The process group (the shell's pid); undefined when the spawn failed. */
+  readonly pgid: number | undefined;
+  /** Resolves once the `exit` event is queued: the shell has exited and its output is read. */
+  readonly finished: Promise<void>;
+
+  private readonly child: ChildProcess;
+  private readonly stdout: BoundedDecoder;
+  private readonly stderr: BoundedDecoder;
+  private readonly queue: ExecEvent[] = [];
+  private wake: (() => void) | undefined;
+  private done = false;
+  private resolveFinished!: () => void;
+  private spawnError: Error | undefined;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private timedOut = false;
+  private cancelled = false;
+  private timeoutTimer: NodeJS.Timeout | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private outputSinceCheck = false;
+  private readonly onAbort = (): void => this.stop('cancelled');
+
+  /** Spawns the command synchronously, so the caller can register its group before anything else runs. */
+  constructor(private readonly options: ExecRunOptions) {
+    this.finished = new Promise((resolve) => {
+      this.resolveFinished = resolve;
+    });
+    this.stdout = new BoundedDecoder(options.maxOutputBytes);
+    this.stderr = new BoundedDecoder(options.maxOutputBytes);
+    this.child = spawn(SHELL, ['-c', options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.pgid = this.child.pid;
+    this.child.on('error', (error) => {
+      // Only a failed spawn matters here; a failed kill of a gone process is harmless.
+      if (this.pgid === undefined) {
+        this.spawnError = error;
+        this.finish();
+      }
+    });
+    if (this.pgid === undefined) return;
+
+    this.child.stdout!.on('data', (chunk: Buffer) => this.output('stdout', this.stdout.write(chunk)));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.output('stderr', this.stderr.write(chunk)));
+    this.child.on('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.clearTimeout();
+      this.armDrain(Date.now());
+    });
+    this.child.on('close', () => this.finish());
+
+    if (options.timeoutMs !== undefined) {
+      this.timeoutTimer = setTimeout(() => this.stop('timedOut'), options.timeoutMs);
+      this.timeoutTimer.unref();
+    }
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Resolves once the spawn has failed (`PlatformError` INTERNAL) or started; only call when `pgid` is undefined. */
+  async spawnFailure(): Promise<PlatformError> {
+    await this.finished;
+    return new PlatformError('INTERNAL', `Could not start ${SHELL}: ${this.spawnError?.message ?? 'unknown error'}`, {
+      cause: this.spawnError,
+    });
+  }
+
+  /** The next event, or undefined after the `exit` event was taken. */
+  async next(): Promise<ExecEvent | undefined> {
+    while (this.queue.length === 0 && !this.done) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    return this.queue.shift();
+  }
+
+  /** SIGKILLs the whole group (the command and everything it left in the group). */
+  kill(): void {
+    if (this.pgid !== undefined) signalGroup(this.pgid, 'SIGKILL');
+  }
+
+  private stop(reason: 'timedOut' | 'cancelled'): void {
+    if (this.exit || this.done || this.timedOut || this.cancelled) return;
+    this[reason] = true;
+    this.kill();
+  }
+
+  private output(type: 'stdout' | 'stderr', data: string): void {
+    this.outputSinceCheck = true;
+    if (data !== '') this.push({ type, data });
+  }
+
+  private push(event: ExecEvent): void {
+    // Output the consumer has not taken yet is merged, so a slow consumer costs one string per
+    // stream rather than one event per chunk.
+    const last = this.queue.at(-1);
+    if (event.type !== 'exit' && last !== undefined && last.type !== 'exit' && last.type === event.type) {
+      last.data += event.data;
+      return;
+    }
+    this.queue.push(event);
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /**
+   * The shell has exited; `close` follows once every holder of its stdout and stderr is gone.
+   * When background processes keep them open, stop reading after a quiet spell or at the
+   * latest after {@link DRAIN_MAX_MS}. The check runs in `setImmediate`, after an I/O poll, so
+   * output already waiting in the pipes is read first even when the event loop was busy.
+   */
+  private armDrain(exitedAt: number): void {
+    this.outputSinceCheck = false;
+    this.drainTimer = setTimeout(() => {
+      setImmediate(() => {
+        if (this.done) return;
+        if (this.outputSinceCheck && Date.now() - exitedAt < DRAIN_MAX_MS) {
+          this.armDrain(exitedAt);
+          return;
+        }
+        this.child.stdout?.destroy();
+        this.child.stderr?.destroy();
+      });
+    }, DRAIN_QUIET_MS);
+    this.drainTimer.unref();
+  }
+
+  private clearTimeout(): void {
+    if (this.timeoutTimer !== undefined) clearTimeout(this.timeoutTimer);
+    this.timeoutTimer = undefined;
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.clearTimeout();
+    if (this.drainTimer !== undefined) clearTimeout(this.drainTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    if (this.pgid !== undefined) {
+      const out = this.stdout.end();
+      if (out !== '') this.push({ type: 'stdout', data: out });
+      const err = this.stderr.end();
+      if (err !== '') this.push({ type: 'stderr', data: err });
+      const killed = this.timedOut || this.cancelled || this.exit?.signal != null;
+      const result: ExecResult = {
+        exitCode: killed ? null : (this.exit?.code ?? null),
+        timedOut: this.timedOut,
+        cancelled: this.cancelled,
+        truncated: this.stdout.truncated || this.stderr.truncated,
+      };
+      this.push({ type: 'exit', result });
+    }
+    this.done = true;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+    this.resolveFinished();
+  }
+}
