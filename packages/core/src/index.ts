@@ -40,3 +40,8 @@ export { AutomationsService, toRunView } from './services/automations-service.js
 export { DeliveriesService } from './services/deliveries-service.js';
 export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './services/github-links-service.js';
 export * from './schemas/sandbox-spec.js';
+export * from './schemas/sandbox.js';
+export * from './schemas/app-conversation.js';
+export type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, AgentSettings } from './ports/agent-runner.js';
+export { createCommandAgentRunner, type CommandAgentRunnerOptions } from './agents/command-agent-runner.js';
+export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type AgentLaunch } from './agents/agent-environment.js';

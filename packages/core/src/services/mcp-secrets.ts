@@ -52,3 +52,16 @@ export function maskMcpConfig(config: McpConfig): McpConfigView {
     })),
   };
 }
+
+/** The config with its secrets opened: for the agent, at run time only. */
+export function openMcpConfig(config: McpConfig, box: SecretBox): McpConfig {
+  const open = (value: string | null | undefined) => (value == null ? null : box.open(value));
+  return {
+    sse_servers: config.sse_servers.map((server) => ({ url: server.url, api_key: open(server.api_key) })),
+    shttp_servers: config.shttp_servers.map((server) => ({ url: server.url, api_key: open(server.api_key) })),
+    stdio_servers: config.stdio_servers.map((server) => ({
+      ...server,
+      env: Object.fromEntries(Object.entries(server.env).map(([name, value]) => [name, open(value)])),
+    })),
+  };
+}

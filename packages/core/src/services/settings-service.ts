@@ -11,7 +11,8 @@ import {
 } from '../schemas/settings.js';
 import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
-import { maskMcpConfig, sealMcpConfig } from './mcp-secrets.js';
+import { maskMcpConfig, openMcpConfig, sealMcpConfig } from './mcp-secrets.js';
+import type { AgentSettings } from '../ports/agent-runner.js';
 
 /** A user's settings with every default applied: what a record starts from. */
 export const defaultSettingsValues = (): SettingsValues => {
@@ -76,5 +77,32 @@ export class SettingsService {
       mcp_config: base.mcp_config ? maskMcpConfig(base.mcp_config) : null,
       provider_tokens_set: providerTokensSet,
     });
+  }
+
+  /**
+   * The user's settings with every secret opened, for an agent about to run on their behalf.
+   * Never returned over HTTP; call it only right before a run.
+   */
+  async agentSettings(userId: string): Promise<AgentSettings> {
+    const storage = this.context.storage;
+    const box = this.context.secrets;
+    const [record, tokens] = await Promise.all([storage.settings.get(userId), storage.providerTokens.get(userId)]);
+    const values = record?.values;
+    const providerTokens: AgentSettings['providerTokens'] = {};
+    for (const [provider, token] of Object.entries(tokens?.tokens ?? {})) {
+      if (token) providerTokens[provider as keyof typeof providerTokens] = { token: box.open(token.token), host: token.host };
+    }
+    return {
+      llmModel: values?.llm_model ?? null,
+      llmApiKey: record?.secrets.llm_api_key ? box.open(record.secrets.llm_api_key) : null,
+      llmBaseUrl: values?.llm_base_url ?? null,
+      providerTokens,
+      gitUserName: values?.git_user_name ?? null,
+      gitUserEmail: values?.git_user_email ?? null,
+      mcpConfig: record?.mcp_config ? openMcpConfig(record.mcp_config, box) : null,
+      maxIterations: values?.max_iterations ?? null,
+      maxBudgetPerTask: values?.max_budget_per_task ?? null,
+      confirmationMode: values?.confirmation_mode ?? null,
+    };
   }
 }

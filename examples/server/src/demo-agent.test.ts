@@ -1,0 +1,31 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCommandAgentRunner, emptyAgentSettings, type AgentEvent } from '@agent-platform/core';
+import { createProcessRuntime } from '@agent-platform/sandbox-process';
+import { demoAgentCommand } from './demo-agent.js';
+
+describe('the demo agent', () => {
+  const runtime = createProcessRuntime();
+  afterAll(() => runtime.close());
+
+  it('reports its task and event and completes', async () => {
+    await runtime.start({ sandboxId: 'sbx_demo', specId: (await runtime.listSpecs())[0]!.id });
+    const agent = createCommandAgentRunner({ command: demoAgentCommand() });
+    const events: AgentEvent[] = [];
+    for await (const event of agent.run({
+      runtime,
+      sandboxId: 'sbx_demo',
+      conversationId: 'conv_demo',
+      runId: 'run_demo',
+      instructions: 'Say hello',
+      eventPayloadJson: JSON.stringify({ action: 'opened', issue: { title: 'x' } }),
+      settings: { ...emptyAgentSettings(), llmApiKey: 'sk-demo-secret-000' },
+    })) {
+      events.push(event);
+    }
+    expect(events[0]).toEqual({ type: 'event', data: { type: 'status', status: 'started', conversation_id: 'conv_demo' } });
+    expect(events).toContainEqual({ type: 'output', message: 'Task: Say hello' });
+    expect(events).toContainEqual({ type: 'event', data: { type: 'observation', source: 'event', top_level_keys: ['action', 'issue'] } });
+    expect(events.at(-1)).toEqual({ type: 'finished', outcome: { status: 'COMPLETED', reason: null } });
+    expect(JSON.stringify(events)).not.toContain('sk-demo-secret-000');
+  });
+});
