@@ -1,14 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
+import { PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
 import type { StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
   makeAutomationRecord,
+  makeConversationEvent,
+  makeConversationRecord,
   makeDeliveryRecord,
   makeGithubLinkRecord,
   makeRunRecord,
+  makeSandboxRecord,
   makeSettingsRecord,
   makeWebhookRecord,
   testStorageAdapter,
@@ -315,5 +318,58 @@ describe('createMemoryStorage', () => {
       }
     });
     expect((await storage.automations.list(orgId, { limit: 10, offset: 0 })).total).toBe(3);
+  });
+
+  it('keeps cursor pages exact when sandboxes are inserted or deleted between pages', async () => {
+    const storage = createMemoryStorage();
+    const userId = uniqueId('user');
+    const records = [1, 2, 3, 4, 5, 6].map((n) => makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(n) }));
+    for (const record of records) await storage.sandboxes.insert(record);
+    const newestFirst = [...records].reverse();
+    const first = await storage.sandboxes.listByUser(userId, { limit: 2 });
+    expect(first.items).toEqual(newestFirst.slice(0, 2));
+    // A newer sandbox, and the deletion of the very record the page id points at, move nothing.
+    await storage.sandboxes.insert(makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(9) }));
+    await storage.sandboxes.delete(newestFirst[1]?.id ?? '');
+    const second = await storage.sandboxes.listByUser(userId, { limit: 2, pageId: first.nextPageId ?? '' });
+    expect(second.items).toEqual(newestFirst.slice(2, 4));
+    // An older one inserted behind the cursor shows up on a later page.
+    const oldest = makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(0) });
+    await storage.sandboxes.insert(oldest);
+    const third = await storage.sandboxes.listByUser(userId, { limit: 5, pageId: second.nextPageId ?? '' });
+    expect(third).toEqual({ items: [...newestFirst.slice(4), oldest], nextPageId: null });
+  });
+
+  it('rejects a cursor-page limit that is not a positive integer with a VALIDATION_FAILED PlatformError', async () => {
+    const storage = createMemoryStorage();
+    const conversation = makeConversationRecord();
+    await storage.conversations.insert(conversation);
+    for (const limit of [0, -1, 1.5, Number.NaN]) {
+      await expect(storage.sandboxes.listByUser(uniqueId('user'), { limit })).rejects.toBeInstanceOf(PlatformError);
+      await expect(storage.conversations.listEvents(conversation.id, { limit })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
+    }
+  });
+
+  it('stores each event under the conversation it was appended to', async () => {
+    const storage = createMemoryStorage();
+    const conversation = makeConversationRecord();
+    await storage.conversations.insert(conversation);
+    const stray = makeConversationEvent({ conversation_id: uniqueId('conv') });
+    const [stored] = await storage.conversations.appendEvents(conversation.id, [stray]);
+    expect(stored).toEqual({ ...stray, conversation_id: conversation.id, seq: 0 });
+    expect(await storage.conversations.listEvents(stray.conversation_id, { limit: 10 })).toEqual({ items: [], nextPageId: null });
+  });
+
+  it('answers a listEvents page id past the last event with an empty last page', async () => {
+    const storage = createMemoryStorage();
+    const conversation = makeConversationRecord();
+    await storage.conversations.insert(conversation);
+    await storage.conversations.appendEvents(conversation.id, [makeConversationEvent({ conversation_id: conversation.id })]);
+    expect(await storage.conversations.listEvents(conversation.id, { limit: 10, pageId: '5' })).toEqual({
+      items: [],
+      nextPageId: null,
+    });
   });
 });

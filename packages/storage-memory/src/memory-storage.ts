@@ -12,21 +12,32 @@
  *   user; webhooks by (org, source) and by org; automations by org, and the enabled ones by
  *   (org, trigger source), so `listEnabledBySource` costs O(the automations it returns); runs by
  *   (org, automation); deliveries by org; dedup claims by (org, source, key) and by expiry;
- *   GitHub links by (kind, key) and by org.
- * - Ordered lists (automations, runs, deliveries, GitHub links) are kept sorted inside their
- *   index: records arriving in time order are appended in O(1), others take a binary search.
- *   A page then costs O(offset + limit), never a sort of the org's records; a delivery list
- *   filtered by source or status scans the org's deliveries.
+ *   GitHub links by (kind, key) and by org; sandboxes, conversations and start tasks by user;
+ *   conversation events by conversation.
+ * - Ordered lists (automations, runs, deliveries, GitHub links, sandboxes, conversations, start
+ *   tasks) are kept sorted inside their index: records arriving in time order are appended in
+ *   O(1), others take a binary search. A page then costs O(offset + limit), never a sort of the
+ *   org's records; a delivery list filtered by source or status scans the org's deliveries.
+ * - Cursor pages (`CursorOptions`) are keyset pages: a `pageId` names the last item of the page
+ *   before (its `created_at` instant and id, base64url-encoded), and the next page starts right
+ *   after it, found by binary search — so records inserted or deleted between pages never make
+ *   one repeat or skip. A conversation's events are an append-only array whose index is `seq`;
+ *   their `pageId` is the next `seq`. A `pageId` the adapter did not hand out (or a `limit` that
+ *   is not a positive integer) throws a `PlatformError` `VALIDATION_FAILED`.
  * - Memory stays bounded where records pile up: an org keeps at most
  *   {@link MemoryStorageOptions.maxDeliveriesPerOrg} deliveries (the oldest are evicted), and
  *   expired dedup claims are pruned a few at a time by later claims. Dedup claims are kept apart
  *   from deliveries, so evicting a delivery never frees its dedup key early. Runs are not evicted.
  * @module
  */
-import { StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
+import { PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
 import type {
   ApiKeyRecord,
+  AppConversationRecord,
   AutomationRecord,
+  ConversationEvent,
+  CursorOptions,
+  CursorPage,
   DedupClaim,
   DeliveryRecord,
   GithubLinkRecord,
@@ -34,15 +45,17 @@ import type {
   ListResult,
   ProviderTokensRecord,
   RunRecord,
+  SandboxRecord,
   SettingsRecord,
+  StartTaskRecord,
   StorageAdapter,
   StorageRepositories,
   WebhookRecord,
 } from '@agent-platform/core';
 import { cloneJson } from './clone-json.js';
 import { Mutex } from './mutex.js';
-import { GroupIndex, OrderedIndex, Table, UniqueIndex, instantOf } from './table.js';
-import type { OrderedRows } from './table.js';
+import { AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex, instantOf } from './table.js';
+import type { AppendLogView, OrderedRows } from './table.js';
 
 export const DRIVER_NAME = 'memory';
 
@@ -123,6 +136,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
     db.deliveries,
     db.dedupClaims,
     db.githubLinks,
+    db.sandboxes,
+    db.conversations,
+    db.events,
+    db.startTasks,
   ] as const;
   const mutex = new Mutex();
   let closed = false;
@@ -228,6 +245,21 @@ function createDatabase(maxDeliveriesPerOrg: number) {
     tieOf: (row) => `${row.kind}\u0000${row.key}`,
     order: 'oldest-first',
   });
+  const sandboxesByUser = new OrderedIndex<SandboxRecord>({
+    keyOf: (row) => row.created_by_user_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  const conversationsByUser = new OrderedIndex<AppConversationRecord>({
+    keyOf: (row) => row.created_by_user_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  const startTasksByUser = new OrderedIndex<StartTaskRecord>({
+    keyOf: (row) => row.created_by_user_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
   return {
     maxDeliveriesPerOrg,
     settings: new Table<SettingsRecord>((row) => row.user_id),
@@ -245,6 +277,11 @@ function createDatabase(maxDeliveriesPerOrg: number) {
       (row) => linkKey(row.kind, row.key, row.org_id),
       [githubLinksByRef, githubLinksByOrg],
     ),
+    sandboxes: new Table<SandboxRecord>((row) => row.id, [sandboxesByUser]),
+    conversations: new Table<AppConversationRecord>((row) => row.id, [conversationsByUser]),
+    /** Each conversation's events by conversation id; an event's index is its `seq`. */
+    events: new AppendLog<ConversationEvent>(),
+    startTasks: new Table<StartTaskRecord>((row) => row.id, [startTasksByUser]),
     apiKeysByHash,
     apiKeysByUser,
     webhooksBySource,
@@ -256,6 +293,9 @@ function createDatabase(maxDeliveriesPerOrg: number) {
     dedupClaimsByExpiry,
     githubLinksByRef,
     githubLinksByOrg,
+    sandboxesByUser,
+    conversationsByUser,
+    startTasksByUser,
   };
 }
 
@@ -398,10 +438,123 @@ function byCreation(a: { created_at: string; id: string }, b: { created_at: stri
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** Inserts a row under a fresh id; `what` names the record in the conflict message. */
+function insertNew<V>(table: Table<V>, row: V, what: string): void {
+  const id = table.primaryKeyOf(row);
+  if (table.live.get(id) !== undefined) throw new StorageConflictError(`${what} with id ${id} already exists`);
+  table.put(row);
+}
+
+/** Replaces a stored row; false when there is none. */
+function replace<V>(table: Table<V>, row: V): boolean {
+  if (table.live.get(table.primaryKeyOf(row)) === undefined) return false;
+  table.put(row);
+  return true;
+}
+
+/**
+ * Appends to an existing conversation, numbering the events on from the stored count. Runs under
+ * the write lock, so concurrent appends never share or skip a `seq`.
+ */
+function appendEvents(
+  db: Database,
+  conversationId: string,
+  events: readonly Omit<ConversationEvent, 'seq'>[],
+): ConversationEvent[] {
+  if (db.conversations.live.get(conversationId) === undefined) {
+    throw new StorageConflictError(`Cannot append events to unknown conversation ${conversationId}`);
+  }
+  const start = db.events.live.size(conversationId);
+  const rows = events.map((event, n) => ({ ...event, conversation_id: conversationId, seq: start + n }));
+  db.events.append(conversationId, rows);
+  return rows.map(cloneJson);
+}
+
+function invalidPage(field: 'page_id' | 'limit', msg: string): PlatformError {
+  return new PlatformError('VALIDATION_FAILED', `invalid ${field}`, {
+    issues: [{ loc: ['query', field], msg, type: 'value_error' }],
+  });
+}
+
+function checkLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw invalidPage('limit', 'limit must be a positive integer');
+  return limit;
+}
+
+/** Where a newest-first page ended: the last item's instant (null: unparsable) and id. */
+type Cursor = readonly [at: number | null, id: string];
+
+function encodeCursor(row: { created_at: string; id: string }): string {
+  const at = instantOf(row.created_at);
+  const cursor: Cursor = [Number.isFinite(at) ? at : null, row.id];
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+function decodeCursor(pageId: string): { at: number; id: string } {
+  let cursor: unknown;
+  try {
+    cursor = JSON.parse(Buffer.from(pageId, 'base64url').toString('utf8'));
+  } catch {
+    cursor = undefined;
+  }
+  if (
+    !Array.isArray(cursor) ||
+    cursor.length !== 2 ||
+    !(cursor[0] === null || Number.isSafeInteger(cursor[0])) ||
+    typeof cursor[1] !== 'string'
+  ) {
+    throw invalidPage('page_id', 'invalid page id');
+  }
+  return { at: cursor[0] === null ? Number.NEGATIVE_INFINITY : (cursor[0] as number), id: cursor[1] };
+}
+
+/**
+ * A newest-first keyset page: the rows after the cursor in reading order (lower instant, or the
+ * same instant and a lower id), found by binary search.
+ */
+function cursorPage<V extends { created_at: string; id: string }>(rows: OrderedRows<V>, options: CursorOptions): CursorPage<V> {
+  const limit = checkLimit(options.limit);
+  let start = 0;
+  if (options.pageId !== undefined) {
+    const cursor = decodeCursor(options.pageId);
+    const isAfter = (row: V): boolean => {
+      const at = instantOf(row.created_at);
+      return at < cursor.at || (at === cursor.at && row.id < cursor.id);
+    };
+    let high = rows.size;
+    while (start < high) {
+      const middle = (start + high) >>> 1;
+      const row = rows.at(middle);
+      if (row !== undefined && isAfter(row)) high = middle;
+      else start = middle + 1;
+    }
+  }
+  const items = rows.page(start, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(cloneJson),
+    nextPageId: last !== undefined && start + items.length < rows.size ? encodeCursor(last) : null,
+  };
+}
+
+/** A conversation's events from the `seq` named by `pageId`, in `seq` order. */
+function eventsPage(log: AppendLogView<ConversationEvent>, conversationId: string, options: CursorOptions): CursorPage<ConversationEvent> {
+  const limit = checkLimit(options.limit);
+  let start = 0;
+  if (options.pageId !== undefined) {
+    if (!/^(0|[1-9][0-9]{0,14})$/.test(options.pageId)) throw invalidPage('page_id', 'invalid page id');
+    start = Number(options.pageId);
+  }
+  const size = log.size(conversationId);
+  const items = log.slice(conversationId, start, start + limit);
+  const end = start + items.length;
+  return { items: items.map(cloneJson), nextPageId: items.length > 0 && end < size ? String(end) : null };
+}
+
 function createRepositories(db: Database, access: Access): StorageRepositories {
-  const view = <V>(table: Table<V>) => {
+  const view = <T>(source: { readonly live: T; readonly committed: T }): T => {
     access.check();
-    return table[access.view];
+    return source[access.view];
   };
 
   return {
@@ -591,6 +744,67 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
       },
       async listByOrg(orgId) {
         return view(db.githubLinks).ordered(db.githubLinksByOrg, orgId).all().map(cloneJson);
+      },
+    },
+
+    sandboxes: {
+      async insert(record) {
+        const row = cloneJson(record);
+        await access.write(() => insertNew(db.sandboxes, row, 'A sandbox'));
+      },
+      async get(id) {
+        return copy(view(db.sandboxes).get(id));
+      },
+      async listByUser(userId, options) {
+        return cursorPage(view(db.sandboxes).ordered(db.sandboxesByUser, userId), options);
+      },
+      async update(record) {
+        const row = cloneJson(record);
+        return access.write(() => replace(db.sandboxes, row));
+      },
+      async delete(id) {
+        return access.write(() => db.sandboxes.delete(id));
+      },
+    },
+
+    conversations: {
+      async insert(record) {
+        const row = cloneJson(record);
+        await access.write(() => insertNew(db.conversations, row, 'A conversation'));
+      },
+      async get(id) {
+        return copy(view(db.conversations).get(id));
+      },
+      async listByUser(userId, options) {
+        return cursorPage(view(db.conversations).ordered(db.conversationsByUser, userId), options);
+      },
+      async update(record) {
+        const row = cloneJson(record);
+        return access.write(() => replace(db.conversations, row));
+      },
+      async appendEvents(conversationId, events) {
+        const rows = events.map(cloneJson);
+        return access.write(() => appendEvents(db, conversationId, rows));
+      },
+      async listEvents(conversationId, options) {
+        return eventsPage(view(db.events), conversationId, options);
+      },
+    },
+
+    startTasks: {
+      async insert(record) {
+        const row = cloneJson(record);
+        await access.write(() => insertNew(db.startTasks, row, 'A start task'));
+      },
+      async get(id) {
+        return copy(view(db.startTasks).get(id));
+      },
+      async listByUser(userId, options) {
+        return cursorPage(view(db.startTasks).ordered(db.startTasksByUser, userId), options);
+      },
+      async update(record) {
+        const row = cloneJson(record);
+        return access.write(() => replace(db.startTasks, row));
       },
     },
   };

@@ -505,3 +505,81 @@ export class Table<V> {
     };
   }
 }
+
+/** Read access to one state of an {@link AppendLog}: the live lists, or the last committed ones. */
+export interface AppendLogView<V> {
+  /** How many entries the list holds. */
+  size(key: string): number;
+  /** Entries `start` to `end` (exclusive) of the list. */
+  slice(key: string, start: number, end: number): V[];
+}
+
+/**
+ * Append-only lists by key (a conversation's events), with the transaction rules of a
+ * {@link Table}: a running transaction's appends are visible through `live` only, and rollback
+ * truncates each list it grew back to its committed length. Appends are O(1) amortized; entries
+ * are never replaced or removed otherwise, so the log needs no pre-images, only lengths.
+ */
+export class AppendLog<V> {
+  readonly #lists = new Map<string, V[]>();
+  #active = false;
+  /** Committed length of every list the running transaction appended to. */
+  #undo: Map<string, number> | null = null;
+
+  readonly live: AppendLogView<V>;
+  readonly committed: AppendLogView<V>;
+
+  constructor() {
+    this.live = {
+      size: (key) => this.#lists.get(key)?.length ?? 0,
+      slice: (key, start, end) => this.#lists.get(key)?.slice(start, end) ?? [],
+    };
+    this.committed = {
+      size: (key) => this.#committedSize(key),
+      slice: (key, start, end) => this.#lists.get(key)?.slice(start, Math.min(end, this.#committedSize(key))) ?? [],
+    };
+  }
+
+  /** Appends to the list of `key`. The log keeps the rows: pass private copies. */
+  append(key: string, rows: readonly V[]): void {
+    if (rows.length === 0) return;
+    let list = this.#lists.get(key);
+    if (!list) {
+      list = [];
+      this.#lists.set(key, list);
+    }
+    if (this.#active) {
+      const undo = (this.#undo ??= new Map());
+      if (!undo.has(key)) undo.set(key, list.length);
+    }
+    for (const row of rows) list.push(row);
+  }
+
+  begin(): void {
+    this.#active = true;
+    this.#undo = null;
+  }
+
+  commit(): void {
+    this.#active = false;
+    this.#undo = null;
+  }
+
+  rollback(): void {
+    const undo = this.#undo;
+    this.#active = false;
+    this.#undo = null;
+    if (!undo) return;
+    for (const [key, length] of undo) {
+      const list = this.#lists.get(key);
+      if (!list) continue;
+      if (length === 0) this.#lists.delete(key);
+      else list.length = length;
+    }
+  }
+
+  #committedSize(key: string): number {
+    const committed = this.#undo?.get(key);
+    return committed ?? this.#lists.get(key)?.length ?? 0;
+  }
+}

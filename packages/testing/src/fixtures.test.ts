@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiKeyRecordSchema,
+  appConversationRecordSchema,
   automationSchema,
+  conversationEventSchema,
   deliveryRecordSchema,
   githubLinkSchema,
   providerTokensRecordSchema,
   runRecordSchema,
+  sandboxRecordSchema,
   settingsRecordSchema,
+  startTaskRecordSchema,
   triggerSourceSchema,
   webhookCreateInputSchema,
   webhookRecordSchema,
@@ -15,11 +19,15 @@ import {
   fixtureTime,
   makeApiKeyRecord,
   makeAutomationRecord,
+  makeConversationEvent,
+  makeConversationRecord,
   makeDeliveryRecord,
   makeGithubLinkRecord,
   makeProviderTokensRecord,
   makeRunRecord,
+  makeSandboxRecord,
   makeSettingsRecord,
+  makeStartTaskRecord,
   makeWebhookRecord,
   uniqueId,
 } from './fixtures.js';
@@ -51,6 +59,34 @@ describe('fixtures', () => {
       expect(githubLinkSchema.parse(account)).toEqual(account);
       expect(githubLinkSchema.parse(installation)).toEqual(installation);
     }
+  });
+
+  it('build sandbox, conversation, conversation-event and start-task records that pass the core schemas', () => {
+    for (let n = 0; n < 3; n += 1) {
+      const sandbox = makeSandboxRecord();
+      const conversation = makeConversationRecord();
+      const event = makeConversationEvent();
+      const task = makeStartTaskRecord();
+      expect(sandboxRecordSchema.parse(sandbox)).toEqual(sandbox);
+      expect(appConversationRecordSchema.parse(conversation)).toEqual(conversation);
+      expect(conversationEventSchema.parse(event)).toEqual(event);
+      expect(startTaskRecordSchema.parse(task)).toEqual(task);
+    }
+  });
+
+  it('apply sandbox, conversation, event and start-task overrides', () => {
+    const sandbox = makeSandboxRecord({ status: 'PAUSED', exposed_urls: [], created_at: fixtureTime(5) });
+    expect(sandbox).toMatchObject({ status: 'PAUSED', exposed_urls: [], created_at: fixtureTime(5) });
+    expect(sandboxRecordSchema.parse(sandbox)).toEqual(sandbox);
+    const conversation = makeConversationRecord({ trigger: 'automation', run_id: 'run-1', sandbox_id: null });
+    expect(conversation).toMatchObject({ trigger: 'automation', run_id: 'run-1', sandbox_id: null });
+    expect(appConversationRecordSchema.parse(conversation)).toEqual(conversation);
+    const event = makeConversationEvent({ kind: 'message', source: 'user', message: 'Hello', data: null, seq: 3 });
+    expect(conversationEventSchema.parse(event)).toEqual(event);
+    const task = makeStartTaskRecord({ status: 'READY', app_conversation_id: 'conv-1' });
+    expect(startTaskRecordSchema.parse(task)).toEqual(task);
+    const ids = [makeSandboxRecord(), makeConversationRecord(), makeConversationEvent(), makeStartTaskRecord()].map((r) => r.id);
+    expect(new Set(ids).size).toBe(4);
   });
 
   it('give automations a valid trigger source and GitHub links keys the links service would store', () => {

@@ -7,13 +7,17 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type {
   ApiKeyRecord,
+  AppConversationRecord,
   AutomationRecord,
+  ConversationEvent,
   DeliveryRecord,
   GithubLinkRecord,
   ProviderTokensRecord,
   RunRecord,
+  SandboxRecord,
   SettingsRecord,
   SettingsValues,
+  StartTaskRecord,
   StoredTrigger,
   WebhookRecord,
 } from '@agent-platform/core';
@@ -233,6 +237,81 @@ export function makeGithubLinkRecord(overrides: Partial<GithubLinkRecord> = {}):
     key: kind === 'installation' ? `${RUN_DIGITS}${(sequence += 1)}` : `login-${RUN}-${(sequence += 1)}`,
     org_id: uniqueId('org'),
     created_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+/** A RUNNING `process` sandbox with a sealed session key and one exposed URL. */
+export function makeSandboxRecord(overrides: Partial<SandboxRecord> = {}): SandboxRecord {
+  return {
+    id: uniqueId('sbx'),
+    created_by_user_id: uniqueId('user'),
+    org_id: uniqueId('org'),
+    sandbox_spec_id: 'default',
+    status: 'RUNNING',
+    runtime: 'process',
+    session_api_key: sealed('session'),
+    exposed_urls: [{ name: 'AGENT_SERVER', url: 'http://127.0.0.1:8000', port: 8000 }],
+    created_at: fixtureTime(0),
+    updated_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+/** A running GUI conversation on a repository, with a PR number to exercise deep copies. */
+export function makeConversationRecord(overrides: Partial<AppConversationRecord> = {}): AppConversationRecord {
+  return {
+    id: uniqueId('conv'),
+    created_by_user_id: uniqueId('user'),
+    org_id: uniqueId('org'),
+    sandbox_id: uniqueId('sbx'),
+    selected_repository: 'acme/widgets',
+    selected_branch: 'main',
+    git_provider: 'github',
+    title: 'Fix the flaky test',
+    trigger: 'gui',
+    pr_number: [42],
+    llm_model: 'anthropic/claude-sonnet-4',
+    sandbox_status: 'RUNNING',
+    execution_status: 'running',
+    run_id: null,
+    created_at: fixtureTime(0),
+    updated_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+/**
+ * An agent event with structured `data` (nested, to exercise deep copies), at `seq` 0. Pass it
+ * to `conversations.appendEvents`, which ignores `seq` and numbers events itself.
+ */
+export function makeConversationEvent(overrides: Partial<ConversationEvent> = {}): ConversationEvent {
+  return {
+    id: uniqueId('evt'),
+    conversation_id: uniqueId('conv'),
+    seq: 0,
+    kind: 'agent_event',
+    source: 'agent',
+    message: null,
+    data: { type: 'tool_call', tool: 'bash', args: { command: 'ls' }, lines: ['a', 'b'] },
+    created_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+/** A start task waiting for its sandbox, with a nested request to exercise deep copies. */
+export function makeStartTaskRecord(overrides: Partial<StartTaskRecord> = {}): StartTaskRecord {
+  return {
+    id: uniqueId('task'),
+    created_by_user_id: uniqueId('user'),
+    org_id: uniqueId('org'),
+    status: 'WAITING_FOR_SANDBOX',
+    detail: null,
+    app_conversation_id: null,
+    sandbox_id: null,
+    request: { selected_repository: 'acme/widgets', initial_message: { content: [{ type: 'text', text: 'Hi' }] } },
+    created_at: fixtureTime(0),
+    updated_at: fixtureTime(0),
     ...overrides,
   };
 }

@@ -12,6 +12,8 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
 import type { RunRecord } from '../schemas/run.js';
+import type { SandboxRecord } from '../schemas/sandbox.js';
+import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
 
 /** Thrown by an adapter when a write breaks a uniqueness rule (e.g. one source per org). */
 export class StorageConflictError extends Error {
@@ -144,6 +146,64 @@ export interface GithubLinksRepository {
   listByOrg(orgId: string): Promise<GithubLinkRecord[]>;
 }
 
+/** A page addressed by an opaque cursor (V1 endpoints): `next_page_id` continues it. */
+export interface CursorPage<T> {
+  items: T[];
+  nextPageId: string | null;
+}
+
+export interface CursorOptions {
+  /** A positive integer; otherwise a `PlatformError` VALIDATION_FAILED at `["query", "limit"]`. */
+  limit: number;
+  /**
+   * `nextPageId` of the previous page; omitted for the first. One the adapter cannot read is a
+   * `PlatformError` VALIDATION_FAILED at `["query", "page_id"]`. Inserts and deletes between pages
+   * never make a page repeat or skip an item.
+   */
+  pageId?: string;
+}
+
+/** Sandboxes belong to the user who started them. */
+export interface SandboxesRepository {
+  /** Throws {@link StorageConflictError} when the id exists. */
+  insert(record: SandboxRecord): Promise<void>;
+  /** Any user's sandbox by id (the executor's view); callers check ownership. */
+  get(id: string): Promise<SandboxRecord | null>;
+  /** The user's sandboxes, newest first (by `created_at`, then `id` descending). */
+  listByUser(userId: string, options: CursorOptions): Promise<CursorPage<SandboxRecord>>;
+  /** Replaces a stored record; false when there is none. */
+  update(record: SandboxRecord): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface ConversationsRepository {
+  /** Throws {@link StorageConflictError} when the id exists. */
+  insert(record: AppConversationRecord): Promise<void>;
+  get(id: string): Promise<AppConversationRecord | null>;
+  /** The user's conversations, newest first (by `created_at`, then `id` descending). */
+  listByUser(userId: string, options: CursorOptions): Promise<CursorPage<AppConversationRecord>>;
+  /** Replaces a stored record; false when there is none. */
+  update(record: AppConversationRecord): Promise<boolean>;
+  /**
+   * Appends events to a conversation, assigning `seq` in order after the last stored one (the
+   * `seq` given is ignored; `conversation_id` is set); returns the events as stored. Concurrent
+   * appends never share or skip a `seq`. An unknown conversation: {@link StorageConflictError}.
+   */
+  appendEvents(conversationId: string, events: readonly Omit<ConversationEvent, 'seq'>[]): Promise<ConversationEvent[]>;
+  /** A conversation's events in `seq` order, from `pageId` on (an empty page for an unknown conversation). */
+  listEvents(conversationId: string, options: CursorOptions): Promise<CursorPage<ConversationEvent>>;
+}
+
+export interface StartTasksRepository {
+  /** Throws {@link StorageConflictError} when the id exists. */
+  insert(record: StartTaskRecord): Promise<void>;
+  get(id: string): Promise<StartTaskRecord | null>;
+  /** The user's start tasks, newest first (by `created_at`, then `id` descending). */
+  listByUser(userId: string, options: CursorOptions): Promise<CursorPage<StartTaskRecord>>;
+  /** Replaces a stored record; false when there is none. */
+  update(record: StartTaskRecord): Promise<boolean>;
+}
+
 /** The repositories, as seen inside and outside a transaction. */
 export interface StorageRepositories {
   readonly settings: SettingsRepository;
@@ -154,6 +214,9 @@ export interface StorageRepositories {
   readonly runs: RunsRepository;
   readonly deliveries: DeliveriesRepository;
   readonly githubLinks: GithubLinksRepository;
+  readonly sandboxes: SandboxesRepository;
+  readonly conversations: ConversationsRepository;
+  readonly startTasks: StartTasksRepository;
 }
 
 export interface StorageAdapter extends StorageRepositories {

@@ -6,25 +6,33 @@
 import { describe, expect, it } from 'vitest';
 import type {
   ApiKeyRecord,
+  AppConversationRecord,
   AutomationRecord,
+  ConversationEvent,
   DeliveryRecord,
   GithubLinkRecord,
   RunRecord,
+  SandboxRecord,
   SettingsRecord,
+  StartTaskRecord,
   WebhookRecord,
 } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
   makeAutomationRecord,
+  makeConversationRecord,
   makeDeliveryRecord,
   makeGithubLinkRecord,
   makeProviderTokensRecord,
   makeRunRecord,
+  makeSandboxRecord,
   makeSettingsRecord,
+  makeStartTaskRecord,
   makeWebhookRecord,
 } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
+import { eventsFor } from './conversations.js';
 
 function scribbleSettings(record: SettingsRecord): void {
   record.values.language = 'scribbled';
@@ -72,6 +80,37 @@ function scribbleDelivery(record: DeliveryRecord): void {
 
 function scribbleLink(record: GithubLinkRecord): void {
   record.created_at = '2000-01-01T00:00:00.000Z';
+}
+
+function scribbleSandbox(record: SandboxRecord): void {
+  record.status = 'ERROR';
+  record.session_api_key = 'scribbled';
+  const url = record.exposed_urls[0];
+  if (url) url.url = 'http://scribbled.example.com';
+  record.exposed_urls.push({ name: 'SCRIBBLED', url: 'http://scribbled.example.com', port: 1 });
+}
+
+function scribbleConversation(record: AppConversationRecord): void {
+  record.title = 'scribbled';
+  record.execution_status = 'error';
+  record.pr_number.push(999);
+}
+
+function scribbleEvent(event: Partial<ConversationEvent>): void {
+  event.message = 'scribbled';
+  event.seq = 999;
+  if (event.data) {
+    event.data.scribbled = true;
+    const lines = event.data.lines;
+    if (Array.isArray(lines)) lines.push('scribbled');
+  }
+}
+
+function scribbleStartTask(record: StartTaskRecord): void {
+  record.status = 'ERROR';
+  record.request.scribbled = true;
+  const message = record.request.initial_message;
+  if (message && typeof message === 'object') (message as Record<string, unknown>).content = 'scribbled';
 }
 
 export function describeCopies(ctx: SuiteContext): void {
@@ -220,6 +259,87 @@ export function describeCopies(ctx: SuiteContext): void {
       const listed = await ctx.adapter.githubLinks.listByOrg(expected.org_id);
       for (const returned of listed) scribbleLink(returned);
       expect(await ctx.adapter.githubLinks.listByOrg(expected.org_id)).toEqual([expected]);
+    });
+
+    it('sandbox records are copied on insert, on update and on every read', async () => {
+      const record = makeSandboxRecord();
+      const inserted = structuredClone(record);
+      await ctx.adapter.sandboxes.insert(record);
+      scribbleSandbox(record);
+      expect(await ctx.adapter.sandboxes.get(inserted.id)).toEqual(inserted);
+      const updated: SandboxRecord = { ...structuredClone(inserted), status: 'PAUSED', updated_at: fixtureTime(5) };
+      const expected = structuredClone(updated);
+      await ctx.adapter.sandboxes.update(updated);
+      scribbleSandbox(updated);
+      const byId = await ctx.adapter.sandboxes.get(expected.id);
+      const { items } = await ctx.adapter.sandboxes.listByUser(expected.created_by_user_id, { limit: 10 });
+      for (const returned of [byId, ...items]) if (returned) scribbleSandbox(returned);
+      expect(await ctx.adapter.sandboxes.get(expected.id)).toEqual(expected);
+      expect(await ctx.adapter.sandboxes.listByUser(expected.created_by_user_id, { limit: 10 })).toEqual({
+        items: [expected],
+        nextPageId: null,
+      });
+    });
+
+    it('conversation records are copied on insert, on update and on every read', async () => {
+      const record = makeConversationRecord();
+      const inserted = structuredClone(record);
+      await ctx.adapter.conversations.insert(record);
+      scribbleConversation(record);
+      expect(await ctx.adapter.conversations.get(inserted.id)).toEqual(inserted);
+      const updated: AppConversationRecord = { ...structuredClone(inserted), execution_status: 'finished' };
+      const expected = structuredClone(updated);
+      await ctx.adapter.conversations.update(updated);
+      scribbleConversation(updated);
+      const byId = await ctx.adapter.conversations.get(expected.id);
+      const { items } = await ctx.adapter.conversations.listByUser(expected.created_by_user_id, { limit: 10 });
+      for (const returned of [byId, ...items]) if (returned) scribbleConversation(returned);
+      expect(await ctx.adapter.conversations.get(expected.id)).toEqual(expected);
+      expect(await ctx.adapter.conversations.listByUser(expected.created_by_user_id, { limit: 10 })).toEqual({
+        items: [expected],
+        nextPageId: null,
+      });
+    });
+
+    it('conversation events are copied on append, in what append returns and on every read', async () => {
+      const conversation = makeConversationRecord();
+      await ctx.adapter.conversations.insert(conversation);
+      const events = eventsFor(conversation.id, 2);
+      const expected = events.map((event, seq) => ({ ...structuredClone(event), seq }));
+      const batch = [...events];
+      const appending = ctx.adapter.conversations.appendEvents(conversation.id, batch);
+      // Changes made while the append is on its way, and after it, must not land.
+      batch.push(...eventsFor(conversation.id, 1));
+      for (const event of events) scribbleEvent(event);
+      const returned = await appending;
+      expect(returned).toEqual(expected);
+      for (const event of returned) scribbleEvent(event);
+      const first = await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 });
+      for (const event of first.items) scribbleEvent(event);
+      expect(await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).toEqual({
+        items: expected,
+        nextPageId: null,
+      });
+    });
+
+    it('start-task records are copied on insert, on update and on every read', async () => {
+      const record = makeStartTaskRecord();
+      const inserted = structuredClone(record);
+      await ctx.adapter.startTasks.insert(record);
+      scribbleStartTask(record);
+      expect(await ctx.adapter.startTasks.get(inserted.id)).toEqual(inserted);
+      const updated: StartTaskRecord = { ...structuredClone(inserted), status: 'PREPARING_REPOSITORY', sandbox_id: 'sbx-1' };
+      const expected = structuredClone(updated);
+      await ctx.adapter.startTasks.update(updated);
+      scribbleStartTask(updated);
+      const byId = await ctx.adapter.startTasks.get(expected.id);
+      const { items } = await ctx.adapter.startTasks.listByUser(expected.created_by_user_id, { limit: 10 });
+      for (const returned of [byId, ...items]) if (returned) scribbleStartTask(returned);
+      expect(await ctx.adapter.startTasks.get(expected.id)).toEqual(expected);
+      expect(await ctx.adapter.startTasks.listByUser(expected.created_by_user_id, { limit: 10 })).toEqual({
+        items: [expected],
+        nextPageId: null,
+      });
     });
 
     it('records written and read inside a transaction are copies too', async () => {

@@ -7,13 +7,16 @@ import { describeApiKeys } from './api-keys.js';
 import { describeAutomations } from './automations.js';
 import { useAdapter } from './context.js';
 import type { StorageAdapterFactory, TestStorageAdapterOptions } from './context.js';
+import { describeConversations } from './conversations.js';
 import { describeCopies } from './copies.js';
 import { describeDeliveries } from './deliveries.js';
 import { describeGithubLinks } from './github-links.js';
 import { describeLifecycle } from './lifecycle.js';
 import { describeProviderTokens } from './provider-tokens.js';
 import { describeRuns } from './runs.js';
+import { describeSandboxes } from './sandboxes.js';
 import { describeSettings } from './settings.js';
+import { describeStartTasks } from './start-tasks.js';
 import { describeTransactions } from './transactions.js';
 import { describeWebhooks } from './webhooks.js';
 
@@ -60,6 +63,9 @@ export function testStorageAdapter(
     describeRuns(ctx);
     describeDeliveries(ctx);
     describeGithubLinks(ctx);
+    describeSandboxes(ctx);
+    describeConversations(ctx);
+    describeStartTasks(ctx);
     describeTransactions(ctx);
     describeCopies(ctx);
   });

@@ -12,15 +12,19 @@ import {
   fixtureTime,
   makeApiKeyRecord,
   makeAutomationRecord,
+  makeConversationRecord,
   makeDeliveryRecord,
   makeGithubLinkRecord,
   makeProviderTokensRecord,
   makeRunRecord,
+  makeSandboxRecord,
   makeSettingsRecord,
+  makeStartTaskRecord,
   makeWebhookRecord,
   uniqueId,
 } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
+import { eventsFor, numbered } from './conversations.js';
 import { claimFor } from './deliveries.js';
 
 /** Long enough for a read or write started elsewhere to reach the backend while a transaction is open. */
@@ -217,6 +221,160 @@ export function describeTransactions(ctx: SuiteContext): void {
       expect(
         await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) })),
       ).toBe(delivery.id);
+    });
+
+    it('a throw rolls back every write to sandboxes, conversations, their events and start tasks', async () => {
+      const userId = uniqueId('user');
+      const updatedSandbox = makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      const deletedSandbox = makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(2) });
+      const conversation = makeConversationRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      const task = makeStartTaskRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      await ctx.adapter.sandboxes.insert(updatedSandbox);
+      await ctx.adapter.sandboxes.insert(deletedSandbox);
+      await ctx.adapter.conversations.insert(conversation);
+      const committedEvents = eventsFor(conversation.id, 2);
+      await ctx.adapter.conversations.appendEvents(conversation.id, committedEvents);
+      await ctx.adapter.startTasks.insert(task);
+
+      const newSandbox = makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(3) });
+      const newConversation = makeConversationRecord({ created_by_user_id: userId, created_at: fixtureTime(3) });
+      const newTask = makeStartTaskRecord({ created_by_user_id: userId, created_at: fixtureTime(3) });
+      const error = new Error('boom');
+
+      const outcome = ctx.adapter.transaction(async (tx) => {
+        await tx.sandboxes.insert(newSandbox);
+        expect(await tx.sandboxes.update({ ...updatedSandbox, status: 'PAUSED', created_at: fixtureTime(9) })).toBe(true);
+        expect(await tx.sandboxes.delete(deletedSandbox.id)).toBe(true);
+        await tx.conversations.insert(newConversation);
+        await tx.conversations.appendEvents(newConversation.id, eventsFor(newConversation.id, 2));
+        expect(await tx.conversations.update({ ...conversation, title: 'renamed', execution_status: 'error' })).toBe(true);
+        const appended = await tx.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 3));
+        expect(appended.map((event) => event.seq)).toEqual([2, 3, 4]);
+        await tx.startTasks.insert(newTask);
+        expect(await tx.startTasks.update({ ...task, status: 'ERROR', detail: 'boom' })).toBe(true);
+        throw error;
+      });
+      await expect(outcome).rejects.toBe(error);
+
+      expect(await ctx.adapter.sandboxes.get(newSandbox.id)).toBeNull();
+      expect(await ctx.adapter.sandboxes.get(updatedSandbox.id)).toEqual(updatedSandbox);
+      expect(await ctx.adapter.sandboxes.get(deletedSandbox.id)).toEqual(deletedSandbox);
+      expect(await ctx.adapter.sandboxes.listByUser(userId, { limit: 10 })).toEqual({
+        items: [deletedSandbox, updatedSandbox],
+        nextPageId: null,
+      });
+      expect(await ctx.adapter.conversations.get(newConversation.id)).toBeNull();
+      expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(conversation);
+      expect(await ctx.adapter.conversations.listByUser(userId, { limit: 10 })).toEqual({
+        items: [conversation],
+        nextPageId: null,
+      });
+      expect(await ctx.adapter.conversations.listEvents(newConversation.id, { limit: 10 })).toEqual({
+        items: [],
+        nextPageId: null,
+      });
+      expect(await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).toEqual({
+        items: numbered(committedEvents),
+        nextPageId: null,
+      });
+      expect(await ctx.adapter.startTasks.get(newTask.id)).toBeNull();
+      expect(await ctx.adapter.startTasks.get(task.id)).toEqual(task);
+      expect(await ctx.adapter.startTasks.listByUser(userId, { limit: 10 })).toEqual({ items: [task], nextPageId: null });
+      // The rolled-back seqs are free again, and the rolled-back conversation may be inserted anew.
+      const next = eventsFor(conversation.id, 1);
+      expect(await ctx.adapter.conversations.appendEvents(conversation.id, next)).toEqual(numbered(next, 2));
+      await ctx.adapter.conversations.insert(newConversation);
+      const fresh = eventsFor(newConversation.id, 1);
+      expect(await ctx.adapter.conversations.appendEvents(newConversation.id, fresh)).toEqual(numbered(fresh));
+    });
+
+    it('reads inside a transaction see its own writes to sandboxes, conversations, events and start tasks', async () => {
+      const userId = uniqueId('user');
+      const sandbox = makeSandboxRecord({ created_by_user_id: userId });
+      const conversation = makeConversationRecord({ created_by_user_id: userId });
+      const task = makeStartTaskRecord({ created_by_user_id: userId });
+      const events = eventsFor(conversation.id, 3);
+      await ctx.adapter.transaction(async (tx) => {
+        await tx.sandboxes.insert(sandbox);
+        const paused = { ...sandbox, status: 'PAUSED' as const };
+        expect(await tx.sandboxes.update(paused)).toBe(true);
+        expect(await tx.sandboxes.get(sandbox.id)).toEqual(paused);
+        expect(await tx.sandboxes.listByUser(userId, { limit: 10 })).toEqual({ items: [paused], nextPageId: null });
+        expect(await tx.sandboxes.delete(sandbox.id)).toBe(true);
+        expect(await tx.sandboxes.get(sandbox.id)).toBeNull();
+
+        await tx.conversations.insert(conversation);
+        expect(await tx.conversations.get(conversation.id)).toEqual(conversation);
+        expect(await tx.conversations.listByUser(userId, { limit: 10 })).toEqual({ items: [conversation], nextPageId: null });
+        await tx.conversations.appendEvents(conversation.id, events.slice(0, 2));
+        await tx.conversations.appendEvents(conversation.id, events.slice(2));
+        const first = await tx.conversations.listEvents(conversation.id, { limit: 2 });
+        expect(first.items).toEqual(numbered(events).slice(0, 2));
+        expect(first.nextPageId).not.toBeNull();
+        expect(await tx.conversations.listEvents(conversation.id, { limit: 2, pageId: first.nextPageId ?? '' })).toEqual({
+          items: numbered(events).slice(2),
+          nextPageId: null,
+        });
+
+        await tx.startTasks.insert(task);
+        const ready = { ...task, status: 'READY' as const, app_conversation_id: conversation.id };
+        expect(await tx.startTasks.update(ready)).toBe(true);
+        expect(await tx.startTasks.listByUser(userId, { limit: 10 })).toEqual({ items: [ready], nextPageId: null });
+      });
+      expect(await ctx.adapter.sandboxes.get(sandbox.id)).toBeNull();
+      expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(conversation);
+      expect((await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).items).toEqual(numbered(events));
+      expect((await ctx.adapter.startTasks.get(task.id))?.status).toBe('READY');
+    });
+
+    it('reads outside a transaction see the committed sandboxes, conversations, events and start tasks while it changes them', async () => {
+      const userId = uniqueId('user');
+      const sandbox = makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      const conversation = makeConversationRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      const task = makeStartTaskRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      const events = eventsFor(conversation.id, 2);
+      await ctx.adapter.sandboxes.insert(sandbox);
+      await ctx.adapter.conversations.insert(conversation);
+      await ctx.adapter.conversations.appendEvents(conversation.id, events);
+      await ctx.adapter.startTasks.insert(task);
+      const newConversation = makeConversationRecord({ created_by_user_id: userId, created_at: fixtureTime(2) });
+
+      const error = new Error('rollback');
+      const { settled } = await openFailingTransaction(
+        ctx.adapter,
+        async (tx) => {
+          await tx.sandboxes.insert(makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(2) }));
+          await tx.sandboxes.delete(sandbox.id);
+          await tx.conversations.update({ ...conversation, title: 'renamed' });
+          await tx.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 2));
+          await tx.conversations.insert(newConversation);
+          await tx.conversations.appendEvents(newConversation.id, eventsFor(newConversation.id, 1));
+          await tx.startTasks.update({ ...task, status: 'ERROR' });
+          await tx.startTasks.insert(makeStartTaskRecord({ created_by_user_id: userId, created_at: fixtureTime(2) }));
+        },
+        error,
+      );
+      const seen = await Promise.all([
+        ctx.adapter.sandboxes.get(sandbox.id),
+        ctx.adapter.sandboxes.listByUser(userId, { limit: 10 }),
+        ctx.adapter.conversations.get(conversation.id),
+        ctx.adapter.conversations.listByUser(userId, { limit: 10 }),
+        ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 }),
+        ctx.adapter.conversations.listEvents(newConversation.id, { limit: 10 }),
+        ctx.adapter.startTasks.get(task.id),
+        ctx.adapter.startTasks.listByUser(userId, { limit: 10 }),
+      ]);
+      await expect(settled).rejects.toBe(error);
+      expect(seen).toEqual([
+        sandbox,
+        { items: [sandbox], nextPageId: null },
+        conversation,
+        { items: [conversation], nextPageId: null },
+        { items: numbered(events), nextPageId: null },
+        { items: [], nextPageId: null },
+        task,
+        { items: [task], nextPageId: null },
+      ]);
     });
 
     it('a conflict inside a transaction rejects it and rolls back its earlier writes', async () => {
