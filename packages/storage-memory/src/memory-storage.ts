@@ -11,9 +11,10 @@
  * - Every lookup is indexed, so no operation scans other orgs' records: API keys by hash and by
  *   user; webhooks by (org, source) and by org; automations by org, and the enabled ones by
  *   (org, trigger source), so `listEnabledBySource` costs O(the automations it returns); runs by
- *   (org, automation); deliveries by org; dedup claims by (org, source, key) and by expiry;
- *   GitHub links by (kind, key) and by org; sandboxes, conversations and start tasks by user;
- *   conversation events by conversation.
+ *   (org, automation) and by status (across orgs), so `listByStatus` costs O(limit) and never
+ *   touches runs in other statuses; deliveries by org; dedup claims by (org, source, key) and by
+ *   expiry; GitHub links by (kind, key) and by org; sandboxes, conversations and start tasks by
+ *   user; conversation events by conversation.
  * - Ordered lists (automations, runs, deliveries, GitHub links, sandboxes, conversations, start
  *   tasks) are kept sorted inside their index: records arriving in time order are appended in
  *   O(1), others take a binary search. A page then costs O(offset + limit), never a sort of the
@@ -226,6 +227,12 @@ function createDatabase(maxDeliveriesPerOrg: number) {
     timeOf: (row) => row.created_at,
     order: 'newest-first',
   });
+  // Across orgs, for the executor's polling; a status change moves the run between groups.
+  const runsByStatus = new OrderedIndex<RunRecord>({
+    keyOf: (row) => row.status,
+    timeOf: (row) => row.created_at,
+    order: 'oldest-first',
+  });
   const deliveriesByOrg = new OrderedIndex<DeliveryRecord>({
     keyOf: (row) => row.org_id,
     timeOf: (row) => row.received_at,
@@ -267,7 +274,7 @@ function createDatabase(maxDeliveriesPerOrg: number) {
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation]),
+    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus]),
     deliveries: new Table<DeliveryRecord>((row) => row.id, [deliveriesByOrg]),
     dedupClaims: new Table<DedupClaimRow>(
       (row) => claimKey(row.org_id, row.source, row.key),
@@ -289,6 +296,7 @@ function createDatabase(maxDeliveriesPerOrg: number) {
     automationsByOrg,
     enabledAutomationsBySource,
     runsByAutomation,
+    runsByStatus,
     deliveriesByOrg,
     dedupClaimsByExpiry,
     githubLinksByRef,
@@ -688,6 +696,9 @@ function createRepositories(db: Database, access: Access): StorageRepositories {
       },
       async listByAutomation(orgId, automationId, options) {
         return page(view(db.runs).ordered(db.runsByAutomation, pairKey(orgId, automationId)), options);
+      },
+      async listByStatus(status, limit) {
+        return view(db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
       },
       async update(record) {
         const row = cloneJson(record);

@@ -11,7 +11,7 @@ import type { WebhookRecord } from '../schemas/webhook.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
-import type { RunRecord } from '../schemas/run.js';
+import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
 
@@ -101,6 +101,11 @@ export interface RunsRepository {
   get(orgId: string, id: string): Promise<RunRecord | null>;
   /** An automation's runs, newest first (by `created_at`, then `id` descending). */
   listByAutomation(orgId: string, automationId: string, options: ListOptions): Promise<ListResult<RunRecord>>;
+  /**
+   * Runs in `status` across all orgs, oldest first (by `created_at`, then `id` ascending), at most
+   * `limit`. Must not scan runs in other statuses: the executor polls it.
+   */
+  listByStatus(status: RunStatus, limit: number): Promise<RunRecord[]>;
   /** Replaces a stored record (same id and org); false when there is none. */
   update(record: RunRecord): Promise<boolean>;
 }

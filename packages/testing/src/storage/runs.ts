@@ -1,12 +1,46 @@
 /**
- * Conformance: `runs` repository. `insertMany` is all or nothing; lookups are scoped by org.
+ * Conformance: `runs` repository. `insertMany` is all or nothing; lookups are scoped by org,
+ * except `listByStatus`, which lists across orgs.
  * @module
  */
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
-import type { RunRecord } from '@agent-platform/core';
+import type { RunRecord, RunStatus, RunsRepository } from '@agent-platform/core';
 import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
+
+/**
+ * `listByStatus` lists every org's runs, so over a shared backend its tests see other tests'
+ * runs too. They create their runs this far in the past, mirrored on the clock: each process
+ * starts older than every earlier one, so the leftovers of earlier runs against a persistent
+ * backend sort after this process's runs and never crowd them out of an oldest-first page.
+ */
+const PAST = Date.UTC(2000, 0, 1) - (Date.now() - Date.UTC(2025, 0, 1));
+
+/** A creation time `ms` milliseconds after {@link PAST}. */
+function pastTime(ms: number): string {
+  return new Date(PAST + ms).toISOString();
+}
+
+/** Room for this process's own leftovers ahead of a test's runs. */
+const WIDE = 100;
+
+/** The runs of `list` that are among `records`, in the order listed. */
+function mine(list: readonly RunRecord[], records: readonly RunRecord[]): RunRecord[] {
+  const ids = new Set(records.map((record) => record.id));
+  return list.filter((record) => ids.has(record.id));
+}
+
+/** Asserts that every run of `list` is in `status` and that the list is oldest first, then by id. */
+function expectListedInStatus(list: readonly RunRecord[], status: RunStatus): void {
+  for (const record of list) expect(record.status).toBe(status);
+  for (let i = 1; i < list.length; i += 1) {
+    const before = list[i - 1] as RunRecord;
+    const after = list[i] as RunRecord;
+    const age = Date.parse(before.created_at) - Date.parse(after.created_at);
+    expect(age < 0 || (age === 0 && before.id < after.id), `${before.id} listed before ${after.id}`).toBe(true);
+  }
+}
 
 export function describeRuns(ctx: SuiteContext): void {
   describe('runs', () => {
@@ -175,6 +209,128 @@ export function describeRuns(ctx: SuiteContext): void {
       expect(await ctx.adapter.runs.listByAutomation(hijack.org_id, record.automation_id, { limit: 10, offset: 0 })).toEqual({
         items: [],
         total: 0,
+      });
+    });
+
+    describe('listByStatus', () => {
+      /** The first {@link WIDE} runs in `status`, checked for status and order. */
+      const list = async (runs: RunsRepository, status: RunStatus): Promise<RunRecord[]> => {
+        const listed = await runs.listByStatus(status, WIDE);
+        expectListedInStatus(listed, status);
+        return listed;
+      };
+
+      it("returns only runs in that status, every org's, oldest first then by id ascending", async () => {
+        const base = uniqueId('run');
+        const at = (suffix: string, ms: number, overrides: Partial<RunRecord> = {}): RunRecord =>
+          makeRunRecord({ id: `${base}-${suffix}`, created_at: pastTime(ms), ...overrides });
+        const early = at('d', 10);
+        const tieB = at('b', 20);
+        const tieC = at('c', 20);
+        const late = at('a', 30);
+        const running = at('e', 5, { status: 'RUNNING', started_at: pastTime(6) });
+        const completed = at('f', 15, { status: 'COMPLETED', completed_at: pastTime(16) });
+        const all = [early, tieB, tieC, late, running, completed];
+        expect(new Set(all.map((record) => record.org_id)).size).toBe(all.length);
+        await ctx.adapter.runs.insertMany([tieC, completed, late]);
+        await ctx.adapter.runs.insertMany([running, early, tieB]);
+        expect(mine(await list(ctx.adapter.runs, 'PENDING'), all)).toEqual([early, tieB, tieC, late]);
+        expect(mine(await list(ctx.adapter.runs, 'RUNNING'), all)).toEqual([running]);
+        expect(mine(await list(ctx.adapter.runs, 'COMPLETED'), all)).toEqual([completed]);
+        expect(mine(await list(ctx.adapter.runs, 'FAILED'), all)).toEqual([]);
+      });
+
+      it('compares created_at as instants, not as text', async () => {
+        // As text, `…:01.500Z` sorts before `…:01Z`; as instants it comes after.
+        const second = Math.ceil(PAST / 1000) * 1000;
+        const wholeAt = new Date(second).toISOString().replace('.000Z', 'Z');
+        const whole = makeRunRecord({ created_at: wholeAt, status: 'SKIPPED' });
+        const half = makeRunRecord({ created_at: new Date(second + 500).toISOString(), status: 'SKIPPED' });
+        await ctx.adapter.runs.insertMany([half, whole]);
+        expect(mine(await list(ctx.adapter.runs, 'SKIPPED'), [whole, half])).toEqual([whole, half]);
+      });
+
+      it('returns at most limit runs, the first of the full list', async () => {
+        const records = [3, 1, 2].map((ms) => makeRunRecord({ created_at: pastTime(ms) }));
+        await ctx.adapter.runs.insertMany(records);
+        const full = await list(ctx.adapter.runs, 'PENDING');
+        expect(mine(full, records)).toEqual([records[1], records[2], records[0]]);
+        for (const limit of [1, 2, 3]) {
+          expect(await ctx.adapter.runs.listByStatus('PENDING', limit)).toEqual(full.slice(0, limit));
+        }
+      });
+
+      it('follows status changes made by update', async () => {
+        const record = makeRunRecord({ created_at: pastTime(1) });
+        const other = makeRunRecord({ created_at: pastTime(2) });
+        await ctx.adapter.runs.insertMany([record, other]);
+        const mineOf = async (status: RunStatus) => mine(await list(ctx.adapter.runs, status), [record, other]);
+        expect(await mineOf('PENDING')).toEqual([record, other]);
+
+        const running: RunRecord = { ...record, status: 'RUNNING', attempt: 1, started_at: pastTime(3) };
+        expect(await ctx.adapter.runs.update(running)).toBe(true);
+        expect(await mineOf('PENDING')).toEqual([other]);
+        expect(await mineOf('RUNNING')).toEqual([running]);
+
+        // An update that keeps the status shows its new fields in the list.
+        const retried: RunRecord = { ...running, attempt: 2 };
+        expect(await ctx.adapter.runs.update(retried)).toBe(true);
+        expect(await mineOf('RUNNING')).toEqual([retried]);
+
+        const failed: RunRecord = { ...retried, status: 'FAILED', completed_at: pastTime(4), error_detail: 'boom' };
+        expect(await ctx.adapter.runs.update(failed)).toBe(true);
+        expect(await mineOf('RUNNING')).toEqual([]);
+        expect(await mineOf('FAILED')).toEqual([failed]);
+
+        // An update refused for another org moves nothing.
+        expect(await ctx.adapter.runs.update({ ...other, org_id: uniqueId('org'), status: 'CANCELLED' })).toBe(false);
+        expect(await mineOf('PENDING')).toEqual([other]);
+        expect(await mineOf('CANCELLED')).toEqual([]);
+      });
+
+      it('a rolled-back transaction that changed statuses leaves the lists as they were', async () => {
+        const first = makeRunRecord({ created_at: pastTime(1) });
+        const second = makeRunRecord({ created_at: pastTime(2) });
+        const running = makeRunRecord({ created_at: pastTime(3), status: 'RUNNING', attempt: 1 });
+        const added = makeRunRecord({ created_at: pastTime(0) });
+        const all = [first, second, running, added];
+        await ctx.adapter.runs.insertMany([first, second, running]);
+        const snapshot = async (runs: RunsRepository) => ({
+          pending: mine(await list(runs, 'PENDING'), all),
+          running: mine(await list(runs, 'RUNNING'), all),
+          failed: mine(await list(runs, 'FAILED'), all),
+        });
+        const before = { pending: [first, second], running: [running], failed: [] };
+        expect(await snapshot(ctx.adapter.runs)).toEqual(before);
+
+        const error = new Error('rollback');
+        const claimed: RunRecord = { ...first, status: 'RUNNING', attempt: 1 };
+        const failed: RunRecord = { ...running, status: 'FAILED', error_detail: 'crashed' };
+        await expect(
+          ctx.adapter.transaction(async (tx) => {
+            await tx.runs.update(claimed);
+            await tx.runs.update(failed);
+            await tx.runs.insertMany([added]);
+            // The transaction reads its own writes; everyone else still reads the committed lists.
+            expect(await snapshot(tx.runs)).toEqual({ pending: [added, second], running: [claimed], failed: [failed] });
+            expect(await snapshot(ctx.adapter.runs)).toEqual(before);
+            throw error;
+          }),
+        ).rejects.toBe(error);
+        expect(await snapshot(ctx.adapter.runs)).toEqual(before);
+      });
+
+      it('returns copies: changing them changes nothing stored', async () => {
+        const record = makeRunRecord({ created_at: pastTime(1), status: 'CANCELLED' });
+        const expected = structuredClone(record);
+        await ctx.adapter.runs.insertMany([record]);
+        for (const returned of mine(await list(ctx.adapter.runs, 'CANCELLED'), [expected])) {
+          returned.status = 'PENDING';
+          returned.error_detail = 'scribbled';
+        }
+        expect(mine(await list(ctx.adapter.runs, 'CANCELLED'), [expected])).toEqual([expected]);
+        expect(mine(await list(ctx.adapter.runs, 'PENDING'), [expected])).toEqual([]);
+        expect(await ctx.adapter.runs.get(expected.org_id, expected.id)).toEqual(expected);
       });
     });
   });
