@@ -118,6 +118,15 @@ describe.each([
     expect(log.json).toMatchObject({ event_key: 'issues.opened', status: 'matched' });
     secrets.push(GITHUB_SECRET);
 
+    // The run executes in a local sandbox with the demo agent, and completes.
+    let run: { status: string; conversation_id: string | null } = { status: 'PENDING', conversation_id: null };
+    for (let i = 0; i < 200 && !['COMPLETED', 'FAILED'].includes(run.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      run = (await call('GET', `/api/automation/v1/${automation.json.id}/runs`)).json.runs[0];
+    }
+    expect(run.status).toBe('COMPLETED');
+    expect(run.conversation_id).toEqual(expect.any(String));
+
     const code = await stop(server);
     expect(code).toBe(0);
     const logs = server.output.join('');

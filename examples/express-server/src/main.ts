@@ -16,7 +16,7 @@ const logger = createLogger(process.env.LOG_LEVEL || 'info');
 try {
   const config = loadConfig();
   logger.level = config.logLevel;
-  const platform = await createServerPlatform(config, logger);
+  const { platform, close } = await createServerPlatform(config, logger);
   const app = express();
   app.disable('x-powered-by');
   app.use(createExpressRouter({ platform, logger }));
@@ -31,7 +31,7 @@ try {
   logger.info({ publicUrl: config.publicUrl }, `Server listening at http://${config.host}:${port}`);
   onShutdown(logger, async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await platform.stop();
+    await close();
   });
 } catch (error) {
   exitOnStartupError(logger, error);

@@ -22,6 +22,10 @@ export interface ServerConfig {
   githubWebhookSecrets: string[];
   /** Installation ids or account logins linked to orgs. */
   githubLinks: GithubLinkConfig[];
+  /** Where agents run. */
+  sandbox: 'process';
+  /** The agent's command line; `null` for the demo agent. */
+  agentCommand: string | null;
 }
 
 export type GithubLinkConfig = { orgId: string; installationId: string } | { orgId: string; account: string };
@@ -88,6 +92,12 @@ export function parseGithubLinks(value: string | undefined): GithubLinkConfig[] 
   });
 }
 
+function parseSandbox(value: string | undefined): 'process' {
+  if (!value || value === 'process') return 'process';
+  if (value === 'docker') throw new ConfigError('AGENT_PLATFORM_SANDBOX=docker is not available yet: use process (the default)');
+  throw new ConfigError(`AGENT_PLATFORM_SANDBOX must be "process", got "${value}"`);
+}
+
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = parsePort(env.PORT);
   return {
@@ -99,5 +109,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     githubWebhookSecrets: parseGithubSecrets(env.AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET),
     githubLinks: parseGithubLinks(env.AGENT_PLATFORM_GITHUB_LINKS),
+    sandbox: parseSandbox(env.AGENT_PLATFORM_SANDBOX),
+    agentCommand: env.AGENT_PLATFORM_AGENT_COMMAND?.trim() || null,
   };
 }

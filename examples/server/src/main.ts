@@ -13,14 +13,14 @@ const logger = createLogger(process.env.LOG_LEVEL || 'info');
 try {
   const config = loadConfig();
   logger.level = config.logLevel;
-  const platform = await createServerPlatform(config, logger);
+  const { platform, close } = await createServerPlatform(config, logger);
   const app = await createFastifyApp(platform, logger);
   await platform.start();
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl }, 'agent-platform reference server ready');
   onShutdown(logger, async () => {
     await app.close();
-    await platform.stop();
+    await close();
   });
 } catch (error) {
   exitOnStartupError(logger, error);

@@ -1,20 +1,35 @@
-import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, type AgentPlatform } from '@agent-platform/core';
+import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, generateSecretKey, type AgentPlatform } from '@agent-platform/core';
+import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
+import { demoAgentCommand } from './demo-agent.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 
-/** The engine on the server's embedded defaults: in-memory storage, seeded API keys. */
-export async function createServerPlatform(config: ServerConfig, logger: Logger): Promise<AgentPlatform> {
+export interface ServerPlatform {
+  platform: AgentPlatform;
+  /** Stops the engine, then removes every sandbox. */
+  close(): Promise<void>;
+}
+
+/**
+ * The engine on the server's embedded defaults: in-memory storage, seeded API keys, sandboxes
+ * as local processes, and the demo agent unless `AGENT_PLATFORM_AGENT_COMMAND` names another.
+ */
+export async function createServerPlatform(config: ServerConfig, logger: Logger): Promise<ServerPlatform> {
   let secretKey = config.secretKey;
   if (!secretKey) {
     secretKey = generateSecretKey();
     logger.warn('AGENT_PLATFORM_SECRET_KEY is not set: using a generated development key; secrets stored now cannot be read after a restart');
   }
+  const runtime = createProcessRuntime();
+  if (!config.agentCommand) logger.info('AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
   const platform = createAgentPlatform({
     storage: createMemoryStorage(),
     secrets: createAesGcmSecretBox({ keys: { k1: secretKey } }),
     publicUrl: config.publicUrl,
     github: { webhookSecrets: config.githubWebhookSecrets },
+    runtime,
+    agent: createCommandAgentRunner({ command: config.agentCommand ?? demoAgentCommand() }),
   });
   for (const link of config.githubLinks) await platform.githubLinks.link(link);
   if (config.githubWebhookSecrets.length === 0) {
@@ -27,5 +42,11 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     await platform.apiKeys.seed({ ...seeded, name: 'AGENT_PLATFORM_API_KEYS' });
     logger.info({ userId: seeded.userId, orgId: seeded.orgId }, 'seeded API key');
   }
-  return platform;
+  return {
+    platform,
+    close: async () => {
+      await platform.stop();
+      await runtime.close();
+    },
+  };
 }

@@ -45,3 +45,4 @@ export * from './schemas/app-conversation.js';
 export type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, AgentSettings } from './ports/agent-runner.js';
 export { createCommandAgentRunner, type CommandAgentRunnerOptions } from './agents/command-agent-runner.js';
 export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type AgentLaunch } from './agents/agent-environment.js';
+export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';

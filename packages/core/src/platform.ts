@@ -20,6 +20,9 @@ import { DeliveriesService } from './services/deliveries-service.js';
 import { GithubLinksService, storedLinksResolver } from './services/github-links-service.js';
 import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
+import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
+import type { SandboxRuntime } from './ports/sandbox-runtime.js';
+import type { AgentRunner } from './ports/agent-runner.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -51,6 +54,12 @@ export interface AgentPlatformOptions {
   };
   /** The in-process matching index. */
   matching?: AutomationIndexOptions;
+  /** Where agents run. With `agent`, PENDING runs are executed (from `start()` on). */
+  runtime?: SandboxRuntime;
+  /** The agent that runs for each run. */
+  agent?: AgentRunner;
+  /** Concurrency, retries and time limits of the run executor. */
+  executor?: Omit<RunExecutorOptions, 'runtime' | 'agent'>;
 }
 
 export interface AgentPlatform {
@@ -62,6 +71,8 @@ export interface AgentPlatform {
   readonly events: EventsService;
   readonly deliveries: DeliveriesService;
   readonly githubLinks: GithubLinksService;
+  /** Executes PENDING runs; `null` without a `runtime` and an `agent`. */
+  readonly executor: RunExecutor | null;
   /** Largest inbound event body accepted, in bytes (HTTP bindings read up to it). */
   readonly maxEventBodyBytes: number;
   readonly storage: StorageAdapter;
@@ -110,11 +121,19 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
   const webhooks = new WebhooksService(context);
+  const settings = new SettingsService(context);
+  const executor =
+    options.runtime && options.agent ? new RunExecutor(context, settings, { ...options.executor, runtime: options.runtime, agent: options.agent }) : null;
+  if (executor) {
+    context.onRunsCreated = () => executor.notify();
+    context.onRunCancelled = (runId) => executor.cancel(runId);
+  }
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
   const dedupWindowSeconds = options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS;
 
   return {
-    settings: new SettingsService(context),
+    settings,
+    executor,
     gitProviders: new GitProvidersService(context),
     apiKeys: new ApiKeysService(context),
     webhooks,
@@ -133,7 +152,12 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     publicUrl: context.publicUrl,
     authenticate: (credentials) => auth.authenticate(credentials),
     ready: () => context.storage.ping(),
-    start: async () => {},
-    stop: () => context.storage.close(),
+    start: async () => {
+      await executor?.start();
+    },
+    stop: async () => {
+      await executor?.stop();
+      await context.storage.close();
+    },
   };
 }

@@ -67,7 +67,9 @@ export class EventsService {
       payload,
       payloadJson,
     });
-    return this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.options.dedupWindowSeconds));
+    const result = await this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.options.dedupWindowSeconds));
+    if (result.runs_created.length > 0) this.context.onRunsCreated?.();
+    return result;
   }
 
   /**
@@ -104,6 +106,7 @@ export class EventsService {
       return out;
     });
     const runs = results.flatMap((result) => result.runs_created);
+    if (runs.length > 0) this.context.onRunsCreated?.();
     const answer: IngestResult = { received: true, matched: runs.length, runs_created: runs };
     if (results.every((result) => result.duplicate)) answer.duplicate = true;
     if (results.length === 1 && results[0]?.delivery_id) answer.delivery_id = results[0].delivery_id;

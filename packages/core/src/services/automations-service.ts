@@ -132,6 +132,7 @@ export class AutomationsService {
       await tx.runs.insertMany([run]);
       await tx.automations.markTriggered(automation.org_id, [automation.id], run.created_at);
     });
+    this.context.onRunsCreated?.();
     return toRunView(run);
   }
 
@@ -143,7 +144,7 @@ export class AutomationsService {
 
   /** Cancels a run that has not finished; 409 when it already has. */
   async cancelRun(principal: Principal, runId: string): Promise<Run> {
-    return this.context.storage.transaction(async (tx) => {
+    const run = await this.context.storage.transaction(async (tx) => {
       const run = await tx.runs.get(principal.orgId, runId);
       if (!run) throw notFound('Run');
       if (FINAL_RUN_STATUSES.includes(run.status)) {
@@ -153,6 +154,8 @@ export class AutomationsService {
       await tx.runs.update(cancelled);
       return toRunView(cancelled);
     });
+    this.context.onRunCancelled?.(run.id);
+    return run;
   }
 
   private async load(principal: Principal, id: string): Promise<AutomationRecord> {

@@ -13,6 +13,10 @@ export interface ServiceContext {
   publicUrl: string;
   /** How long a rotated-out webhook secret keeps verifying, in seconds. */
   webhookSecretGraceSeconds: number;
+  /** Called after PENDING runs were stored (wakes the executor). */
+  onRunsCreated?: () => void;
+  /** Called after a run was cancelled (stops its agent if it is running). */
+  onRunCancelled?: (runId: string) => void;
 }
 
 export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();

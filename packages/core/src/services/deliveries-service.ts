@@ -47,7 +47,9 @@ export class DeliveriesService {
       payloadJson: record.payload_json,
       replayOf: record.id,
     });
-    return this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.dedupWindowSeconds));
+    const result = await this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.dedupWindowSeconds));
+    if (result.runs_created.length > 0) this.context.onRunsCreated?.();
+    return result;
   }
 
   private async load(principal: Principal, id: string): Promise<DeliveryRecord> {

@@ -1,0 +1,308 @@
+/**
+ * The in-process run executor: takes PENDING runs (from events and manual dispatch) and runs
+ * each in a sandbox — a conversation whose first message is the automation's instructions and
+ * the event payload, the agent, its events — to COMPLETED, FAILED or CANCELLED. Bounded
+ * concurrency overall and per org; transient failures (the sandbox would not start) retried
+ * with backoff up to `maxAttempts`; runs left RUNNING by a crash are taken again at start-up.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
+import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
+import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
+import type { AutomationRecord } from '../schemas/automation.js';
+import type { RunRecord, RunStatus } from '../schemas/run.js';
+import { FINAL_RUN_STATUSES } from '../schemas/run.js';
+import type { ServiceContext } from '../services/context.js';
+import type { SettingsService } from '../services/settings-service.js';
+
+export interface RunExecutorOptions {
+  runtime: SandboxRuntime;
+  agent: AgentRunner;
+  /** Runs executing at once, overall. Default 4. */
+  concurrency?: number;
+  /** Runs executing at once for one org. Default 2. */
+  perOrgConcurrency?: number;
+  /** Attempts per run, the first included. Default 3. */
+  maxAttempts?: number;
+  /** Wait before the second attempt; doubled for each further one. Default 1 s. */
+  retryBackoffMs?: number;
+  /** How often storage is polled for work besides `notify()`. Default 1 s. */
+  pollIntervalMs?: number;
+  /** Time limit for automations that set none. Default 30 minutes. */
+  defaultTimeoutSeconds?: number;
+}
+
+/** Thrown for failures worth another attempt. */
+class TransientRunError extends Error {}
+
+export class RunExecutor {
+  private readonly inFlight = new Map<string, { orgId: string; controller: AbortController; done: Promise<void> }>();
+  private readonly retryAt = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private readonly concurrency: number;
+  private readonly perOrg: number;
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly settings: SettingsService,
+    private readonly options: RunExecutorOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 4;
+    this.perOrg = options.perOrgConcurrency ?? 2;
+    this.maxAttempts = options.maxAttempts ?? 3;
+  }
+
+  /** Recovers runs a crash left RUNNING, then starts taking work. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    for (const run of await this.context.storage.runs.listByStatus('RUNNING', 1000)) {
+      if (!this.inFlight.has(run.id)) await this.context.storage.runs.update({ ...run, status: 'PENDING' });
+    }
+    this.timer = setInterval(() => this.notify(), this.options.pollIntervalMs ?? 1000);
+    this.timer.unref();
+    this.notify();
+  }
+
+  /** Cancels running agents (their runs end CANCELLED) and stops taking work. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const entry of this.inFlight.values()) entry.controller.abort();
+    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
+    await this.ticking;
+  }
+
+  /** New PENDING runs exist: look now rather than at the next poll. */
+  notify(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.tick()
+      .catch(() => {
+        // Storage unavailable: the next poll retries.
+      })
+      .finally(() => {
+        this.ticking = null;
+        if (this.again) {
+          this.again = false;
+          this.notify();
+        }
+      });
+  }
+
+  /** Aborts the agent of a run executing here; its run ends CANCELLED. */
+  cancel(runId: string): void {
+    this.inFlight.get(runId)?.controller.abort();
+  }
+
+  /** Resolves when nothing is executing and no PENDING run is waiting (for tests and shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.ticking;
+      await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
+      const pending = await this.context.storage.runs.listByStatus('PENDING', 1);
+      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running)) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      this.notify();
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.inFlight.size >= this.concurrency) return;
+    const candidates = await this.context.storage.runs.listByStatus('PENDING', this.concurrency * 8);
+    const now = this.context.clock.now().getTime();
+    for (const run of candidates) {
+      if (!this.running || this.inFlight.size >= this.concurrency) return;
+      if (this.inFlight.has(run.id) || (this.retryAt.get(run.id) ?? 0) > now) continue;
+      const orgRunning = [...this.inFlight.values()].filter((entry) => entry.orgId === run.org_id).length;
+      if (orgRunning >= this.perOrg) continue;
+      const claimed = await this.claim(run.id, run.org_id);
+      if (!claimed) continue;
+      const controller = new AbortController();
+      const entry = { orgId: run.org_id, controller, done: Promise.resolve() };
+      this.inFlight.set(run.id, entry);
+      entry.done = this.execute(claimed, controller.signal).finally(() => {
+        this.inFlight.delete(run.id);
+        this.notify();
+      });
+    }
+  }
+
+  /** PENDING → RUNNING, unless someone else took or cancelled it first. */
+  private claim(runId: string, orgId: string): Promise<RunRecord | null> {
+    return this.context.storage.transaction(async (tx) => {
+      const run = await tx.runs.get(orgId, runId);
+      if (!run || run.status !== 'PENDING') return null;
+      const started: RunRecord = { ...run, status: 'RUNNING', attempt: run.attempt + 1, started_at: this.now(), error_detail: null };
+      await tx.runs.update(started);
+      return started;
+    });
+  }
+
+  private async execute(run: RunRecord, signal: AbortSignal): Promise<void> {
+    let sandboxId: string | null = null;
+    try {
+      const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
+      if (!automation) return await this.finish(run, 'SKIPPED', 'the automation was deleted');
+      const payloadJson = await this.payloadOf(run);
+      sandboxId = await this.startSandbox(run, automation);
+      const conversation = await this.openConversation(run, automation, sandboxId, payloadJson);
+      const outcome = await this.runAgent(run, automation, conversation, sandboxId, payloadJson, signal);
+      await this.closeConversation(conversation, outcome);
+      const status: RunStatus = outcome.status === 'TIMED_OUT' ? 'FAILED' : outcome.status;
+      await this.finish({ ...run, conversation_id: conversation.id, sandbox_id: sandboxId }, status, outcome.reason);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof TransientRunError && run.attempt < this.maxAttempts && this.running) {
+        const backoff = (this.options.retryBackoffMs ?? 1000) * 2 ** (run.attempt - 1);
+        this.retryAt.set(run.id, this.context.clock.now().getTime() + backoff);
+        setTimeout(() => this.notify(), backoff).unref();
+        await this.context.storage.runs.update({ ...run, status: 'PENDING', error_detail: `attempt ${run.attempt} failed: ${reason}` });
+      } else {
+        await this.finish(run, 'FAILED', reason).catch(() => {});
+      }
+    } finally {
+      if (sandboxId) await this.removeSandbox(sandboxId);
+    }
+  }
+
+  private async payloadOf(run: RunRecord): Promise<string | null> {
+    if (run.delivery_id) return (await this.context.storage.deliveries.get(run.org_id, run.delivery_id))?.payload_json ?? null;
+    return run.dispatch_payload_json;
+  }
+
+  private async startSandbox(run: RunRecord, automation: AutomationRecord): Promise<string> {
+    const { runtime } = this.options;
+    const specId = automation.sandbox_spec_id ?? (await runtime.listSpecs())[0]?.id;
+    if (!specId) throw new Error('the sandbox runtime offers no spec');
+    const sandboxId = this.context.ids.newId('sbx');
+    const now = this.now();
+    await this.context.storage.sandboxes.insert({
+      id: sandboxId,
+      created_by_user_id: automation.created_by,
+      org_id: run.org_id,
+      sandbox_spec_id: specId,
+      status: 'STARTING',
+      exposed_urls: [],
+      created_at: now,
+      updated_at: now,
+      runtime: runtime.name,
+      session_api_key: this.context.secrets.seal(randomBytes(32).toString('base64url')),
+    });
+    try {
+      const started = await runtime.start({ sandboxId, specId });
+      const record = await this.context.storage.sandboxes.get(sandboxId);
+      if (record) await this.context.storage.sandboxes.update({ ...record, status: started.status, exposed_urls: started.exposedUrls, updated_at: this.now() });
+    } catch (error) {
+      const record = await this.context.storage.sandboxes.get(sandboxId);
+      if (record) await this.context.storage.sandboxes.update({ ...record, status: 'ERROR', updated_at: this.now() });
+      throw new TransientRunError(`the sandbox did not start: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return sandboxId;
+  }
+
+  private async openConversation(run: RunRecord, automation: AutomationRecord, sandboxId: string, payloadJson: string | null): Promise<AppConversationRecord> {
+    const now = this.now();
+    const conversation: AppConversationRecord = {
+      id: this.context.ids.newId('conv'),
+      created_by_user_id: automation.created_by,
+      org_id: run.org_id,
+      run_id: run.id,
+      sandbox_id: sandboxId,
+      selected_repository: automation.selected_repository,
+      selected_branch: null,
+      git_provider: null,
+      title: automation.name,
+      trigger: 'automation',
+      pr_number: [],
+      llm_model: automation.llm_model,
+      sandbox_status: 'RUNNING',
+      execution_status: 'running',
+      created_at: now,
+      updated_at: now,
+    };
+    await this.context.storage.conversations.insert(conversation);
+    const message = payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`;
+    await this.appendEvent(conversation.id, { kind: 'message', source: 'user', message, data: null });
+    await this.context.storage.runs.update({ ...run, conversation_id: conversation.id, sandbox_id: sandboxId });
+    return conversation;
+  }
+
+  private async runAgent(
+    run: RunRecord,
+    automation: AutomationRecord,
+    conversation: AppConversationRecord,
+    sandboxId: string,
+    payloadJson: string | null,
+    signal: AbortSignal,
+  ): Promise<AgentOutcome> {
+    const settings = await this.settings.agentSettings(automation.created_by);
+    if (automation.llm_model) settings.llmModel = automation.llm_model;
+    const timeoutSeconds = automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
+    let outcome: AgentOutcome = { status: 'FAILED', reason: 'the agent reported no outcome' };
+    for await (const event of this.options.agent.run({
+      runtime: this.options.runtime,
+      sandboxId,
+      conversationId: conversation.id,
+      runId: run.id,
+      instructions: automation.instructions,
+      eventPayloadJson: payloadJson,
+      settings,
+      timeoutMs: timeoutSeconds * 1000,
+      signal,
+    })) {
+      if (event.type === 'output') await this.appendEvent(conversation.id, { kind: 'agent_output', source: 'agent', message: event.message, data: null });
+      else if (event.type === 'event') await this.appendEvent(conversation.id, { kind: 'agent_event', source: 'agent', message: null, data: event.data });
+      else outcome = event.outcome.status === 'TIMED_OUT' ? { status: 'TIMED_OUT', reason: `timed out after ${timeoutSeconds} s` } : event.outcome;
+    }
+    return outcome;
+  }
+
+  private async closeConversation(conversation: AppConversationRecord, outcome: AgentOutcome): Promise<void> {
+    const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
+    await this.appendEvent(conversation.id, { kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
+    const current = await this.context.storage.conversations.get(conversation.id);
+    if (current) await this.context.storage.conversations.update({ ...current, execution_status: executionStatus, sandbox_status: 'MISSING', updated_at: this.now() });
+  }
+
+  /** Ends a run, unless it already ended (a user's cancel wins over the agent's result). */
+  private async finish(run: RunRecord, status: RunStatus, reason: string | null): Promise<void> {
+    await this.context.storage.transaction(async (tx) => {
+      const current = await tx.runs.get(run.org_id, run.id);
+      if (!current || FINAL_RUN_STATUSES.includes(current.status)) return;
+      await tx.runs.update({
+        ...current,
+        conversation_id: run.conversation_id ?? current.conversation_id,
+        sandbox_id: run.sandbox_id ?? current.sandbox_id,
+        status,
+        error_detail: status === 'COMPLETED' ? null : reason,
+        completed_at: this.now(),
+      });
+    });
+  }
+
+  private async removeSandbox(sandboxId: string): Promise<void> {
+    await this.options.runtime.delete(sandboxId).catch(() => {});
+    const record = await this.context.storage.sandboxes.get(sandboxId).catch(() => null);
+    if (record) await this.context.storage.sandboxes.update({ ...record, status: 'MISSING', updated_at: this.now() }).catch(() => {});
+  }
+
+  private async appendEvent(conversationId: string, event: Pick<ConversationEvent, 'kind' | 'source' | 'message' | 'data'>): Promise<void> {
+    await this.context.storage.conversations.appendEvents(conversationId, [
+      { id: this.context.ids.newId('evt'), conversation_id: conversationId, created_at: this.now(), ...event },
+    ]);
+  }
+
+  private now(): string {
+    return this.context.clock.now().toISOString();
+  }
+}
