@@ -46,3 +46,5 @@ export type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, AgentSetting
 export { createCommandAgentRunner, type CommandAgentRunnerOptions } from './agents/command-agent-runner.js';
 export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type AgentLaunch } from './agents/agent-environment.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
+export * from './schemas/v1-pages.js';
+export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';

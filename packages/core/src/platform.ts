@@ -23,6 +23,7 @@ import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
+import { SandboxesService } from './services/sandboxes-service.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -71,6 +72,8 @@ export interface AgentPlatform {
   readonly events: EventsService;
   readonly deliveries: DeliveriesService;
   readonly githubLinks: GithubLinksService;
+  /** Sandboxes (V1); answers 503 without a `runtime`. */
+  readonly sandboxes: SandboxesService;
   /** Executes PENDING runs; `null` without a `runtime` and an `agent`. */
   readonly executor: RunExecutor | null;
   /** Largest inbound event body accepted, in bytes (HTTP bindings read up to it). */
@@ -134,6 +137,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   return {
     settings,
     executor,
+    sandboxes: new SandboxesService(context, options.runtime ?? null),
     gitProviders: new GitProvidersService(context),
     apiKeys: new ApiKeysService(context),
     webhooks,

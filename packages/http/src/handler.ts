@@ -15,6 +15,7 @@ import { webhookRoutes } from './routes/webhook-routes.js';
 import { automationRoutes } from './routes/automation-routes.js';
 import { deliveryRoutes } from './routes/delivery-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
+import { sandboxRoutes } from './routes/sandbox-routes.js';
 import type { HttpRequest, HttpResponse, RouteDefinition } from './types.js';
 
 export interface HttpHandlerOptions {
@@ -46,6 +47,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...eventRoutes,
   ...deliveryRoutes,
   ...automationRoutes,
+  ...sandboxRoutes,
 ];
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
