@@ -48,3 +48,4 @@ export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type Agen
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';
+export { ConversationsService, type Page } from './services/conversations-service.js';

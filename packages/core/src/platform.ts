@@ -24,6 +24,7 @@ import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
 import { SandboxesService } from './services/sandboxes-service.js';
+import { ConversationsService } from './services/conversations-service.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -72,6 +73,8 @@ export interface AgentPlatform {
   readonly events: EventsService;
   readonly deliveries: DeliveriesService;
   readonly githubLinks: GithubLinksService;
+  /** App conversations (V1): started in the background, the agent run on the first message. */
+  readonly conversations: ConversationsService;
   /** Sandboxes (V1); answers 503 without a `runtime`. */
   readonly sandboxes: SandboxesService;
   /** Executes PENDING runs; `null` without a `runtime` and an `agent`. */
@@ -125,6 +128,9 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
   const webhooks = new WebhooksService(context);
   const settings = new SettingsService(context);
+  const conversations = new ConversationsService(context, settings, options.runtime ?? null, options.agent ?? null, {
+    timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800,
+  });
   const executor =
     options.runtime && options.agent ? new RunExecutor(context, settings, { ...options.executor, runtime: options.runtime, agent: options.agent }) : null;
   if (executor) {
@@ -138,6 +144,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     settings,
     executor,
     sandboxes: new SandboxesService(context, options.runtime ?? null),
+    conversations,
     gitProviders: new GitProvidersService(context),
     apiKeys: new ApiKeysService(context),
     webhooks,
@@ -161,6 +168,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     },
     stop: async () => {
       await executor?.stop();
+      await conversations.stop();
       await context.storage.close();
     },
   };

@@ -16,6 +16,7 @@ import { automationRoutes } from './routes/automation-routes.js';
 import { deliveryRoutes } from './routes/delivery-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
+import { conversationRoutes } from './routes/conversation-routes.js';
 import type { HttpRequest, HttpResponse, RouteDefinition } from './types.js';
 
 export interface HttpHandlerOptions {
@@ -48,6 +49,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...deliveryRoutes,
   ...automationRoutes,
   ...sandboxRoutes,
+  ...conversationRoutes,
 ];
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

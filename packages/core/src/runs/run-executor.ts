@@ -6,10 +6,10 @@
  * with backoff up to `maxAttempts`; runs left RUNNING by a crash are taken again at start-up.
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
-import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
+import type { AppConversationRecord } from '../schemas/app-conversation.js';
+import { appendConversationEvent, closeConversation, removeStoredSandbox, runAgentInConversation, SandboxStartError, startStoredSandbox } from './agent-session.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
 import { FINAL_RUN_STATUSES } from '../schemas/run.js';
@@ -157,7 +157,7 @@ export class RunExecutor {
       sandboxId = await this.startSandbox(run, automation);
       const conversation = await this.openConversation(run, automation, sandboxId, payloadJson);
       const outcome = await this.runAgent(run, automation, conversation, sandboxId, payloadJson, signal);
-      await this.closeConversation(conversation, outcome);
+      await closeConversation(this.context, conversation.id, outcome, { sandbox_status: 'MISSING' });
       const status: RunStatus = outcome.status === 'TIMED_OUT' ? 'FAILED' : outcome.status;
       await this.finish({ ...run, conversation_id: conversation.id, sandbox_id: sandboxId }, status, outcome.reason);
     } catch (error) {
@@ -171,7 +171,7 @@ export class RunExecutor {
         await this.finish(run, 'FAILED', reason).catch(() => {});
       }
     } finally {
-      if (sandboxId) await this.removeSandbox(sandboxId);
+      if (sandboxId) await removeStoredSandbox(this.context, this.options.runtime, sandboxId);
     }
   }
 
@@ -184,30 +184,12 @@ export class RunExecutor {
     const { runtime } = this.options;
     const specId = automation.sandbox_spec_id ?? (await runtime.listSpecs())[0]?.id;
     if (!specId) throw new Error('the sandbox runtime offers no spec');
-    const sandboxId = this.context.ids.newId('sbx');
-    const now = this.now();
-    await this.context.storage.sandboxes.insert({
-      id: sandboxId,
-      created_by_user_id: automation.created_by,
-      org_id: run.org_id,
-      sandbox_spec_id: specId,
-      status: 'STARTING',
-      exposed_urls: [],
-      created_at: now,
-      updated_at: now,
-      runtime: runtime.name,
-      session_api_key: this.context.secrets.seal(randomBytes(32).toString('base64url')),
-    });
     try {
-      const started = await runtime.start({ sandboxId, specId });
-      const record = await this.context.storage.sandboxes.get(sandboxId);
-      if (record) await this.context.storage.sandboxes.update({ ...record, status: started.status, exposed_urls: started.exposedUrls, updated_at: this.now() });
+      return (await startStoredSandbox(this.context, runtime, { userId: automation.created_by, orgId: run.org_id }, specId)).id;
     } catch (error) {
-      const record = await this.context.storage.sandboxes.get(sandboxId);
-      if (record) await this.context.storage.sandboxes.update({ ...record, status: 'ERROR', updated_at: this.now() });
-      throw new TransientRunError(`the sandbox did not start: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof SandboxStartError) throw new TransientRunError(error.message);
+      throw error;
     }
-    return sandboxId;
   }
 
   private async openConversation(run: RunRecord, automation: AutomationRecord, sandboxId: string, payloadJson: string | null): Promise<AppConversationRecord> {
@@ -232,7 +214,7 @@ export class RunExecutor {
     };
     await this.context.storage.conversations.insert(conversation);
     const message = payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`;
-    await this.appendEvent(conversation.id, { kind: 'message', source: 'user', message, data: null });
+    await appendConversationEvent(this.context, conversation.id, { kind: 'message', source: 'user', message, data: null });
     await this.context.storage.runs.update({ ...run, conversation_id: conversation.id, sandbox_id: sandboxId });
     return conversation;
   }
@@ -248,30 +230,22 @@ export class RunExecutor {
     const settings = await this.settings.agentSettings(automation.created_by);
     if (automation.llm_model) settings.llmModel = automation.llm_model;
     const timeoutSeconds = automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
-    let outcome: AgentOutcome = { status: 'FAILED', reason: 'the agent reported no outcome' };
-    for await (const event of this.options.agent.run({
-      runtime: this.options.runtime,
-      sandboxId,
-      conversationId: conversation.id,
-      runId: run.id,
-      instructions: automation.instructions,
-      eventPayloadJson: payloadJson,
-      settings,
-      timeoutMs: timeoutSeconds * 1000,
-      signal,
-    })) {
-      if (event.type === 'output') await this.appendEvent(conversation.id, { kind: 'agent_output', source: 'agent', message: event.message, data: null });
-      else if (event.type === 'event') await this.appendEvent(conversation.id, { kind: 'agent_event', source: 'agent', message: null, data: event.data });
-      else outcome = event.outcome.status === 'TIMED_OUT' ? { status: 'TIMED_OUT', reason: `timed out after ${timeoutSeconds} s` } : event.outcome;
-    }
-    return outcome;
-  }
-
-  private async closeConversation(conversation: AppConversationRecord, outcome: AgentOutcome): Promise<void> {
-    const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
-    await this.appendEvent(conversation.id, { kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
-    const current = await this.context.storage.conversations.get(conversation.id);
-    if (current) await this.context.storage.conversations.update({ ...current, execution_status: executionStatus, sandbox_status: 'MISSING', updated_at: this.now() });
+    return runAgentInConversation(
+      this.context,
+      this.options.agent,
+      {
+        runtime: this.options.runtime,
+        sandboxId,
+        conversationId: conversation.id,
+        runId: run.id,
+        instructions: automation.instructions,
+        eventPayloadJson: payloadJson,
+        settings,
+        timeoutMs: timeoutSeconds * 1000,
+        signal,
+      },
+      () => `timed out after ${timeoutSeconds} s`,
+    );
   }
 
   /** Ends a run, unless it already ended (a user's cancel wins over the agent's result). */
@@ -288,18 +262,6 @@ export class RunExecutor {
         completed_at: this.now(),
       });
     });
-  }
-
-  private async removeSandbox(sandboxId: string): Promise<void> {
-    await this.options.runtime.delete(sandboxId).catch(() => {});
-    const record = await this.context.storage.sandboxes.get(sandboxId).catch(() => null);
-    if (record) await this.context.storage.sandboxes.update({ ...record, status: 'MISSING', updated_at: this.now() }).catch(() => {});
-  }
-
-  private async appendEvent(conversationId: string, event: Pick<ConversationEvent, 'kind' | 'source' | 'message' | 'data'>): Promise<void> {
-    await this.context.storage.conversations.appendEvents(conversationId, [
-      { id: this.context.ids.newId('evt'), conversation_id: conversationId, created_at: this.now(), ...event },
-    ]);
   }
 
   private now(): string {

@@ -66,3 +66,16 @@ export const startTaskSchema = z.object({
 export type StartTask = z.infer<typeof startTaskSchema>;
 export const startTaskRecordSchema = startTaskSchema.extend({ org_id: z.string() });
 export type StartTaskRecord = z.infer<typeof startTaskRecordSchema>;
+
+/** Body of `POST /api/v1/app-conversations`. */
+export const startConversationInputSchema = z.object({
+  /** The first message: the agent's task. A string, or `{ content }` as OpenHands clients send. */
+  initial_message: z.union([z.string().min(1).max(50_000), z.object({ content: z.string().min(1).max(50_000) })]).nullish(),
+  title: z.string().max(500).nullish(),
+  selected_repository: z.string().max(500).nullish(),
+  selected_branch: z.string().max(200).nullish(),
+  git_provider: z.string().max(50).nullish(),
+  llm_model: z.string().max(200).nullish(),
+  sandbox_spec_id: z.string().max(200).nullish(),
+});
+export type StartConversationInput = z.input<typeof startConversationInputSchema>;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { PlatformError, notFound, validationError } from '../errors.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
@@ -6,6 +5,7 @@ import type { Sandbox, SandboxRecord } from '../schemas/sandbox.js';
 import type { SandboxSpec, SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { CursorQuery } from '../schemas/v1-pages.js';
 import { nowIso, type ServiceContext } from './context.js';
+import { SandboxStartError, startStoredSandbox } from '../runs/agent-session.js';
 
 export interface SandboxPage {
   items: Sandbox[];
@@ -50,26 +50,11 @@ export class SandboxesService {
     const specs = await runtime.listSpecs();
     const spec = specId ? specs.find((candidate) => candidate.id === specId) : specs[0];
     if (!spec) throw validationError(['body', 'sandbox_spec_id'], `unknown sandbox spec "${specId ?? ''}"`);
-    const now = nowIso(this.context);
-    const record: SandboxRecord = {
-      id: this.context.ids.newId('sbx'),
-      created_by_user_id: principal.userId,
-      org_id: principal.orgId,
-      sandbox_spec_id: spec.id,
-      status: 'STARTING',
-      exposed_urls: [],
-      created_at: now,
-      updated_at: now,
-      runtime: runtime.name,
-      session_api_key: this.context.secrets.seal(randomBytes(32).toString('base64url')),
-    };
-    await this.context.storage.sandboxes.insert(record);
     try {
-      const started = await runtime.start({ sandboxId: record.id, specId: spec.id });
-      return this.view(await this.save({ ...record, status: started.status, exposed_urls: started.exposedUrls }));
+      return this.view(await startStoredSandbox(this.context, runtime, principal, spec.id));
     } catch (error) {
-      await this.save({ ...record, status: 'ERROR' });
-      throw new PlatformError('UNAVAILABLE', `the sandbox did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (error instanceof SandboxStartError) throw new PlatformError('UNAVAILABLE', error.message, { cause: error });
+      throw error;
     }
   }
 
