@@ -49,3 +49,4 @@ export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';
 export { ConversationsService, type Page } from './services/conversations-service.js';
+export { BoundedDecoder } from './sandbox/bounded-decoder.js';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { PlatformError } from '@agent-platform/core';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
-import { BoundedDecoder } from './bounded-decoder.js';
+import { BoundedDecoder } from '@agent-platform/core';
 import { signalGroup } from './process-groups.js';
 
 /** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */

@@ -21,7 +21,18 @@ export interface StartSandboxInput {
   specId: string;
   /** Added to the spec's `initial_env` for everything run in the sandbox. */
   env?: Record<string, string>;
+  /** Replaces the runtime's default limits (runtimes that cannot limit ignore them). */
   limits?: SandboxLimits;
+  /**
+   * Scales the runtime's default limits when `limits` is not given: the owner's
+   * `remote_runtime_resource_factor` (1, 2, 4 or 8). Default 1.
+   */
+  resourceFactor?: number;
+  /**
+   * The sandbox's own session API key, for what runs inside to authenticate to the platform
+   * (`SESSION_API_KEY` in its environment, where the runtime supports it).
+   */
+  sessionApiKey?: string;
 }
 
 /** A sandbox as the runtime sees it. */

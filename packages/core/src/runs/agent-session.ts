@@ -23,6 +23,9 @@ export async function startStoredSandbox(
   specId: string,
 ): Promise<SandboxRecord> {
   const now = nowIso(context);
+  const sessionApiKey = randomBytes(32).toString('base64url');
+  // The owner's resource factor scales the runtime's default limits (DESIGN §8).
+  const resourceFactor = (await context.storage.settings.get(owner.userId))?.values.remote_runtime_resource_factor ?? 1;
   const record: SandboxRecord = {
     id: context.ids.newId('sbx'),
     created_by_user_id: owner.userId,
@@ -33,11 +36,11 @@ export async function startStoredSandbox(
     created_at: now,
     updated_at: now,
     runtime: runtime.name,
-    session_api_key: context.secrets.seal(randomBytes(32).toString('base64url')),
+    session_api_key: context.secrets.seal(sessionApiKey),
   };
   await context.storage.sandboxes.insert(record);
   try {
-    const started = await runtime.start({ sandboxId: record.id, specId });
+    const started = await runtime.start({ sandboxId: record.id, specId, sessionApiKey, resourceFactor });
     const running: SandboxRecord = { ...record, status: started.status, exposed_urls: started.exposedUrls, updated_at: nowIso(context) };
     await context.storage.sandboxes.update(running);
     return running;

@@ -1,0 +1,208 @@
+/**
+ * One command of the Docker runtime: a `docker exec` of `sh -c`, its multiplexed output as
+ * events, and the kill that timeouts, aborts and early consumers need — which the Engine API does
+ * not have, so the command records its process group in the container and a second exec kills it.
+ * @module
+ */
+import type { Duplex } from 'node:stream';
+import type Dockerode from 'dockerode';
+import { BoundedDecoder, type ExecEvent, type ExecResult } from '@agent-platform/core';
+import { isConflict } from './docker-errors.js';
+import { StreamDemuxer } from './demux.js';
+
+/**
+ * Runs as the exec's process: `docker exec` makes it a session (and process group) leader, so it
+ * writes its pid where a kill can find it, runs the command in a child shell (same group) and
+ * removes the file after. `$1` is the pid file, `$2` the command.
+ */
+const WRAPPER = '{ echo $$ > "$1"; } 2>/dev/null; sh -c "$2"; status=$?; rm -f "$1" 2>/dev/null; exit $status';
+/** SIGKILLs the group whose leader's pid the file holds. */
+const KILLER = 'read pid < "$1" && kill -9 -"$pid"';
+/** How often a running exec is checked for having exited while something still holds its output. */
+const EXIT_POLL_MS = 500;
+/** After the command has exited, how long output may still come before the stream is closed. */
+const DRAIN_MS = 500;
+/** How long a kill waits for the command to have written its pid file. */
+const KILL_RETRY_MS = 2_000;
+
+export interface DockerExecOptions {
+  container: Dockerode.Container;
+  execId: string;
+  command: string;
+  env: Record<string, string>;
+  workingDir: string;
+  timeoutMs: number | undefined;
+  maxOutputBytes: number;
+  signal: AbortSignal | undefined;
+  /** Called when the kill could not run now (the container is paused): run it after resume. */
+  deferKill(kill: () => Promise<void>): void;
+}
+
+export class DockerExec {
+  private readonly stdout: BoundedDecoder;
+  private readonly stderr: BoundedDecoder;
+  private readonly queue: ExecEvent[] = [];
+  private wake: (() => void) | undefined;
+  private done = false;
+  private stream: Duplex | undefined;
+  private exec: Dockerode.Exec | undefined;
+  private timedOut = false;
+  private cancelled = false;
+  private killed = false;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly pidFile: string;
+  private readonly onAbort = (): void => void this.stop('cancelled');
+
+  constructor(private readonly options: DockerExecOptions) {
+    this.stdout = new BoundedDecoder(options.maxOutputBytes);
+    this.stderr = new BoundedDecoder(options.maxOutputBytes);
+    this.pidFile = `/tmp/.agent-platform-exec-${options.execId}`;
+  }
+
+  /** Creates and starts the exec; Engine errors (404, 409) surface from here. */
+  async start(): Promise<void> {
+    const options = this.options;
+    const container = options.container;
+    this.exec = await container.exec({
+      Cmd: ['/bin/sh', '-c', WRAPPER, 'sh', this.pidFile, options.command],
+      Env: Object.entries(options.env).map(([name, value]) => `${name}=${value}`),
+      WorkingDir: options.workingDir,
+      AttachStdout: true,
+      AttachStderr: true,
+      AttachStdin: false,
+      Tty: false,
+    });
+    const stream = (await this.exec.start({ hijack: true, stdin: false })) as Duplex;
+    this.stream = stream;
+    const demuxer = new StreamDemuxer((type, payload) => this.output(type, (type === 'stdout' ? this.stdout : this.stderr).write(payload)));
+    stream.on('data', (chunk: Buffer) => demuxer.write(chunk));
+    stream.on('end', () => void this.finish());
+    stream.on('close', () => void this.finish());
+    stream.on('error', () => void this.finish());
+
+    if (options.timeoutMs !== undefined) this.timer(options.timeoutMs, () => void this.stop('timedOut'));
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.pollExit();
+  }
+
+  /** The next event, or undefined after the `exit` event was taken. */
+  async next(): Promise<ExecEvent | undefined> {
+    while (this.queue.length === 0 && !this.done) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    return this.queue.shift();
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** Kills the command and everything in its group, and ends the stream (exit code null). */
+  async kill(): Promise<void> {
+    if (this.done) return;
+    this.killed = true;
+    const kill = () => this.runKiller();
+    await kill().catch((error: unknown) => {
+      // Paused: signals would wait for the thaw anyway, but exec is refused until then.
+      if (isConflict(error)) this.options.deferKill(kill);
+    });
+    this.stream?.destroy();
+  }
+
+  /** Ends the stream without killing anything: the sandbox is gone. */
+  abandon(): void {
+    this.killed = true;
+    this.stream?.destroy();
+  }
+
+  private async stop(reason: 'timedOut' | 'cancelled'): Promise<void> {
+    if (this.done || this.timedOut || this.cancelled) return;
+    this[reason] = true;
+    await this.kill();
+  }
+
+  private async runKiller(): Promise<void> {
+    const deadline = Date.now() + KILL_RETRY_MS;
+    for (;;) {
+      const killer = await this.options.container.exec({ Cmd: ['/bin/sh', '-c', KILLER, 'sh', this.pidFile], AttachStdout: false, AttachStderr: false });
+      const stream = (await killer.start({ hijack: true, stdin: false })) as Duplex;
+      await new Promise<void>((resolve) => {
+        stream.on('end', resolve);
+        stream.on('close', resolve);
+        stream.on('error', () => resolve());
+        stream.resume();
+      });
+      const { ExitCode } = await killer.inspect();
+      // Non-zero: no pid file yet (the command has not started) or the group is already gone.
+      if (ExitCode === 0 || Date.now() > deadline || this.done) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * A command can exit while a background process it started still holds its output open, and
+   * then the stream would not end; check now and then, and close it shortly after the exit.
+   */
+  private pollExit(): void {
+    this.timer(EXIT_POLL_MS, async () => {
+      if (this.done || !this.exec) return;
+      const state = await this.exec.inspect().catch(() => null);
+      if (state && !state.Running) this.timer(DRAIN_MS, () => void this.stream?.destroy());
+      else this.pollExit();
+    });
+  }
+
+  private timer(ms: number, run: () => void | Promise<void>): void {
+    const handle = setTimeout(() => void run(), ms);
+    handle.unref();
+    this.timers.push(handle);
+  }
+
+  private output(type: 'stdout' | 'stderr', data: string): void {
+    if (data !== '') this.push({ type, data });
+  }
+
+  private push(event: ExecEvent): void {
+    const last = this.queue.at(-1);
+    if (event.type !== 'exit' && last !== undefined && last.type !== 'exit' && last.type === event.type) {
+      last.data += event.data;
+      return;
+    }
+    this.queue.push(event);
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private finishing = false;
+
+  private async finish(): Promise<void> {
+    if (this.finishing) return;
+    this.finishing = true;
+    for (const handle of this.timers) clearTimeout(handle);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    let exitCode: number | null = null;
+    if (!this.killed) {
+      const state = await this.exec?.inspect().catch(() => null);
+      // The sandbox removed under it, or the engine lost it: no exit code to report.
+      exitCode = state && !state.Running && typeof state.ExitCode === 'number' ? state.ExitCode : null;
+    }
+    const out = this.stdout.end();
+    if (out !== '') this.push({ type: 'stdout', data: out });
+    const err = this.stderr.end();
+    if (err !== '') this.push({ type: 'stderr', data: err });
+    const result: ExecResult = {
+      exitCode: this.timedOut || this.cancelled ? null : exitCode,
+      timedOut: this.timedOut,
+      cancelled: this.cancelled,
+      truncated: this.stdout.truncated || this.stderr.truncated,
+    };
+    this.push({ type: 'exit', result });
+    this.done = true;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}

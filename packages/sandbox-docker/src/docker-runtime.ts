@@ -1,0 +1,368 @@
+/**
+ * The Docker `SandboxRuntime`: a container per sandbox, over the Docker Engine API.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import Dockerode from 'dockerode';
+import { PlatformError, notFound, validationError } from '@agent-platform/core';
+import type {
+  ExecEvent,
+  ExecInput,
+  RuntimeSandbox,
+  SandboxLimits,
+  SandboxRuntime,
+  SandboxSpec,
+  SandboxStatus,
+  StartSandboxInput,
+} from '@agent-platform/core';
+import { filesArchive } from './archive.js';
+import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-errors.js';
+import { DockerExec } from './docker-exec.js';
+import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type ResolvedSpec } from './docker-specs.js';
+import { INSTANCE_LABEL, MANAGED_LABEL, SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
+
+export const RUNTIME_NAME = 'docker';
+/** Limits of a sandbox at resource factor 1 when the runtime sets none. */
+export const DEFAULT_LIMITS: Required<SandboxLimits> = { memoryBytes: 2 * 1024 ** 3, cpus: 1, pids: 1024 };
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** Keeps a container alive without a server of its own; exits on `docker stop`. */
+const KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
+const SANDBOX_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+
+export interface DockerRuntimeOptions {
+  /** The images offered as specs; the first is the default. */
+  images: readonly (string | DockerSandboxSpec)[];
+  /** The engine client. Default: `new Dockerode()`, which follows `DOCKER_HOST` or uses the local socket. */
+  docker?: Dockerode;
+  /** Limits of each sandbox at resource factor 1 (scaled by `StartSandboxInput.resourceFactor`). Default {@link DEFAULT_LIMITS}. */
+  limits?: SandboxLimits;
+  /** Container and volume names are this prefix and the sandbox id. Default `agent-platform-`. */
+  namePrefix?: string;
+  /** Timeout of a command whose `ExecInput` sets none. Default: none. */
+  defaultTimeoutMs?: number;
+  /** Output kept per stream of a command whose `ExecInput` sets none. Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Host name in `exposed_urls`. Default `127.0.0.1`. */
+  publicHost?: string;
+  /** Pull an image the engine does not have when a sandbox starts from it. Default true. */
+  pull?: boolean;
+  /** A network to attach sandboxes to. Default: the engine's default bridge. */
+  network?: string;
+}
+
+/**
+ * Builds the Docker {@link SandboxRuntime}. Each sandbox is a container of a configured image
+ * with a volume of its own at the spec's working directory, and:
+ *
+ * - labels (`dev.agent-platform.*`) on the container and volume: the runtime acts only on
+ *   containers that carry its labels and the sandbox id asked for, so it never touches another's;
+ * - memory, CPU and pids limits ({@link DEFAULT_LIMITS} × the owner's resource factor, CPUs
+ *   capped at the engine's count), unless the start gives `limits`;
+ * - `SESSION_API_KEY` in its environment when the start gives one;
+ * - status from the engine: running → RUNNING, paused or exited → PAUSED, created or restarting
+ *   → STARTING, gone → MISSING, anything else → ERROR;
+ * - pause and resume by `docker pause` / `unpause`; resume also restarts an exited container;
+ * - delete removes the container and its volume.
+ *
+ * Commands run through `docker exec` as `sh -c` in the working directory; a timeout, an abort or
+ * a consumer that stops early kills the command's whole process group (by a second exec, which
+ * needs `/tmp` and `kill` in the image; while paused, the kill runs right after resume). Files
+ * are written through the Engine's archive endpoint, so images need no tools for them.
+ * Sandboxes outlive the runtime object: a new runtime on the same engine finds them by label;
+ * `close()` removes only those this instance created.
+ *
+ * @example
+ * ```ts
+ * const runtime = createDockerRuntime({ images: ['ghcr.io/acme/agent-sandbox:1.4'] });
+ * const sandbox = await runtime.start({ sandboxId: 'sbx-1', specId: 'ghcr.io/acme/agent-sandbox:1.4' });
+ * ```
+ */
+export function createDockerRuntime(options: DockerRuntimeOptions): SandboxRuntime {
+  return new DockerRuntime(options);
+}
+
+class DockerRuntime implements SandboxRuntime {
+  readonly name = RUNTIME_NAME;
+  private readonly docker: Dockerode;
+  private readonly configs: ResolvedSpec['config'][];
+  private readonly instance = randomBytes(8).toString('hex');
+  private readonly prefix: string;
+  private readonly publicHost: string;
+  private readonly created = new Set<string>();
+  private readonly execs = new Map<string, Set<DockerExec>>();
+  private readonly deferredKills = new Map<string, (() => Promise<void>)[]>();
+  private cpuCount: Promise<number> | undefined;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: DockerRuntimeOptions) {
+    this.docker = options.docker ?? new Dockerode();
+    this.configs = normalizeSpecs(options.images);
+    this.prefix = options.namePrefix ?? 'agent-platform-';
+    this.publicHost = options.publicHost ?? '127.0.0.1';
+  }
+
+  async listSpecs(): Promise<SandboxSpec[]> {
+    return Promise.all(this.configs.map(async (config) => describeSpec(config, await this.engine(() => this.imageInfo(config.image)))));
+  }
+
+  async start(input: StartSandboxInput): Promise<RuntimeSandbox> {
+    if (this.closed) throw new PlatformError('UNAVAILABLE', 'The Docker runtime is closed');
+    if (!SANDBOX_ID_PATTERN.test(input.sandboxId)) throw validationError(['sandboxId'], 'letters, digits, _ . - only (at most 200)');
+    const config = this.configs.find((candidate) => candidate.id === input.specId);
+    if (!config) throw notFound(`Sandbox spec ${JSON.stringify(input.specId)}`);
+    const name = this.nameOf(input.sandboxId);
+    if (await this.engine(() => this.containerInfo(name))) throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(input.sandboxId)} already exists`);
+
+    const image = await this.engine(() => this.ensureImage(config.image));
+    const spec = describeSpec(config, image);
+    const labels = sandboxLabels(input.sandboxId, config.id, config.workingDir, this.instance);
+    const limits = await this.limitsFor(input);
+    const env = { ...spec.initial_env, ...input.env, ...(input.sessionApiKey ? { SESSION_API_KEY: input.sessionApiKey } : {}) };
+    this.created.add(input.sandboxId);
+    try {
+      await this.engine(() => this.docker.createVolume({ Name: name, Labels: labels }));
+      const container = await this.engine(() =>
+        this.docker.createContainer({
+          name,
+          Image: config.image,
+          ...(config.command ? { Entrypoint: config.command } : { Entrypoint: ['/bin/sh', '-c'], Cmd: [KEEP_ALIVE] }),
+          Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
+          WorkingDir: config.workingDir,
+          Labels: labels,
+          ExposedPorts: Object.fromEntries((config.exposedPorts ?? []).map(({ port }) => [`${port}/tcp`, {}])),
+          HostConfig: {
+            Mounts: [{ Type: 'volume', Source: name, Target: config.workingDir }],
+            PortBindings: Object.fromEntries((config.exposedPorts ?? []).map(({ port }) => [`${port}/tcp`, [{ HostIp: '', HostPort: '' }]])),
+            ...(limits.memoryBytes ? { Memory: Math.floor(limits.memoryBytes) } : {}),
+            ...(limits.cpus ? { NanoCpus: Math.floor(limits.cpus * 1e9) } : {}),
+            ...(limits.pids ? { PidsLimit: Math.floor(limits.pids) } : {}),
+            ...(this.options.network ? { NetworkMode: this.options.network } : {}),
+          },
+        }),
+      );
+      await this.engine(() => container.start());
+    } catch (error) {
+      await this.remove(input.sandboxId).catch(() => undefined);
+      this.created.delete(input.sandboxId);
+      if (error instanceof PlatformError && error.code === 'CONFLICT') throw error;
+      throw new PlatformError('UNAVAILABLE', `The sandbox did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return this.inspect(input.sandboxId);
+  }
+
+  async inspect(sandboxId: string): Promise<RuntimeSandbox> {
+    const info = await this.owned(sandboxId);
+    if (!info) return { id: sandboxId, specId: '', status: 'MISSING', workingDir: '', exposedUrls: [] };
+    const specId = info.Config.Labels[SPEC_ID_LABEL] ?? '';
+    return {
+      id: sandboxId,
+      specId,
+      status: statusOf(info.State),
+      workingDir: info.Config.Labels[WORKING_DIR_LABEL] ?? info.Config.WorkingDir,
+      exposedUrls: exposedUrls(
+        this.configs.find((config) => config.id === specId),
+        info.NetworkSettings?.Ports as Record<string, { HostIp: string; HostPort: string }[] | null>,
+        this.publicHost,
+      ),
+    };
+  }
+
+  async pause(sandboxId: string): Promise<void> {
+    const info = await this.require(sandboxId);
+    if (!info.State.Running || info.State.Paused) return;
+    await this.engine(() => this.docker.getContainer(info.Id).pause()).catch((error: unknown) => {
+      if (!isConflict(error)) throw error; // already paused meanwhile
+    });
+  }
+
+  async resume(sandboxId: string): Promise<void> {
+    const info = await this.require(sandboxId);
+    const container = this.docker.getContainer(info.Id);
+    if (info.State.Paused) await this.engine(() => container.unpause()).catch(ignoreConflict);
+    else if (!info.State.Running) await this.engine(() => container.start()).catch(ignoreNotModified);
+    const kills = this.deferredKills.get(sandboxId) ?? [];
+    this.deferredKills.delete(sandboxId);
+    await Promise.all(kills.map((kill) => kill().catch(() => undefined)));
+  }
+
+  async delete(sandboxId: string): Promise<void> {
+    await this.require(sandboxId);
+    await this.remove(sandboxId);
+  }
+
+  exec(sandboxId: string, input: ExecInput): AsyncIterable<ExecEvent> {
+    return { [Symbol.asyncIterator]: () => this.execIterator(sandboxId, input) };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= (async () => {
+      await Promise.all([...this.created].map((sandboxId) => this.remove(sandboxId).catch(() => undefined)));
+    })();
+    await this.closing;
+  }
+
+  private async *execIterator(sandboxId: string, input: ExecInput): AsyncGenerator<ExecEvent> {
+    const info = await this.require(sandboxId);
+    if (info.State.Paused || !info.State.Running) {
+      throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} is ${statusOf(info.State)}, not RUNNING`);
+    }
+    if (input.signal?.aborted) {
+      yield { type: 'exit', result: { exitCode: null, timedOut: false, cancelled: true, truncated: false } };
+      return;
+    }
+    const container = this.docker.getContainer(info.Id);
+    const workingDir = info.Config.Labels[WORKING_DIR_LABEL] ?? info.Config.WorkingDir;
+    if (input.files?.length) {
+      const archive = await filesArchive(workingDir, input.files);
+      await this.engine(() => container.putArchive(archive, { path: '/' })).catch((error: unknown) => {
+        throw this.asSandboxError(sandboxId, error);
+      });
+    }
+    const run = new DockerExec({
+      container,
+      execId: randomBytes(8).toString('hex'),
+      command: input.command,
+      env: input.env ?? {},
+      workingDir,
+      timeoutMs: input.timeoutMs ?? this.options.defaultTimeoutMs,
+      maxOutputBytes: input.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      signal: input.signal,
+      deferKill: (kill) => this.deferredKills.set(sandboxId, [...(this.deferredKills.get(sandboxId) ?? []), kill]),
+    });
+    await this.engine(() => run.start()).catch((error: unknown) => {
+      throw this.asSandboxError(sandboxId, error);
+    });
+    const runs = this.execs.get(sandboxId) ?? new Set<DockerExec>();
+    this.execs.set(sandboxId, runs);
+    runs.add(run);
+    try {
+      for (let event = await run.next(); event !== undefined; event = await run.next()) yield event;
+    } finally {
+      runs.delete(run);
+      // The consumer stopped early: the command goes too.
+      if (!run.finished) await run.kill();
+    }
+  }
+
+  /** Removes the container (force) and its volume; ends the streams of its commands. */
+  private async remove(sandboxId: string): Promise<void> {
+    for (const run of this.execs.get(sandboxId) ?? []) run.abandon();
+    this.execs.delete(sandboxId);
+    this.deferredKills.delete(sandboxId);
+    const name = this.nameOf(sandboxId);
+    const info = await this.owned(sandboxId);
+    if (info) {
+      await this.engine(() => this.docker.getContainer(info.Id).remove({ force: true, v: true })).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
+    }
+    const volume = await this.engine(() => this.docker.getVolume(name).inspect()).catch(() => null);
+    if (volume && ownedBy(volume.Labels, sandboxId)) {
+      await this.engine(() => this.docker.getVolume(name).remove()).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
+    }
+    this.created.delete(sandboxId);
+  }
+
+  /** The container of a sandbox this runtime family made; null when there is none (or it is not ours). */
+  private async owned(sandboxId: string): Promise<Dockerode.ContainerInspectInfo | null> {
+    if (!SANDBOX_ID_PATTERN.test(sandboxId)) return null;
+    const info = await this.engine(() => this.containerInfo(this.nameOf(sandboxId)));
+    return info && ownedBy(info.Config.Labels, sandboxId) ? info : null;
+  }
+
+  private async require(sandboxId: string): Promise<Dockerode.ContainerInspectInfo> {
+    const info = await this.owned(sandboxId);
+    if (!info || info.State.Status === 'removing' || info.State.Dead) throw notFound(`Sandbox ${JSON.stringify(sandboxId)}`);
+    return info;
+  }
+
+  private async containerInfo(name: string): Promise<Dockerode.ContainerInspectInfo | null> {
+    try {
+      return await this.docker.getContainer(name).inspect();
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  private async imageInfo(image: string): Promise<Dockerode.ImageInspectInfo | null> {
+    try {
+      return await this.docker.getImage(image).inspect();
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  private async ensureImage(image: string): Promise<Dockerode.ImageInspectInfo> {
+    const present = await this.imageInfo(image);
+    if (present) return present;
+    if (this.options.pull === false) throw new Error(`image ${image} is not on the engine (pulling is off)`);
+    try {
+      const stream = await this.docker.pull(image);
+      await new Promise<void>((resolve, reject) => this.docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve())));
+    } catch (error) {
+      throw new Error(`image ${image} is not on the engine and could not be pulled: ${dockerMessage(error)}`, { cause: error });
+    }
+    const pulled = await this.imageInfo(image);
+    if (!pulled) throw new Error(`image ${image} could not be pulled`);
+    return pulled;
+  }
+
+  private async limitsFor(input: StartSandboxInput): Promise<SandboxLimits> {
+    if (input.limits) return input.limits;
+    const base = { ...DEFAULT_LIMITS, ...this.options.limits };
+    const factor = input.resourceFactor && input.resourceFactor > 0 ? input.resourceFactor : 1;
+    this.cpuCount ??= this.docker.info().then((info: { NCPU?: number }) => info.NCPU ?? 1, () => 1);
+    const cpus = Math.min(base.cpus * factor, await this.cpuCount);
+    return { memoryBytes: base.memoryBytes * factor, cpus, pids: base.pids * factor };
+  }
+
+  /** Engine errors that are not answers (the socket is gone, the daemon is down) become UNAVAILABLE. */
+  private async engine<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof PlatformError || dockerStatus(error) !== undefined) throw error;
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && /^(ECONNREFUSED|ENOENT|ECONNRESET|EPIPE|ETIMEDOUT|EACCES)$/.test(code)) {
+        throw new PlatformError('UNAVAILABLE', `The Docker engine is unreachable: ${dockerMessage(error)}`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** An exec refused because the sandbox went away or stopped running in between. */
+  private asSandboxError(sandboxId: string, error: unknown): unknown {
+    if (isNotFound(error)) return notFound(`Sandbox ${JSON.stringify(sandboxId)}`);
+    if (isConflict(error)) return new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} is not running: ${dockerMessage(error)}`, { cause: error });
+    return error;
+  }
+
+  private nameOf(sandboxId: string): string {
+    return `${this.prefix}${sandboxId}`;
+  }
+}
+
+/** DESIGN §8's mapping of Docker states. */
+export function statusOf(state: Dockerode.ContainerInspectInfo['State']): SandboxStatus {
+  if (state.Paused || state.Status === 'paused' || state.Status === 'exited') return 'PAUSED';
+  if (state.Status === 'running') return 'RUNNING';
+  if (state.Status === 'created' || state.Status === 'restarting') return 'STARTING';
+  return 'ERROR';
+}
+
+const ignoreConflict = (error: unknown): void => {
+  if (!isConflict(error)) throw error;
+};
+/** 304: the container was already running. */
+const ignoreNotModified = (error: unknown): void => {
+  if (dockerStatus(error) !== 304) throw error;
+};
+
+
+
