@@ -3,60 +3,21 @@
  * exercises the API over a real socket, and checks the logs never carry a secret and that
  * SIGTERM stops the server cleanly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'e2e-key-0123456789abcdef';
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const GITHUB_SECRET = 'e2e-github-secret-0000';
-
-interface Running {
-  child: ChildProcess;
-  output: string[];
-  baseUrl: string;
-}
-
-async function startServer(dir: string, env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(root, dir),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const listening = /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(output.join(''));
-      if (listening?.[1]) {
-        clearTimeout(timer);
-        resolve(listening[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output.join('')}`)));
-  });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  return { child, output, baseUrl };
-}
-
-const stop = (running: Running) =>
-  new Promise<number | null>((resolve) => {
-    if (running.child.exitCode !== null) return resolve(running.child.exitCode);
-    running.child.once('exit', (code) => resolve(code));
-    running.child.kill('SIGTERM');
-  });
 
 describe.each([
   ['examples/server', 'Fastify'],
   ['examples/express-server', 'Express'],
 ])('reference server %s (%s)', (dir) => {
-  let server: Running;
+  let server: RunningServer;
   beforeAll(async () => {
     server = await startServer(dir, {
       AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
@@ -67,7 +28,7 @@ describe.each([
     });
   }, 40_000);
   afterAll(async () => {
-    if (server) await stop(server);
+    if (server) await stopServer(server);
   });
 
   const call = async (method: string, route: string, body?: unknown) => {
@@ -127,7 +88,7 @@ describe.each([
     expect(run.status).toBe('COMPLETED');
     expect(run.conversation_id).toEqual(expect.any(String));
 
-    const code = await stop(server);
+    const code = await stopServer(server);
     expect(code).toBe(0);
     const logs = server.output.join('');
     expect(logs).toMatch(/stopped/);

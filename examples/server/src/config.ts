@@ -23,7 +23,9 @@ export interface ServerConfig {
   /** Installation ids or account logins linked to orgs. */
   githubLinks: GithubLinkConfig[];
   /** Where agents run. */
-  sandbox: 'process';
+  sandbox: 'process' | 'docker';
+  /** Images offered as sandbox specs by the Docker runtime; the first is the default. */
+  dockerImages: string[];
   /** The agent's command line; `null` for the demo agent. */
   agentCommand: string | null;
 }
@@ -92,10 +94,22 @@ export function parseGithubLinks(value: string | undefined): GithubLinkConfig[] 
   });
 }
 
-function parseSandbox(value: string | undefined): 'process' {
+function parseSandbox(value: string | undefined): 'process' | 'docker' {
   if (!value || value === 'process') return 'process';
-  if (value === 'docker') throw new ConfigError('AGENT_PLATFORM_SANDBOX=docker is not available yet: use process (the default)');
-  throw new ConfigError(`AGENT_PLATFORM_SANDBOX must be "process", got "${value}"`);
+  if (value === 'docker') return 'docker';
+  throw new ConfigError(`AGENT_PLATFORM_SANDBOX must be "process" or "docker", got "${value}"`);
+}
+
+/** The image sandboxes run when `AGENT_PLATFORM_DOCKER_IMAGES` names none. */
+export const DEFAULT_DOCKER_IMAGE = 'debian:bookworm-slim';
+
+function parseDockerImages(value: string | undefined): string[] {
+  if (!value?.trim()) return [DEFAULT_DOCKER_IMAGE];
+  return value.split(',').map((entry, index) => {
+    const image = entry.trim();
+    if (!image || /\s/.test(image)) throw new ConfigError(`AGENT_PLATFORM_DOCKER_IMAGES entry ${index + 1} must be an image reference, like debian:bookworm-slim`);
+    return image;
+  });
 }
 
 export function loadConfig(env: Env = process.env): ServerConfig {
@@ -110,6 +124,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     githubWebhookSecrets: parseGithubSecrets(env.AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET),
     githubLinks: parseGithubLinks(env.AGENT_PLATFORM_GITHUB_LINKS),
     sandbox: parseSandbox(env.AGENT_PLATFORM_SANDBOX),
+    dockerImages: parseDockerImages(env.AGENT_PLATFORM_DOCKER_IMAGES),
     agentCommand: env.AGENT_PLATFORM_AGENT_COMMAND?.trim() || null,
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCommandAgentRunner, emptyAgentSettings, type AgentEvent } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { demoAgentCommand } from './demo-agent.js';
+import { demoAgent } from './demo-agent.js';
 
 describe('the demo agent', () => {
   const runtime = createProcessRuntime();
@@ -9,7 +9,7 @@ describe('the demo agent', () => {
 
   it('reports its task and event and completes', async () => {
     await runtime.start({ sandboxId: 'sbx_demo', specId: (await runtime.listSpecs())[0]!.id });
-    const agent = createCommandAgentRunner({ command: demoAgentCommand() });
+    const agent = createCommandAgentRunner(demoAgent());
     const events: AgentEvent[] = [];
     for await (const event of agent.run({
       runtime,
@@ -24,7 +24,9 @@ describe('the demo agent', () => {
     }
     expect(events[0]).toEqual({ type: 'event', data: { type: 'status', status: 'started', conversation_id: 'conv_demo' } });
     expect(events).toContainEqual({ type: 'output', message: 'Task: Say hello' });
-    expect(events).toContainEqual({ type: 'event', data: { type: 'observation', source: 'event', top_level_keys: ['action', 'issue'] } });
+    const payload = JSON.stringify({ action: 'opened', issue: { title: 'x' } });
+    expect(events).toContainEqual({ type: 'event', data: { type: 'observation', source: 'event', payload_bytes: payload.length } });
+    expect(events).toContainEqual({ type: 'output', message: 'Model: not configured; API key provided.' });
     expect(events.at(-1)).toEqual({ type: 'finished', outcome: { status: 'COMPLETED', reason: null } });
     expect(JSON.stringify(events)).not.toContain('sk-demo-secret-000');
   });

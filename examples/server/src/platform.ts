@@ -1,7 +1,8 @@
 import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, generateSecretKey, type AgentPlatform } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
-import { demoAgentCommand } from './demo-agent.js';
+import { createDockerRuntime } from '@agent-platform/sandbox-docker';
+import { demoAgent } from './demo-agent.js';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
 
@@ -13,7 +14,8 @@ export interface ServerPlatform {
 
 /**
  * The engine on the server's embedded defaults: in-memory storage, seeded API keys, sandboxes
- * as local processes, and the demo agent unless `AGENT_PLATFORM_AGENT_COMMAND` names another.
+ * as local processes (or Docker containers with `AGENT_PLATFORM_SANDBOX=docker`), and the demo
+ * agent unless `AGENT_PLATFORM_AGENT_COMMAND` names another.
  */
 export async function createServerPlatform(config: ServerConfig, logger: Logger): Promise<ServerPlatform> {
   let secretKey = config.secretKey;
@@ -21,7 +23,8 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     secretKey = generateSecretKey();
     logger.warn('AGENT_PLATFORM_SECRET_KEY is not set: using a generated development key; secrets stored now cannot be read after a restart');
   }
-  const runtime = createProcessRuntime();
+  const runtime = config.sandbox === 'docker' ? createDockerRuntime({ images: config.dockerImages }) : createProcessRuntime();
+  logger.info({ sandbox: config.sandbox, ...(config.sandbox === 'docker' ? { images: config.dockerImages } : {}) }, 'sandbox runtime');
   if (!config.agentCommand) logger.info('AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
   const platform = createAgentPlatform({
     storage: createMemoryStorage(),
@@ -29,7 +32,7 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     publicUrl: config.publicUrl,
     github: { webhookSecrets: config.githubWebhookSecrets },
     runtime,
-    agent: createCommandAgentRunner({ command: config.agentCommand ?? demoAgentCommand() }),
+    agent: createCommandAgentRunner(config.agentCommand ? { command: config.agentCommand } : demoAgent()),
   });
   for (const link of config.githubLinks) await platform.githubLinks.link(link);
   if (config.githubWebhookSecrets.length === 0) {

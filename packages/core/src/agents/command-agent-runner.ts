@@ -8,6 +8,7 @@
  * @module
  */
 import type { AgentEvent, AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
+import type { SandboxFile } from '../ports/sandbox-runtime.js';
 import { agentLaunch } from './agent-environment.js';
 import { LineSplitter, redact } from './line-splitter.js';
 
@@ -18,6 +19,11 @@ export interface CommandAgentRunnerOptions {
   defaultTimeoutMs?: number;
   /** How much of the end of stderr becomes the failure reason. Default 2,000 characters. */
   reasonChars?: number;
+  /**
+   * Written into the sandbox before each run, relative to its working directory: the agent's own
+   * program, say, so that it runs in any sandbox image (`command: 'sh .agent-platform/agent.sh'`).
+   */
+  files?: SandboxFile[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +63,7 @@ export function createCommandAgentRunner(options: CommandAgentRunnerOptions): Ag
       const exec = input.runtime.exec(input.sandboxId, {
         command: options.command,
         env: launch.env,
-        files: launch.files,
+        files: [...(options.files ?? []), ...launch.files],
         timeoutMs: input.timeoutMs ?? options.defaultTimeoutMs ?? 30 * 60 * 1000,
         ...(input.signal ? { signal: input.signal } : {}),
       });

@@ -158,8 +158,12 @@ export class RunExecutor {
       const conversation = await this.openConversation(run, automation, sandboxId, payloadJson);
       const outcome = await this.runAgent(run, automation, conversation, sandboxId, payloadJson, signal);
       await closeConversation(this.context, conversation.id, outcome, { sandbox_status: 'MISSING' });
+      // The sandbox goes before the run ends, so a finished run never has a live sandbox.
+      const usedSandbox = sandboxId;
+      sandboxId = null;
+      await removeStoredSandbox(this.context, this.options.runtime, usedSandbox);
       const status: RunStatus = outcome.status === 'TIMED_OUT' ? 'FAILED' : outcome.status;
-      await this.finish({ ...run, conversation_id: conversation.id, sandbox_id: sandboxId }, status, outcome.reason);
+      await this.finish({ ...run, conversation_id: conversation.id, sandbox_id: usedSandbox }, status, outcome.reason);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (error instanceof TransientRunError && run.attempt < this.maxAttempts && this.running) {
