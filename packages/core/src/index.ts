@@ -50,3 +50,4 @@ export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';
 export { ConversationsService, type Page } from './services/conversations-service.js';
 export { BoundedDecoder } from './sandbox/bounded-decoder.js';
+export { ExecEventQueue } from './sandbox/exec-event-queue.js';

@@ -6,7 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
-import { BoundedDecoder, type ExecEvent, type ExecResult } from '@agent-platform/core';
+import { BoundedDecoder, ExecEventQueue, type ExecEvent, type ExecResult } from '@agent-platform/core';
 import { isConflict } from './docker-errors.js';
 import { StreamDemuxer } from './demux.js';
 
@@ -41,8 +41,7 @@ export interface DockerExecOptions {
 export class DockerExec {
   private readonly stdout: BoundedDecoder;
   private readonly stderr: BoundedDecoder;
-  private readonly queue: ExecEvent[] = [];
-  private wake: (() => void) | undefined;
+  private readonly queue = new ExecEventQueue();
   private done = false;
   private stream: Duplex | undefined;
   private exec: Dockerode.Exec | undefined;
@@ -86,13 +85,8 @@ export class DockerExec {
   }
 
   /** The next event, or undefined after the `exit` event was taken. */
-  async next(): Promise<ExecEvent | undefined> {
-    while (this.queue.length === 0 && !this.done) {
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-    }
-    return this.queue.shift();
+  next(): Promise<ExecEvent | undefined> {
+    return this.queue.next();
   }
 
   get finished(): boolean {
@@ -165,15 +159,7 @@ export class DockerExec {
   }
 
   private push(event: ExecEvent): void {
-    const last = this.queue.at(-1);
-    if (event.type !== 'exit' && last !== undefined && last.type !== 'exit' && last.type === event.type) {
-      last.data += event.data;
-      return;
-    }
     this.queue.push(event);
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
   }
 
   private finishing = false;
@@ -201,8 +187,6 @@ export class DockerExec {
     };
     this.push({ type: 'exit', result });
     this.done = true;
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.queue.close();
   }
 }

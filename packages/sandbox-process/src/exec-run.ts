@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { PlatformError } from '@agent-platform/core';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
-import { BoundedDecoder } from '@agent-platform/core';
+import { BoundedDecoder, ExecEventQueue } from '@agent-platform/core';
 import { signalGroup } from './process-groups.js';
 
 /** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */
@@ -39,8 +39,7 @@ export class ExecRun {
   private readonly child: ChildProcess;
   private readonly stdout: BoundedDecoder;
   private readonly stderr: BoundedDecoder;
-  private readonly queue: ExecEvent[] = [];
-  private wake: (() => void) | undefined;
+  private readonly queue = new ExecEventQueue();
   private done = false;
   private resolveFinished!: () => void;
   private spawnError: Error | undefined;
@@ -100,13 +99,8 @@ export class ExecRun {
   }
 
   /** The next event, or undefined after the `exit` event was taken. */
-  async next(): Promise<ExecEvent | undefined> {
-    while (this.queue.length === 0 && !this.done) {
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-    }
-    return this.queue.shift();
+  next(): Promise<ExecEvent | undefined> {
+    return this.queue.next();
   }
 
   /** SIGKILLs the whole group (the command and everything it left in the group). */
@@ -126,17 +120,7 @@ export class ExecRun {
   }
 
   private push(event: ExecEvent): void {
-    // Output the consumer has not taken yet is merged, so a slow consumer costs one string per
-    // stream rather than one event per chunk.
-    const last = this.queue.at(-1);
-    if (event.type !== 'exit' && last !== undefined && last.type !== 'exit' && last.type === event.type) {
-      last.data += event.data;
-      return;
-    }
     this.queue.push(event);
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
   }
 
   /**
@@ -186,9 +170,7 @@ export class ExecRun {
       this.push({ type: 'exit', result });
     }
     this.done = true;
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.queue.close();
     this.resolveFinished();
   }
 }
