@@ -3,7 +3,10 @@
  * each in a sandbox — a conversation whose first message is the automation's instructions and
  * the event payload, the agent, its events — to COMPLETED, FAILED or CANCELLED. Bounded
  * concurrency overall and per org; transient failures (the sandbox would not start) retried
- * with backoff up to `maxAttempts`; runs left RUNNING by a crash are taken again at start-up.
+ * with backoff up to `maxAttempts`. Several executors (processes) may share one storage: a run is
+ * claimed in a transaction with a lease that its executor renews, so no run executes twice at
+ * once, a run whose executor died is taken again once its lease lapses, and a cancel made
+ * through any process reaches the executor running it.
  * @module
  */
 import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
@@ -31,6 +34,14 @@ export interface RunExecutorOptions {
   pollIntervalMs?: number;
   /** Time limit for automations that set none. Default 30 minutes. */
   defaultTimeoutSeconds?: number;
+  /** This executor's name in run leases. Default: a fresh random id. */
+  workerId?: string;
+  /**
+   * How long a claimed run stays this executor's without a renewal. Leases are renewed every
+   * third of it while the run executes; a run whose lease lapsed (its worker died) is taken
+   * again by any executor. Default 30 s.
+   */
+  leaseMs?: number;
 }
 
 /** Thrown for failures worth another attempt. */
@@ -40,6 +51,9 @@ export class RunExecutor {
   private readonly inFlight = new Map<string, { orgId: string; controller: AbortController; done: Promise<void> }>();
   private readonly retryAt = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  readonly workerId: string;
+  private readonly leaseMs: number;
   private running = false;
   private ticking: Promise<void> | null = null;
   private again = false;
@@ -55,17 +69,28 @@ export class RunExecutor {
     this.concurrency = options.concurrency ?? 4;
     this.perOrg = options.perOrgConcurrency ?? 2;
     this.maxAttempts = options.maxAttempts ?? 3;
+    this.workerId = options.workerId ?? context.ids.newId('wkr');
+    this.leaseMs = options.leaseMs ?? 30_000;
   }
 
-  /** Recovers runs a crash left RUNNING, then starts taking work. */
+  /** Takes back runs whose worker died (lapsed leases), then starts taking work. */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    for (const run of await this.context.storage.runs.listByStatus('RUNNING', 1000)) {
-      if (!this.inFlight.has(run.id)) await this.context.storage.runs.update({ ...run, status: 'PENDING' });
-    }
-    this.timer = setInterval(() => this.notify(), this.options.pollIntervalMs ?? 1000);
+    await this.recoverLapsed().catch(() => {
+      // Storage unavailable: the lease timer tries again.
+    });
+    this.timer = setInterval(() => {
+      this.notify();
+      void this.followCancels().catch(() => {});
+    }, this.options.pollIntervalMs ?? 1000);
     this.timer.unref();
+    this.leaseTimer = setInterval(() => {
+      void this.renewLeases()
+        .then(() => this.recoverLapsed())
+        .catch(() => {});
+    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.leaseTimer.unref();
     this.notify();
   }
 
@@ -73,7 +98,9 @@ export class RunExecutor {
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     this.timer = null;
+    this.leaseTimer = null;
     for (const entry of this.inFlight.values()) entry.controller.abort();
     await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
     await this.ticking;
@@ -142,7 +169,15 @@ export class RunExecutor {
     return this.context.storage.transaction(async (tx) => {
       const run = await tx.runs.get(orgId, runId);
       if (!run || run.status !== 'PENDING') return null;
-      const started: RunRecord = { ...run, status: 'RUNNING', attempt: run.attempt + 1, started_at: this.now(), error_detail: null };
+      const started: RunRecord = {
+        ...run,
+        status: 'RUNNING',
+        attempt: run.attempt + 1,
+        started_at: this.now(),
+        error_detail: null,
+        lease_owner: this.workerId,
+        lease_expires_at: this.leaseUntil(),
+      };
       await tx.runs.update(started);
       return started;
     });
@@ -170,7 +205,7 @@ export class RunExecutor {
         const backoff = (this.options.retryBackoffMs ?? 1000) * 2 ** (run.attempt - 1);
         this.retryAt.set(run.id, this.context.clock.now().getTime() + backoff);
         setTimeout(() => this.notify(), backoff).unref();
-        await this.context.storage.runs.update({ ...run, status: 'PENDING', error_detail: `attempt ${run.attempt} failed: ${reason}` });
+        await this.context.storage.runs.update({ ...run, status: 'PENDING', error_detail: `attempt ${run.attempt} failed: ${reason}`, lease_owner: null, lease_expires_at: null });
       } else {
         await this.finish(run, 'FAILED', reason).catch(() => {});
       }
@@ -257,6 +292,8 @@ export class RunExecutor {
     await this.context.storage.transaction(async (tx) => {
       const current = await tx.runs.get(run.org_id, run.id);
       if (!current || FINAL_RUN_STATUSES.includes(current.status)) return;
+      // Our lease lapsed and another executor took the run: its result is the one that counts.
+      if (current.lease_owner && current.lease_owner !== this.workerId) return;
       await tx.runs.update({
         ...current,
         conversation_id: run.conversation_id ?? current.conversation_id,
@@ -264,8 +301,54 @@ export class RunExecutor {
         status,
         error_detail: status === 'COMPLETED' ? null : reason,
         completed_at: this.now(),
+        lease_owner: null,
+        lease_expires_at: null,
       });
     });
+  }
+
+  /** Aborts the agents of runs cancelled meanwhile (through this process or another). */
+  private async followCancels(): Promise<void> {
+    for (const [runId, entry] of this.inFlight) {
+      const run = await this.context.storage.runs.get(entry.orgId, runId);
+      if (!run || run.status === 'CANCELLED') entry.controller.abort();
+    }
+  }
+
+  /** Extends the leases of the runs executing here. */
+  private async renewLeases(): Promise<void> {
+    for (const [runId, entry] of this.inFlight) {
+      await this.context.storage.transaction(async (tx) => {
+        const run = await tx.runs.get(entry.orgId, runId);
+        if (run?.status === 'RUNNING' && run.lease_owner === this.workerId) await tx.runs.update({ ...run, lease_expires_at: this.leaseUntil() });
+      });
+    }
+  }
+
+  /**
+   * RUNNING runs whose lease lapsed belong to an executor that died: back to PENDING for another
+   * attempt, or FAILED when they had their last one.
+   */
+  private async recoverLapsed(): Promise<void> {
+    const now = this.context.clock.now().getTime();
+    const lapsed = (run: RunRecord) => !this.inFlight.has(run.id) && (!run.lease_expires_at || Date.parse(run.lease_expires_at) <= now);
+    for (const candidate of (await this.context.storage.runs.listByStatus('RUNNING', 1000)).filter(lapsed)) {
+      await this.context.storage.transaction(async (tx) => {
+        const run = await tx.runs.get(candidate.org_id, candidate.id);
+        if (!run || run.status !== 'RUNNING' || !lapsed(run)) return;
+        const reason = `attempt ${run.attempt} was interrupted: its executor stopped`;
+        if (run.attempt >= this.maxAttempts) {
+          await tx.runs.update({ ...run, status: 'FAILED', error_detail: reason, completed_at: this.now(), lease_owner: null, lease_expires_at: null });
+        } else {
+          await tx.runs.update({ ...run, status: 'PENDING', error_detail: reason, lease_owner: null, lease_expires_at: null });
+        }
+      });
+    }
+    this.notify();
+  }
+
+  private leaseUntil(): string {
+    return new Date(this.context.clock.now().getTime() + this.leaseMs).toISOString();
   }
 
   private now(): string {

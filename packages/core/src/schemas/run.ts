@@ -33,6 +33,10 @@ export type Run = z.infer<typeof runSchema>;
 export const runRecordSchema = runSchema.extend({
   /** JSON text of a manual dispatch's payload; `null` for event runs (their delivery holds it). */
   dispatch_payload_json: z.string().nullable(),
+  /** The executor (worker) that holds the RUNNING run; internal. */
+  lease_owner: z.string().nullish(),
+  /** Until when it holds it: renewed while the run executes, so a dead worker's runs come back. */
+  lease_expires_at: timestampSchema.nullish(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

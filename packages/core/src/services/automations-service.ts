@@ -18,7 +18,7 @@ import { nowIso, type ServiceContext } from './context.js';
 
 /** A run as returned: the stored dispatch payload stays internal. */
 export function toRunView(record: RunRecord): Run {
-  const { dispatch_payload_json: _payload, ...run } = record;
+  const { dispatch_payload_json: _payload, lease_owner: _owner, lease_expires_at: _expires, ...run } = record;
   return run;
 }
 
