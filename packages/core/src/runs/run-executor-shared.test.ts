@@ -143,3 +143,24 @@ describe('RunExecutor, several over one storage', () => {
     expect((await storage.runs.get('acme', run.id))?.status).toBe('CANCELLED');
   });
 });
+
+describe('RunExecutor shutdown', () => {
+  it('hands a running run back to the queue; another executor completes it', async () => {
+    const storage = createMemoryStorage();
+    const dir = mkdtempSync(path.join(tmpdir(), 'executors-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const marker = path.join(dir, 'first-done');
+    // The first execution waits (to be interrupted); later ones finish at once.
+    const command = `if [ -e '${marker}' ]; then echo second; else touch '${marker}'; sleep 30; fi`;
+    const first = await node(storage, command);
+    const automation = await first.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
+    const run = await first.automations.dispatch(alice, automation.id, {});
+    await until('running', () => storage.runs.get('acme', run.id), (current) => current?.status === 'RUNNING');
+    await until('agent started', async () => (await import('node:fs')).existsSync(marker), Boolean);
+    await first.stop();
+    expect(await storage.runs.get('acme', run.id)).toMatchObject({ status: 'PENDING', attempt: 0, lease_owner: null });
+    await node(storage, command);
+    const done = await until('completed elsewhere', () => storage.runs.get('acme', run.id), (current) => current?.status === 'COMPLETED');
+    expect(done?.attempt).toBe(1);
+  });
+});

@@ -94,7 +94,10 @@ export class RunExecutor {
     this.notify();
   }
 
-  /** Cancels running agents (their runs end CANCELLED) and stops taking work. */
+  /**
+   * Stops taking work and stops the agents running here; their runs go back to PENDING (the
+   * attempt not counted) for another executor, or this one after a restart.
+   */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
@@ -197,6 +200,11 @@ export class RunExecutor {
       const usedSandbox = sandboxId;
       sandboxId = null;
       await removeStoredSandbox(this.context, this.options.runtime, usedSandbox);
+      if (outcome.status === 'CANCELLED' && !this.running) {
+        // This executor is shutting down, the user did not cancel: another executor takes it.
+        await this.release(run);
+        return;
+      }
       const status: RunStatus = outcome.status === 'TIMED_OUT' ? 'FAILED' : outcome.status;
       await this.finish({ ...run, conversation_id: conversation.id, sandbox_id: usedSandbox }, status, outcome.reason);
     } catch (error) {
@@ -313,6 +321,22 @@ export class RunExecutor {
       const run = await this.context.storage.runs.get(entry.orgId, runId);
       if (!run || run.status === 'CANCELLED') entry.controller.abort();
     }
+  }
+
+  /** Hands a run this executor holds back to the queue, unless it ended meanwhile. */
+  private async release(run: RunRecord): Promise<void> {
+    await this.context.storage.transaction(async (tx) => {
+      const current = await tx.runs.get(run.org_id, run.id);
+      if (!current || current.status !== 'RUNNING' || current.lease_owner !== this.workerId) return;
+      await tx.runs.update({
+        ...current,
+        status: 'PENDING',
+        attempt: Math.max(0, current.attempt - 1),
+        error_detail: 'interrupted: its executor shut down',
+        lease_owner: null,
+        lease_expires_at: null,
+      });
+    });
   }
 
   /** Extends the leases of the runs executing here. */
