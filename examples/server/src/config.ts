@@ -22,6 +22,12 @@ export interface ServerConfig {
   githubWebhookSecrets: string[];
   /** Installation ids or account logins linked to orgs. */
   githubLinks: GithubLinkConfig[];
+  /** Where records live. */
+  storage: StorageConfig;
+  /** Whether this process executes runs (`AGENT_PLATFORM_EXECUTOR=off`: API only, workers run them). */
+  executor: boolean;
+  /** How long a worker holds a run without renewing its lease, in milliseconds. */
+  runLeaseMs: number;
   /** Where agents run. */
   sandbox: 'process' | 'docker';
   /** Images offered as sandbox specs by the Docker runtime; the first is the default. */
@@ -29,6 +35,11 @@ export interface ServerConfig {
   /** The agent's command line; `null` for the demo agent. */
   agentCommand: string | null;
 }
+
+export type StorageConfig =
+  | { kind: 'memory' }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string };
 
 export type GithubLinkConfig = { orgId: string; installationId: string } | { orgId: string; account: string };
 
@@ -112,14 +123,53 @@ function parseDockerImages(value: string | undefined): string[] {
   });
 }
 
+/**
+ * `DATABASE_URL` → PostgreSQL; otherwise embedded PGlite in `AGENT_PLATFORM_DATA_DIR` (default
+ * `./.agent-platform`); `AGENT_PLATFORM_STORAGE=memory` keeps nothing (tests, demos).
+ */
+export function parseStorage(env: Env): StorageConfig {
+  const kind = env.AGENT_PLATFORM_STORAGE?.trim() || (env.DATABASE_URL?.trim() ? 'postgres' : 'pglite');
+  if (kind === 'memory') return { kind };
+  if (kind === 'pglite') return { kind, dataDir: env.AGENT_PLATFORM_DATA_DIR?.trim() || './.agent-platform' };
+  if (kind === 'postgres') {
+    const url = env.DATABASE_URL?.trim();
+    if (!url) throw new ConfigError('AGENT_PLATFORM_STORAGE=postgres needs DATABASE_URL (postgres://user:password@host:5432/db)');
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+    return { kind, url };
+  }
+  throw new ConfigError(`AGENT_PLATFORM_STORAGE must be "pglite", "postgres" or "memory", got "${kind}"`);
+}
+
+function parseExecutor(value: string | undefined): boolean {
+  if (!value?.trim() || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError(`AGENT_PLATFORM_EXECUTOR must be "on" or "off", got "${value}"`);
+}
+
+function parseLeaseSeconds(value: string | undefined): number {
+  if (!value?.trim()) return 30_000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) throw new ConfigError(`AGENT_PLATFORM_RUN_LEASE_SECONDS must be a number from 1 to 3600, got "${value}"`);
+  return Math.round(seconds * 1000);
+}
+
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = parsePort(env.PORT);
+  const storage = parseStorage(env);
+  const secretKey = parseSecretKey(env.AGENT_PLATFORM_SECRET_KEY);
+  if (storage.kind === 'postgres' && !secretKey) {
+    // Every process sharing the database must open the same secrets: a per-process key would not.
+    throw new ConfigError('AGENT_PLATFORM_SECRET_KEY is required with DATABASE_URL, the same in every process (openssl rand -base64 32)');
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
     publicUrl: parsePublicUrl(env.AGENT_PLATFORM_PUBLIC_URL, port),
     seededKeys: parseSeededKeys(env.AGENT_PLATFORM_API_KEYS),
-    secretKey: parseSecretKey(env.AGENT_PLATFORM_SECRET_KEY),
+    secretKey,
+    storage,
+    runLeaseMs: parseLeaseSeconds(env.AGENT_PLATFORM_RUN_LEASE_SECONDS),
+    executor: parseExecutor(env.AGENT_PLATFORM_EXECUTOR),
     logLevel: env.LOG_LEVEL || 'info',
     githubWebhookSecrets: parseGithubSecrets(env.AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET),
     githubLinks: parseGithubLinks(env.AGENT_PLATFORM_GITHUB_LINKS),

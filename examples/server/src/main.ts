@@ -15,7 +15,9 @@ try {
   logger.level = config.logLevel;
   const { platform, close } = await createServerPlatform(config, logger);
   const app = await createFastifyApp(platform, logger);
-  await platform.start();
+  // API-only processes leave the runs to worker processes.
+  if (config.executor) await platform.start();
+  else logger.info('AGENT_PLATFORM_EXECUTOR=off: this process serves the API; workers execute runs');
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl }, 'agent-platform reference server ready');
   onShutdown(logger, async () => {

@@ -1,6 +1,6 @@
-import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, generateSecretKey, type AgentPlatform } from '@agent-platform/core';
+import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, type AgentPlatform } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { createMemoryStorage } from '@agent-platform/storage-memory';
+import { openStorage, resolveSecretKey } from './storage.js';
 import { createDockerRuntime } from '@agent-platform/sandbox-docker';
 import { demoAgent } from './demo-agent.js';
 import type { Logger } from 'pino';
@@ -13,26 +13,25 @@ export interface ServerPlatform {
 }
 
 /**
- * The engine on the server's embedded defaults: in-memory storage, seeded API keys, sandboxes
+ * The engine on the server's embedded defaults: PGlite storage in a data directory (PostgreSQL with
+ * `DATABASE_URL`, or memory), seeded API keys, sandboxes
  * as local processes (or Docker containers with `AGENT_PLATFORM_SANDBOX=docker`), and the demo
  * agent unless `AGENT_PLATFORM_AGENT_COMMAND` names another.
  */
 export async function createServerPlatform(config: ServerConfig, logger: Logger): Promise<ServerPlatform> {
-  let secretKey = config.secretKey;
-  if (!secretKey) {
-    secretKey = generateSecretKey();
-    logger.warn('AGENT_PLATFORM_SECRET_KEY is not set: using a generated development key; secrets stored now cannot be read after a restart');
-  }
+  const secretKey = resolveSecretKey(config, logger);
+  const storage = await openStorage(config, logger);
   const runtime = config.sandbox === 'docker' ? createDockerRuntime({ images: config.dockerImages }) : createProcessRuntime();
   logger.info({ sandbox: config.sandbox, ...(config.sandbox === 'docker' ? { images: config.dockerImages } : {}) }, 'sandbox runtime');
   if (!config.agentCommand) logger.info('AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
   const platform = createAgentPlatform({
-    storage: createMemoryStorage(),
+    storage,
     secrets: createAesGcmSecretBox({ keys: { k1: secretKey } }),
     publicUrl: config.publicUrl,
     github: { webhookSecrets: config.githubWebhookSecrets },
     runtime,
     agent: createCommandAgentRunner(config.agentCommand ? { command: config.agentCommand } : demoAgent()),
+    executor: { leaseMs: config.runLeaseMs },
   });
   for (const link of config.githubLinks) await platform.githubLinks.link(link);
   if (config.githubWebhookSecrets.length === 0) {

@@ -14,10 +14,14 @@ export interface RunningServer {
   baseUrl: string;
 }
 
+/**
+ * Storage is in memory unless `env` chooses (`DATABASE_URL`, `AGENT_PLATFORM_STORAGE`), so tests
+ * never write into the repository's default data directory.
+ */
 export async function startServer(dir: string, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(root, dir),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...storageDefault(env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -46,3 +50,30 @@ export const stopServer = (running: RunningServer) =>
     running.child.once('exit', (code) => resolve(code));
     running.child.kill('SIGTERM');
   });
+
+/** A worker-only process (`src/worker.ts`); resolves once it says it is ready. */
+export async function startWorker(dir: string, env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/worker.ts'], {
+    cwd: path.join(root, dir),
+    env: { ...process.env, ...storageDefault(env), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output.join('')}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (/worker ready/.test(output.join(''))) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output.join('')}`)));
+  });
+  return { child, output, baseUrl: '' };
+}
+
+function storageDefault(env: Record<string, string>): Record<string, string> {
+  return env.DATABASE_URL || env.AGENT_PLATFORM_STORAGE ? {} : { AGENT_PLATFORM_STORAGE: 'memory' };
+}

@@ -1,0 +1,100 @@
+/**
+ * Versioned migrations on a real server: applied once, idempotent, safe when several processes
+ * start at once, recorded in `agent_platform.schema_migrations`.
+ */
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPostgresStorage, migrate, MIGRATIONS } from './index.js';
+import { applyMigrations } from './migrate.js';
+import { postgresBackend } from './create-postgres-storage.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+
+const available = await postgresAvailable();
+
+const databases: ThrowawayDatabase[] = [];
+async function freshDatabase(): Promise<ThrowawayDatabase> {
+  const database = await createThrowawayDatabase();
+  databases.push(database);
+  return database;
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+afterAll(async () => {
+  await Promise.all(databases.map((database) => database.drop()));
+});
+
+describe('MIGRATIONS', () => {
+  it('are numbered 1, 2, 3, ... with snake_case names', () => {
+    expect(MIGRATIONS.map((migration) => migration.version)).toEqual(MIGRATIONS.map((_, n) => n + 1));
+    for (const migration of MIGRATIONS) expect(migration.name).toMatch(/^[a-z][a-z0-9_]*$/);
+  });
+});
+
+describe.skipIf(!available)('migrate on PostgreSQL', () => {
+  it('applies each migration once, records it, and does nothing the second time', async () => {
+    const { url } = await freshDatabase();
+    const latest = MIGRATIONS.length;
+    expect(await migrate({ connectionString: url })).toEqual({
+      applied: MIGRATIONS.map(({ version, name }) => ({ version, name })),
+      version: latest,
+    });
+    expect(await migrate({ connectionString: url })).toEqual({ applied: [], version: latest });
+    const recorded = await query<{ version: number; name: string; applied_at: Date }>(
+      url,
+      'SELECT version, name, applied_at FROM agent_platform.schema_migrations ORDER BY version',
+    );
+    expect(recorded.map(({ version, name }) => ({ version, name }))).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    for (const row of recorded) expect(row.applied_at).toBeInstanceOf(Date);
+  });
+
+  it('lets processes that start at once all succeed, with the migrations applied exactly once', async () => {
+    const { url } = await freshDatabase();
+    // Separate pools, as separate processes would have: two migrate() calls and two servers.
+    const [a, b, server1, server2] = await Promise.all([
+      migrate({ connectionString: url }),
+      migrate({ connectionString: url }),
+      createPostgresStorage({ connectionString: url }),
+      createPostgresStorage({ connectionString: url }),
+    ]);
+    try {
+      expect(a.version).toBe(MIGRATIONS.length);
+      expect(b.version).toBe(MIGRATIONS.length);
+      expect(a.applied.length + b.applied.length).toBeLessThanOrEqual(MIGRATIONS.length);
+      await Promise.all([server1.ping(), server2.ping()]);
+      const recorded = await query<{ n: number }>(url, 'SELECT count(*)::int AS n FROM agent_platform.schema_migrations');
+      expect(recorded[0]?.n).toBe(MIGRATIONS.length);
+    } finally {
+      await Promise.all([server1.close(), server2.close()]);
+    }
+  });
+
+  it('leaves the database alone with migrate: false', async () => {
+    const { url } = await freshDatabase();
+    const storage = await createPostgresStorage({ connectionString: url, migrate: false });
+    await storage.ping();
+    await storage.close();
+    const schemas = await query(url, "SELECT 1 FROM pg_namespace WHERE nspname = 'agent_platform'");
+    expect(schemas).toEqual([]);
+  });
+
+  it('refuses a database migrated by code whose migration of the same version has another name', async () => {
+    const { url } = await freshDatabase();
+    const backend = postgresBackend({ connectionString: url });
+    try {
+      await applyMigrations(backend, [{ version: 1, name: 'something_else', sql: 'CREATE TABLE agent_platform.x (id int)' }]);
+      await expect(applyMigrations(backend)).rejects.toThrow(/recorded as "something_else"/);
+      await expect(applyMigrations(backend, [{ version: 2, name: 'gap', sql: '' }])).rejects.toThrow(/numbered 1, 2, 3/);
+    } finally {
+      await backend.close();
+    }
+  });
+});

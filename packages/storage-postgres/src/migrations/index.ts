@@ -1,0 +1,11 @@
+/**
+ * Every migration, in order. A new one goes in a file of its own (`0002_<name>.ts`) and at the
+ * end of {@link MIGRATIONS}; released ones are never edited.
+ * @module
+ */
+import { initialMigration } from './0001_initial.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [initialMigration];

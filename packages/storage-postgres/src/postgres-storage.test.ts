@@ -1,0 +1,24 @@
+/**
+ * The conformance suite against a real PostgreSQL server: a throwaway database of this file's own,
+ * a fresh adapter (its own pool) per test.
+ */
+import { afterAll, beforeAll, describe } from 'vitest';
+import { testStorageAdapter } from '@agent-platform/testing';
+import { createPostgresStorage } from './index.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+
+const available = await postgresAvailable();
+
+describe.skipIf(!available)('createPostgresStorage', () => {
+  let database: ThrowawayDatabase;
+
+  beforeAll(async () => {
+    database = await createThrowawayDatabase();
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  testStorageAdapter('postgres', () => createPostgresStorage({ connectionString: database.url }), { timeout: 30_000 });
+});

@@ -1,0 +1,82 @@
+/**
+ * Conversations and their events. An append takes its seqs from the conversation's `next_seq`
+ * with UPDATE ... RETURNING and inserts the events in the same statement: the row lock queues
+ * concurrent appends, so none share or skip a seq, and an unknown conversation updates no row.
+ * @module
+ */
+import { StorageConflictError } from '@agent-platform/core';
+import type { AppConversationRecord, ConversationEvent, ConversationsRepository } from '@agent-platform/core';
+import { fromJsonb, toJsonb } from '../json.js';
+import { checkLimit, decodeSeq, encodeSeq } from '../paging.js';
+import type { Sql } from '../sql.js';
+import { insertOrConflict, recordOf, recordsOf, type DataRow } from './rows.js';
+import { userPage } from './user-pages.js';
+
+const APPEND = `
+WITH bumped AS (
+  UPDATE agent_platform.conversations SET next_seq = next_seq + $2::int
+  WHERE id = $1 RETURNING next_seq - $2::int AS first
+), appended AS (
+  INSERT INTO agent_platform.conversation_events (conversation_id, seq, data)
+  SELECT $1, bumped.first + e.n::int - 1,
+         e.value || jsonb_build_object('conversation_id', $1::text, 'seq', bumped.first + e.n::int - 1)
+  FROM bumped, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, n)
+)
+SELECT first FROM bumped`;
+
+export function conversationsRepository(sql: Sql): ConversationsRepository {
+  return {
+    async insert(record) {
+      await insertOrConflict(
+        sql,
+        `INSERT INTO agent_platform.conversations (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)
+         ON CONFLICT DO NOTHING RETURNING 1`,
+        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        `A conversation with id ${record.id} already exists`,
+      );
+    },
+    async get(id) {
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.conversations WHERE id = $1', [id]);
+      return recordOf<AppConversationRecord>(rows);
+    },
+    async listByUser(userId, options) {
+      return userPage<AppConversationRecord>(sql, 'agent_platform.conversations', userId, options);
+    },
+    async update(record) {
+      const { rowCount } = await sql.query(
+        'UPDATE agent_platform.conversations SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
+        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+      );
+      return rowCount > 0;
+    },
+    async appendEvents(conversationId, events) {
+      // Serialized now: what is stored and what is returned are both this text, read back.
+      const text = toJsonb(events);
+      const { rows } = await sql.query<{ first: number }>(APPEND, [conversationId, events.length, text]);
+      const first = rows[0]?.first;
+      if (first === undefined) {
+        throw new StorageConflictError(`Cannot append events to unknown conversation ${conversationId}`);
+      }
+      return fromJsonb<Omit<ConversationEvent, 'seq'>[]>(text).map((event, n) => ({
+        ...event,
+        conversation_id: conversationId,
+        seq: Number(first) + n,
+      }));
+    },
+    async listEvents(conversationId, options) {
+      const limit = checkLimit(options.limit);
+      const from = options.pageId === undefined ? 0 : decodeSeq(options.pageId);
+      const { rows } = await sql.query<DataRow & { seq: number }>(
+        `SELECT seq, data::text AS data FROM agent_platform.conversation_events
+         WHERE conversation_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+        [conversationId, from, limit + 1],
+      );
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: recordsOf<ConversationEvent>(page),
+        nextPageId: rows.length > limit && last ? encodeSeq(Number(last.seq) + 1) : null,
+      };
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Deliveries, listed newest first (optionally by source or status, each with an index of its
+ * own), and the dedup claims that decide which of many redeliveries is recorded as new.
+ * @module
+ */
+import type { DedupClaim, DeliveriesRepository, DeliveryRecord } from '@agent-platform/core';
+import { toJsonb } from '../json.js';
+import type { Sql } from '../sql.js';
+import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
+
+/** What the adapter does around claims: prune expired ones now and then, off the caller's path. */
+export interface ClaimHooks {
+  claimed(now: string): void;
+}
+
+/**
+ * How often the claim statement is run again when it neither took the key nor saw who holds it:
+ * only when the holder committed after the statement's snapshot was taken, which a new snapshot
+ * (the next statement, outside a transaction) sees.
+ */
+const CLAIM_ATTEMPTS = 5;
+
+/**
+ * One statement decides the claim: the INSERT takes a free key, or an expired claim's row under
+ * its row lock (ON CONFLICT ... DO UPDATE ... WHERE expired) — so of racing claimers, in one
+ * process or many, exactly one gets a row back. The holder is read in the same statement.
+ */
+const CLAIM = `
+WITH taken AS (
+  INSERT INTO agent_platform.dedup_claims AS c (org_id, source, key, delivery_id, expires_at)
+  VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (org_id, source, key) DO UPDATE
+    SET delivery_id = EXCLUDED.delivery_id, expires_at = EXCLUDED.expires_at
+    WHERE c.expires_at <= $6
+  RETURNING 1
+)
+SELECT EXISTS (SELECT 1 FROM taken) AS taken,
+       (SELECT delivery_id FROM agent_platform.dedup_claims
+         WHERE org_id = $1 AND source = $2 AND key = $3 AND expires_at > $6) AS holder`;
+
+interface ClaimRow {
+  taken: boolean;
+  holder: string | null;
+}
+
+export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRepository {
+  return {
+    async insert(record) {
+      await insertOrConflict(
+        sql,
+        `INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT DO NOTHING RETURNING 1`,
+        [record.id, record.org_id, record.source, record.status, record.received_at, toJsonb(record)],
+        `A delivery with id ${record.id} already exists`,
+      );
+    },
+    async get(orgId, id) {
+      const { rows } = await sql.query<DataRow>(
+        'SELECT data::text AS data FROM agent_platform.deliveries WHERE id = $1 AND org_id = $2',
+        [id, orgId],
+      );
+      return recordOf<DeliveryRecord>(rows);
+    },
+    async list(orgId, options) {
+      const params: unknown[] = [orgId];
+      let filter = 'org_id = $1';
+      if (options.source !== undefined) {
+        params.push(options.source);
+        filter += ` AND source = $${params.length}`;
+      }
+      if (options.status !== undefined) {
+        params.push(options.status);
+        filter += ` AND status = $${params.length}`;
+      }
+      const [limit, offset] = limitOffset(options);
+      params.push(limit, offset);
+      return offsetPage<DeliveryRecord>(
+        sql,
+        `SELECT (SELECT count(*) FROM agent_platform.deliveries WHERE ${filter})::int AS total,
+                array(SELECT data::text FROM agent_platform.deliveries WHERE ${filter}
+                      ORDER BY received_at DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}) AS items`,
+        params,
+      );
+    },
+    async claimDedupKey(claim) {
+      const params = claimParams(claim);
+      for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt += 1) {
+        const { rows } = await sql.query<ClaimRow>(CLAIM, params);
+        const row = rows[0];
+        if (row?.taken) {
+          hooks.claimed(claim.now);
+          return null;
+        }
+        if (row?.holder) return row.holder;
+      }
+      throw new Error(`claimDedupKey: the claim of key "${claim.key}" changed hands ${CLAIM_ATTEMPTS} times in a row`);
+    },
+  };
+}
+
+/** Read once, when called: later changes to `claim` do not reach the statement. */
+function claimParams(claim: DedupClaim): string[] {
+  return [claim.orgId, claim.source, claim.key, claim.deliveryId, claim.expiresAt, claim.now];
+}
+
+/**
+ * Deletes up to `limit` claims that expired by `now`, soonest first, skipping rows a claimer holds
+ * locked; the DELETE checks the expiry again on the row's latest version, so a claim renewed in
+ * the meantime stays.
+ */
+export const PRUNE_EXPIRED_CLAIMS = `
+DELETE FROM agent_platform.dedup_claims d
+USING (SELECT org_id, source, key FROM agent_platform.dedup_claims
+       WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED) AS x
+WHERE d.org_id = x.org_id AND d.source = x.source AND d.key = x.key AND d.expires_at <= $1`;

@@ -1,0 +1,36 @@
+/**
+ * The repositories over one `Sql`: the adapter's own (each statement committed alone) or a
+ * transaction's.
+ * @module
+ */
+import type { StorageRepositories } from '@agent-platform/core';
+import type { Sql } from '../sql.js';
+import { apiKeysRepository } from './api-keys.js';
+import { automationsRepository } from './automations.js';
+import { conversationsRepository } from './conversations.js';
+import { deliveriesRepository, type ClaimHooks } from './deliveries.js';
+import { githubLinksRepository } from './github-links.js';
+import { runsRepository } from './runs.js';
+import { sandboxesRepository } from './sandboxes.js';
+import { startTasksRepository } from './start-tasks.js';
+import { providerTokensRepository, settingsRepository } from './user-records.js';
+import { webhooksRepository } from './webhooks.js';
+
+export type { ClaimHooks } from './deliveries.js';
+export { PRUNE_EXPIRED_CLAIMS } from './deliveries.js';
+
+export function createRepositories(sql: Sql, hooks: ClaimHooks): StorageRepositories {
+  return {
+    settings: settingsRepository(sql),
+    providerTokens: providerTokensRepository(sql),
+    apiKeys: apiKeysRepository(sql),
+    webhooks: webhooksRepository(sql),
+    automations: automationsRepository(sql),
+    runs: runsRepository(sql),
+    deliveries: deliveriesRepository(sql, hooks),
+    githubLinks: githubLinksRepository(sql),
+    sandboxes: sandboxesRepository(sql),
+    conversations: conversationsRepository(sql),
+    startTasks: startTasksRepository(sql),
+  };
+}

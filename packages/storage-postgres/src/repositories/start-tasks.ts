@@ -1,0 +1,37 @@
+/**
+ * Conversation start tasks: looked up by id, listed per user in cursor pages.
+ * @module
+ */
+import type { StartTaskRecord, StartTasksRepository } from '@agent-platform/core';
+import { toJsonb } from '../json.js';
+import type { Sql } from '../sql.js';
+import { insertOrConflict, recordOf, type DataRow } from './rows.js';
+import { userPage } from './user-pages.js';
+
+export function startTasksRepository(sql: Sql): StartTasksRepository {
+  return {
+    async insert(record) {
+      await insertOrConflict(
+        sql,
+        `INSERT INTO agent_platform.start_tasks (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)
+         ON CONFLICT DO NOTHING RETURNING 1`,
+        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        `A start task with id ${record.id} already exists`,
+      );
+    },
+    async get(id) {
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.start_tasks WHERE id = $1', [id]);
+      return recordOf<StartTaskRecord>(rows);
+    },
+    async listByUser(userId, options) {
+      return userPage<StartTaskRecord>(sql, 'agent_platform.start_tasks', userId, options);
+    },
+    async update(record) {
+      const { rowCount } = await sql.query(
+        'UPDATE agent_platform.start_tasks SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
+        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+      );
+      return rowCount > 0;
+    },
+  };
+}
