@@ -139,7 +139,7 @@ const allRuns = async (baseUrl: string, automationId: string) => {
   }
 };
 
-describe('the reference server on PostgreSQL, under faults', { timeout: 120_000 }, () => {
+describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 }, () => {
   it('killed with SIGKILL under a stream of deliveries, loses none it acknowledged, nor their runs', async () => {
     const env = await database();
     const first = await server(env);
@@ -177,7 +177,13 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 120_000 
     await until('deliveries flowing', async () => load.acknowledged.length, (count) => count >= 20);
     cluster.stop();
     const before = load.statuses.length;
-    await until('503 answers', async () => load.statuses.slice(before).filter((status) => status === 503).length, (count) => count >= 5);
+    try {
+      await until('503 answers', async () => load.statuses.slice(before).filter((status) => status === 503).length, (count) => count >= 3, 60_000);
+    } catch (error) {
+      // What the server said, for whoever reads a failure in CI.
+      console.log('server output:', running.output.join('').slice(-4000), 'statuses since the stop:', JSON.stringify(load.statuses.slice(before)));
+      throw error;
+    }
     expect((await fetch(`${running.baseUrl}/ready`)).status).toBe(503);
     const acknowledgedWhileDown = load.acknowledged.length;
     cluster.start();

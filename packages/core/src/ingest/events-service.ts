@@ -17,7 +17,7 @@ import { customEventKey } from './event-key.js';
 import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
 import type { Headers } from './headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
-import { commitDelivery, prepareDelivery, type PreparedDelivery } from './record-delivery.js';
+import { prepareDelivery, recordDeliveries, type PreparedDelivery } from './record-delivery.js';
 
 export interface InboundRequest {
   /** Header names lower-cased (as Node gives them). */
@@ -67,9 +67,8 @@ export class EventsService {
       payload,
       payloadJson,
     });
-    const result = await this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.options.dedupWindowSeconds));
-    if (result.runs_created.length > 0) this.context.onRunsCreated?.();
-    return result;
+    const [result] = await recordDeliveries(this.context, [prepared], this.options.dedupWindowSeconds);
+    return result as IngestResult;
   }
 
   /**
@@ -100,13 +99,8 @@ export class EventsService {
         }),
       );
     }
-    const results = await this.context.storage.transaction(async (tx) => {
-      const out: IngestResult[] = [];
-      for (const one of prepared) out.push(await commitDelivery(tx, this.context, one, this.options.dedupWindowSeconds));
-      return out;
-    });
+    const results = await recordDeliveries(this.context, prepared, this.options.dedupWindowSeconds);
     const runs = results.flatMap((result) => result.runs_created);
-    if (runs.length > 0) this.context.onRunsCreated?.();
     const answer: IngestResult = { received: true, matched: runs.length, runs_created: runs };
     if (results.every((result) => result.duplicate)) answer.duplicate = true;
     if (results.length === 1 && results[0]?.delivery_id) answer.delivery_id = results[0].delivery_id;

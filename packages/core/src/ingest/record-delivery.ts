@@ -122,7 +122,38 @@ export async function commitDelivery(tx: StorageRepositories, context: ServiceCo
   await tx.deliveries.insert(delivery);
   if (prepared.runs.length > 0) {
     await tx.runs.insertMany(prepared.runs);
-    await tx.automations.markTriggered(delivery.org_id, prepared.triggered, delivery.received_at);
   }
   return { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created };
+}
+
+/** One transaction for all of `prepared`: every delivery with its runs, or none. */
+async function commitAll(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<IngestResult[]> {
+  return context.storage.transaction(async (tx) => {
+    const out: IngestResult[] = [];
+    for (const one of prepared) out.push(await commitDelivery(tx, context, one, dedupWindowSeconds));
+    return out;
+  });
+}
+
+/**
+ * After the commit: note on the matched automations that they fired, and wake the executor.
+ * `last_triggered_at` is informational and written outside the transaction: inside it, every
+ * delivery matching a popular automation would write that one row, and concurrent deliveries
+ * would conflict on it.
+ */
+async function afterCommit(context: ServiceContext, prepared: readonly PreparedDelivery[], results: readonly IngestResult[]): Promise<void> {
+  for (const [index, one] of prepared.entries()) {
+    if (results[index]?.duplicate || one.triggered.length === 0) continue;
+    await context.storage.automations.markTriggered(one.delivery.org_id, one.triggered, one.delivery.received_at).catch(() => {
+      // Best effort: the delivery and its runs are stored; a missed timestamp is not worth a 5xx.
+    });
+  }
+  if (results.some((result) => result.runs_created.length > 0)) context.onRunsCreated?.();
+}
+
+/** Commits one request's deliveries in one transaction, then notes what fired. */
+export async function recordDeliveries(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<IngestResult[]> {
+  const results = await commitAll(context, prepared, dedupWindowSeconds);
+  await afterCommit(context, prepared, results);
+  return results;
 }

@@ -1,6 +1,6 @@
 import type { AutomationIndex } from '../automations/automation-index.js';
 import { PlatformError, notFound } from '../errors.js';
-import { commitDelivery, prepareDelivery } from '../ingest/record-delivery.js';
+import { prepareDelivery, recordDeliveries } from '../ingest/record-delivery.js';
 import type { Principal } from '../schemas/principal.js';
 import type { Delivery, DeliveryList, DeliveryListQuery, DeliveryRecord, DeliverySummary, IngestResult } from '../schemas/delivery.js';
 import type { ServiceContext } from './context.js';
@@ -47,9 +47,8 @@ export class DeliveriesService {
       payloadJson: record.payload_json,
       replayOf: record.id,
     });
-    const result = await this.context.storage.transaction((tx) => commitDelivery(tx, this.context, prepared, this.dedupWindowSeconds));
-    if (result.runs_created.length > 0) this.context.onRunsCreated?.();
-    return result;
+    const [result] = await recordDeliveries(this.context, [prepared], this.dedupWindowSeconds);
+    return result as IngestResult;
   }
 
   private async load(principal: Principal, id: string): Promise<DeliveryRecord> {
