@@ -8,6 +8,7 @@ import {
   makeAutomationRecord,
   makeConversationEvent,
   makeConversationRecord,
+  makeDedupClaim,
   makeDeliveryRecord,
   makeGithubLinkRecord,
   makeRunRecord,
@@ -20,17 +21,6 @@ import {
 import type { DedupClaim, DeliveryRecord } from '@agent-platform/core';
 import { DEFAULT_MAX_DELIVERIES_PER_ORG, DRIVER_NAME, createMemoryStorage } from './index.js';
 
-function claimFor(delivery: DeliveryRecord, overrides: Partial<DedupClaim> = {}): DedupClaim {
-  return {
-    orgId: delivery.org_id,
-    source: delivery.source,
-    key: delivery.dedup_key,
-    deliveryId: delivery.id,
-    expiresAt: fixtureTime(3600),
-    now: fixtureTime(0),
-    ...overrides,
-  };
-}
 
 testStorageAdapter('memory', () => createMemoryStorage());
 
@@ -183,7 +173,7 @@ describe('createMemoryStorage', () => {
     const neighbour = makeDeliveryRecord({ received_at: fixtureTime(0) });
     await storage.deliveries.insert(neighbour);
     for (const record of records) {
-      expect(await storage.deliveries.claimDedupKey(claimFor(record))).toBeNull();
+      expect(await storage.deliveries.claimDedupKey(makeDedupClaim(record))).toBeNull();
       await storage.deliveries.insert(record);
     }
     const [first, second, ...kept] = records;
@@ -196,7 +186,7 @@ describe('createMemoryStorage', () => {
     expect(await storage.deliveries.get(neighbour.org_id, neighbour.id)).toEqual(neighbour);
     // The evicted delivery's claim still holds its key until it expires.
     if (!first) throw new Error('unreachable');
-    const redelivery = claimFor(first, { deliveryId: uniqueId('dlv'), now: fixtureTime(10) });
+    const redelivery = makeDedupClaim(first, { deliveryId: uniqueId('dlv'), now: fixtureTime(10) });
     expect(await storage.deliveries.claimDedupKey(redelivery)).toBe(first.id);
     // An evicted id is free again.
     await storage.deliveries.insert({ ...first, received_at: fixtureTime(9) });
@@ -246,15 +236,15 @@ describe('createMemoryStorage', () => {
     const storage = createMemoryStorage();
     const expired = makeDeliveryRecord();
     const live = makeDeliveryRecord({ org_id: expired.org_id });
-    expect(await storage.deliveries.claimDedupKey(claimFor(expired, { expiresAt: fixtureTime(10) }))).toBeNull();
-    expect(await storage.deliveries.claimDedupKey(claimFor(live, { expiresAt: fixtureTime(100) }))).toBeNull();
+    expect(await storage.deliveries.claimDedupKey(makeDedupClaim(expired, { expiresAt: fixtureTime(10) }))).toBeNull();
+    expect(await storage.deliveries.claimDedupKey(makeDedupClaim(live, { expiresAt: fixtureTime(100) }))).toBeNull();
     // A claim at 50s drops the claim that lapsed at 10s but keeps the one live until 100s ...
     const other = makeDeliveryRecord({ org_id: expired.org_id });
-    expect(await storage.deliveries.claimDedupKey(claimFor(other, { now: fixtureTime(50) }))).toBeNull();
+    expect(await storage.deliveries.claimDedupKey(makeDedupClaim(other, { now: fixtureTime(50) }))).toBeNull();
     // ... which a caller whose clock lags behind can then see: the lapsed claim is gone for good.
     const lagging = { deliveryId: uniqueId('dlv'), now: fixtureTime(5) };
-    expect(await storage.deliveries.claimDedupKey(claimFor(expired, lagging))).toBeNull();
-    expect(await storage.deliveries.claimDedupKey(claimFor(live, lagging))).toBe(live.id);
+    expect(await storage.deliveries.claimDedupKey(makeDedupClaim(expired, lagging))).toBeNull();
+    expect(await storage.deliveries.claimDedupKey(makeDedupClaim(live, lagging))).toBe(live.id);
   });
 
   it('keeps only a bounded backlog of expired claims as claims go on', async () => {

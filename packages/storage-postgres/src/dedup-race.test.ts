@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord, StorageAdapter } from '@agent-platform/core';
-import { fixtureTime, makeDeliveryRecord, uniqueId } from '@agent-platform/testing';
+import { fixtureTime, makeDedupClaim, makeDeliveryRecord, uniqueId } from '@agent-platform/testing';
 import { createPostgresStorage } from './index.js';
 import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
 
@@ -29,14 +29,7 @@ describe.skipIf(!available)('claimDedupKey across two server processes', () => {
     await database?.drop();
   });
 
-  const claimOf = (delivery: DeliveryRecord) => ({
-    orgId: delivery.org_id,
-    source: delivery.source,
-    key: delivery.dedup_key,
-    deliveryId: delivery.id,
-    expiresAt: fixtureTime(3600),
-    now: fixtureTime(0),
-  });
+  const claimOf = (delivery: DeliveryRecord) => makeDedupClaim(delivery);
 
   it(`of ${CLAIMERS} concurrent claims of one key, exactly one wins`, async () => {
     const orgId = uniqueId('org');

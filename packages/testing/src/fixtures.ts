@@ -10,6 +10,7 @@ import type {
   AppConversationRecord,
   AutomationRecord,
   ConversationEvent,
+  DedupClaim,
   DeliveryRecord,
   GithubLinkRecord,
   ProviderTokensRecord,
@@ -312,6 +313,19 @@ export function makeStartTaskRecord(overrides: Partial<StartTaskRecord> = {}): S
     request: { selected_repository: 'acme/widgets', initial_message: { content: [{ type: 'text', text: 'Hi' }] } },
     created_at: fixtureTime(0),
     updated_at: fixtureTime(0),
+    ...overrides,
+  };
+}
+
+/** The dedup claim a delivery's ingest makes: its key, live for an hour after `fixtureTime(0)`. */
+export function makeDedupClaim(delivery: DeliveryRecord, overrides: Partial<DedupClaim> = {}): DedupClaim {
+  return {
+    orgId: delivery.org_id,
+    source: delivery.source,
+    key: delivery.dedup_key,
+    deliveryId: delivery.id,
+    expiresAt: fixtureTime(3600),
+    now: fixtureTime(0),
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ export {
   makeAutomationRecord,
   makeConversationEvent,
   makeConversationRecord,
+  makeDedupClaim,
   makeDeliveryRecord,
   makeGithubLinkRecord,
   makeProviderTokensRecord,

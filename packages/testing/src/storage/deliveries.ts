@@ -7,21 +7,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { DedupClaim, DeliveryRecord } from '@agent-platform/core';
-import { fixtureTime, makeDeliveryRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeDedupClaim, makeDeliveryRecord, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 
 /** A claim of the delivery's dedup key, live for an hour from `fixtureTime(0)`. */
-export function claimFor(delivery: DeliveryRecord, overrides: Partial<DedupClaim> = {}): DedupClaim {
-  return {
-    orgId: delivery.org_id,
-    source: delivery.source,
-    key: delivery.dedup_key,
-    deliveryId: delivery.id,
-    expiresAt: fixtureTime(3600),
-    now: fixtureTime(0),
-    ...overrides,
-  };
-}
 
 /** How ingest records a redelivery: no payload, outcomes or runs. */
 function duplicateOf(delivery: DeliveryRecord, holder: string): DeliveryRecord {
@@ -203,10 +192,10 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const first = makeDeliveryRecord();
         const second = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
         const third = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(first))).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(second, { now: fixtureTime(60) }))).toBe(first.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(first))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(second, { now: fixtureTime(60) }))).toBe(first.id);
         expect(
-          await ctx.adapter.deliveries.claimDedupKey(claimFor(third, { now: fixtureTime(3599), expiresAt: fixtureTime(7200) })),
+          await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(third, { now: fixtureTime(3599), expiresAt: fixtureTime(7200) })),
         ).toBe(first.id);
       });
 
@@ -214,21 +203,21 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const first = makeDeliveryRecord();
         const second = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
         const third = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(first, { expiresAt: fixtureTime(60) }))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(first, { expiresAt: fixtureTime(60) }))).toBeNull();
         expect(
-          await ctx.adapter.deliveries.claimDedupKey(claimFor(second, { now: fixtureTime(120), expiresAt: fixtureTime(180) })),
+          await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(second, { now: fixtureTime(120), expiresAt: fixtureTime(180) })),
         ).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(third, { now: fixtureTime(150) }))).toBe(second.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(third, { now: fixtureTime(150) }))).toBe(second.id);
       });
 
       it('treats a claim as lapsed from its expiresAt instant on', async () => {
         const first = makeDeliveryRecord();
         const second = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
         const third = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(first, { expiresAt: fixtureTime(60) }))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(first, { expiresAt: fixtureTime(60) }))).toBeNull();
         const justBefore = '2025-01-01T00:00:59.999Z';
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(second, { now: justBefore }))).toBe(first.id);
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(third, { now: fixtureTime(60) }))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(second, { now: justBefore }))).toBe(first.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(third, { now: fixtureTime(60) }))).toBeNull();
       });
 
       it('keeps claims of different orgs, sources and keys apart', async () => {
@@ -236,11 +225,11 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const otherOrg = makeDeliveryRecord({ dedup_key: claimed.dedup_key });
         const otherSource = makeDeliveryRecord({ org_id: claimed.org_id, source: 'stripe', dedup_key: claimed.dedup_key });
         const otherKey = makeDeliveryRecord({ org_id: claimed.org_id });
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(claimed))).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(otherOrg))).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(otherSource))).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(otherKey))).toBeNull();
-        const again = (record: DeliveryRecord) => claimFor(record, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) });
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(claimed))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(otherOrg))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(otherSource))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(otherKey))).toBeNull();
+        const again = (record: DeliveryRecord) => makeDedupClaim(record, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) });
         expect(await ctx.adapter.deliveries.claimDedupKey(again(claimed))).toBe(claimed.id);
         expect(await ctx.adapter.deliveries.claimDedupKey(again(otherOrg))).toBe(otherOrg.id);
         expect(await ctx.adapter.deliveries.claimDedupKey(again(otherSource))).toBe(otherSource.id);
@@ -254,7 +243,7 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const holders = await Promise.all(
           attempts.map((delivery) =>
             ctx.adapter.transaction(async (tx) => {
-              const holder = await tx.deliveries.claimDedupKey(claimFor(delivery));
+              const holder = await tx.deliveries.claimDedupKey(makeDedupClaim(delivery));
               // Yield so a non-serializing adapter would let the others claim in between.
               await nextTurn();
               await tx.deliveries.insert(holder === null ? delivery : duplicateOf(delivery, holder));
@@ -281,36 +270,36 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const error = new Error('rollback');
         await expect(
           ctx.adapter.transaction(async (tx) => {
-            expect(await tx.deliveries.claimDedupKey(claimFor(rolledBack))).toBeNull();
+            expect(await tx.deliveries.claimDedupKey(makeDedupClaim(rolledBack))).toBeNull();
             await tx.deliveries.insert(rolledBack);
             throw error;
           }),
         ).rejects.toBe(error);
         expect(await ctx.adapter.deliveries.get(rolledBack.org_id, rolledBack.id)).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(retried, { now: fixtureTime(1) }))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(retried, { now: fixtureTime(1) }))).toBeNull();
         expect(
-          await ctx.adapter.deliveries.claimDedupKey(claimFor(rolledBack, { deliveryId: uniqueId('dlv'), now: fixtureTime(2) })),
+          await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(rolledBack, { deliveryId: uniqueId('dlv'), now: fixtureTime(2) })),
         ).toBe(retried.id);
       });
 
       it('a rolled-back transaction undoes its takeover of an expired claim and keeps the live claim it found', async () => {
         const held = makeDeliveryRecord();
         const expired = makeDeliveryRecord({ org_id: held.org_id });
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(held))).toBeNull();
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(expired, { expiresAt: fixtureTime(10) }))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(held))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(expired, { expiresAt: fixtureTime(10) }))).toBeNull();
         const error = new Error('rollback');
         await expect(
           ctx.adapter.transaction(async (tx) => {
-            expect(await tx.deliveries.claimDedupKey(claimFor(held, { deliveryId: uniqueId('dlv'), now: fixtureTime(20) }))).toBe(held.id);
-            const takeover = claimFor(expired, { deliveryId: uniqueId('dlv'), now: fixtureTime(20), expiresAt: fixtureTime(999) });
+            expect(await tx.deliveries.claimDedupKey(makeDedupClaim(held, { deliveryId: uniqueId('dlv'), now: fixtureTime(20) }))).toBe(held.id);
+            const takeover = makeDedupClaim(expired, { deliveryId: uniqueId('dlv'), now: fixtureTime(20), expiresAt: fixtureTime(999) });
             expect(await tx.deliveries.claimDedupKey(takeover)).toBeNull();
             throw error;
           }),
         ).rejects.toBe(error);
         const later = { deliveryId: uniqueId('dlv'), now: fixtureTime(21) };
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(held, later))).toBe(held.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(held, later))).toBe(held.id);
         // The takeover is undone: the key is back under the original, expired claim, so it is free.
-        expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(expired, later))).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(expired, later))).toBeNull();
       });
     });
   });

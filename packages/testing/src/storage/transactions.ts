@@ -25,7 +25,7 @@ import {
 } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 import { eventsFor, numbered } from './conversations.js';
-import { claimFor } from './deliveries.js';
+import { makeDedupClaim } from '../fixtures.js';
 
 /** Long enough for a read or write started elsewhere to reach the backend while a transaction is open. */
 const HOLD_MS = 30;
@@ -145,7 +145,7 @@ export function describeTransactions(ctx: SuiteContext): void {
       const run = makeRunRecord({ org_id: orgId, automation_id: automation.id, delivery_id: delivery.id });
       const link = makeGithubLinkRecord({ org_id: orgId });
       const result = await ctx.adapter.transaction(async (tx) => {
-        const holder = await tx.deliveries.claimDedupKey(claimFor(delivery));
+        const holder = await tx.deliveries.claimDedupKey(makeDedupClaim(delivery));
         await tx.deliveries.insert(delivery);
         await tx.runs.insertMany([run]);
         await tx.automations.markTriggered(orgId, [automation.id], delivery.received_at);
@@ -157,7 +157,7 @@ export function describeTransactions(ctx: SuiteContext): void {
       expect(await ctx.adapter.runs.get(orgId, run.id)).toEqual(run);
       expect((await ctx.adapter.automations.get(orgId, automation.id))?.last_triggered_at).toBe(fixtureTime(9));
       expect(await ctx.adapter.githubLinks.findOrgs([{ kind: link.kind, key: link.key }])).toEqual([orgId]);
-      expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv') }))).toBe(delivery.id);
+      expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: uniqueId('dlv') }))).toBe(delivery.id);
     });
 
     it('a throw rolls back every write to automations, runs, deliveries, dedup claims and GitHub links', async () => {
@@ -173,7 +173,7 @@ export function describeTransactions(ctx: SuiteContext): void {
       await ctx.adapter.automations.insert(triggered);
       await ctx.adapter.runs.insertMany([run]);
       await ctx.adapter.deliveries.insert(delivery);
-      expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery))).toBeNull();
+      expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(delivery))).toBeNull();
       await ctx.adapter.githubLinks.put(link);
 
       const newAutomation = makeAutomationRecord({ org_id: orgId, created_at: fixtureTime(3) });
@@ -190,8 +190,8 @@ export function describeTransactions(ctx: SuiteContext): void {
         expect(await tx.automations.delete(orgId, deleted.id)).toBe(true);
         await tx.runs.insertMany(newRuns);
         expect(await tx.runs.update({ ...run, status: 'RUNNING', started_at: fixtureTime(5) })).toBe(true);
-        expect(await tx.deliveries.claimDedupKey(claimFor(newDelivery))).toBeNull();
-        expect(await tx.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: newDelivery.id }))).toBe(delivery.id);
+        expect(await tx.deliveries.claimDedupKey(makeDedupClaim(newDelivery))).toBeNull();
+        expect(await tx.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: newDelivery.id }))).toBe(delivery.id);
         await tx.deliveries.insert(newDelivery);
         await tx.githubLinks.put(newLink);
         expect(await tx.githubLinks.delete(link.kind, link.key, orgId)).toBe(true);
@@ -217,9 +217,9 @@ export function describeTransactions(ctx: SuiteContext): void {
       expect(await ctx.adapter.githubLinks.listByOrg(orgId)).toEqual([link]);
       expect(await ctx.adapter.githubLinks.findOrgs([{ kind: newLink.kind, key: newLink.key }])).toEqual([]);
       // The claim made inside is released; the one made before still holds.
-      expect(await ctx.adapter.deliveries.claimDedupKey(claimFor(newDelivery, { now: fixtureTime(1) }))).toBeNull();
+      expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(newDelivery, { now: fixtureTime(1) }))).toBeNull();
       expect(
-        await ctx.adapter.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) })),
+        await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) })),
       ).toBe(delivery.id);
     });
 
@@ -450,8 +450,8 @@ export function describeTransactions(ctx: SuiteContext): void {
           total: 1,
         });
 
-        expect(await tx.deliveries.claimDedupKey(claimFor(delivery))).toBeNull();
-        expect(await tx.deliveries.claimDedupKey(claimFor(delivery, { deliveryId: uniqueId('dlv') }))).toBe(delivery.id);
+        expect(await tx.deliveries.claimDedupKey(makeDedupClaim(delivery))).toBeNull();
+        expect(await tx.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: uniqueId('dlv') }))).toBe(delivery.id);
         await tx.deliveries.insert(delivery);
         expect(await tx.deliveries.get(orgId, delivery.id)).toEqual(delivery);
         expect(await tx.deliveries.list(orgId, { limit: 10, offset: 0, status: 'matched' })).toEqual({
