@@ -10,9 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, stopServer } from './support/reference-server.js';
 
 const KEY = 'e2e-pglite-key-0123456789abcdef';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-platform-data-'));
+const parent = mkdtempSync(path.join(tmpdir(), 'agent-platform-data-'));
+// Not there yet, as on a fresh checkout: the server creates it.
+const dataDir = path.join(parent, 'data');
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 describe('the reference server on embedded PGlite (the default)', () => {
   it('keeps everything across a restart', { timeout: 120_000 }, async () => {

@@ -36,7 +36,9 @@ export async function openStorage(config: ServerConfig, logger: Logger): Promise
 export function resolveSecretKey(config: ServerConfig, logger: Logger): string {
   if (config.secretKey) return config.secretKey;
   if (config.storage.kind === 'pglite') {
-    const file = path.join(path.resolve(config.storage.dataDir), 'secret-key');
+    const dataDir = path.resolve(config.storage.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, 'secret-key');
     if (existsSync(file)) return readFileSync(file, 'utf8').trim();
     const key = generateSecretKey();
     writeFileSync(file, `${key}\n`, { mode: 0o600 });
