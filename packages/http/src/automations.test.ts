@@ -82,6 +82,15 @@ describe.each(BINDINGS)('automations API on %s', (binding) => {
     expect((await api.request('GET', `${BASE}/${created.json.id}`)).json.last_triggered_at).not.toBeNull();
   });
 
+  it('gets one run by id, the same record the runs list holds; 404 for an unknown id', async () => {
+    const created = await api.request('POST', BASE, { json: valid });
+    const run = await api.request('POST', `${BASE}/${created.json.id}/dispatch`);
+    const got = await api.request('GET', `${BASE}/runs/${run.json.id}`);
+    expect(got.status).toBe(200);
+    expect(got.json).toEqual((await api.request('GET', `${BASE}/${created.json.id}/runs`)).json.runs[0]);
+    expect((await api.request('GET', `${BASE}/runs/run_unknown`)).status).toBe(404);
+  });
+
   it('cancels a pending run, then answers 409 for a second cancel', async () => {
     const created = await api.request('POST', BASE, { json: valid });
     const run = await api.request('POST', `${BASE}/${created.json.id}/dispatch`);
@@ -101,6 +110,7 @@ describe.each(BINDINGS)('automations API on %s', (binding) => {
       ['DELETE', `${BASE}/${created.json.id}`],
       ['POST', `${BASE}/${created.json.id}/dispatch`],
       ['GET', `${BASE}/${created.json.id}/runs`],
+      ['GET', `${BASE}/runs/${run.json.id}`],
       ['POST', `${BASE}/runs/${run.json.id}/cancel`],
     ] as const) {
       const response = await api.request(method, path, { as: 'mallory', json: method === 'PATCH' ? { name: 'x' } : undefined });

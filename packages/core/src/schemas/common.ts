@@ -9,6 +9,8 @@ export const pageQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
+/** `limit` / `offset` as a caller sends them (both optional). */
+export type PageQueryInput = z.input<typeof pageQuerySchema>;
 
 export const messageResponseSchema = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;

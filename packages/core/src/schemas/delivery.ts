@@ -69,6 +69,7 @@ export const deliveryListQuerySchema = z.object({
   status: deliveryStatusSchema.optional(),
 });
 export type DeliveryListQuery = z.infer<typeof deliveryListQuerySchema>;
+export type DeliveryListQueryInput = z.input<typeof deliveryListQuerySchema>;
 
 /** The answer to an inbound event. */
 export const ingestResultSchema = z.object({

@@ -142,6 +142,13 @@ export class AutomationsService {
     return { runs: items.map(toRunView), total };
   }
 
+  /** One run of the caller's org, whichever automation it belongs to. */
+  async getRun(principal: Principal, runId: string): Promise<Run> {
+    const run = await this.context.storage.runs.get(principal.orgId, runId);
+    if (!run) throw notFound('Run');
+    return toRunView(run);
+  }
+
   /** Cancels a run that has not finished; 409 when it already has. */
   async cancelRun(principal: Principal, runId: string): Promise<Run> {
     const run = await this.context.storage.transaction(async (tx) => {

@@ -102,6 +102,17 @@ export const automationRoutes: RouteDefinition[] = [
     },
   },
   {
+    method: 'GET',
+    path: `${BASE}/runs/{run_id}`,
+    operationId: 'getRun',
+    summary: 'One run, by id (poll it to follow a run to its end)',
+    tag: TAG,
+    responses: { 200: { description: 'The run', schema: runSchema }, 401: unauthorized, 404: notFoundDoc },
+    async handle({ platform, principal, params }) {
+      return { status: 200, body: await platform.automations.getRun(principal, params.run_id as string) };
+    },
+  },
+  {
     method: 'POST',
     path: `${BASE}/runs/{run_id}/cancel`,
     operationId: 'cancelRun',
