@@ -9,8 +9,12 @@ export const pageQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
-/** `limit` / `offset` as a caller sends them (both optional). */
-export type PageQueryInput = z.input<typeof pageQuerySchema>;
+/** `limit` / `offset` as a caller sends them: both optional (the schema's input type is `unknown`, as it coerces query text). */
+export type PageQueryInput = Partial<PageQuery>;
+
+/** `/health` and `/ready`. */
+export const serviceStatusSchema = z.object({ status: z.string() });
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
 
 export const messageResponseSchema = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;

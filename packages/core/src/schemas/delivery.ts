@@ -69,7 +69,8 @@ export const deliveryListQuerySchema = z.object({
   status: deliveryStatusSchema.optional(),
 });
 export type DeliveryListQuery = z.infer<typeof deliveryListQuerySchema>;
-export type DeliveryListQueryInput = z.input<typeof deliveryListQuerySchema>;
+/** The delivery-log query as a caller sends it: every member optional. */
+export type DeliveryListQueryInput = Partial<DeliveryListQuery>;
 
 /** The answer to an inbound event. */
 export const ingestResultSchema = z.object({

@@ -6,8 +6,8 @@ export const cursorQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
 export type CursorQuery = z.infer<typeof cursorQuerySchema>;
-/** `page_id` / `limit` as a caller sends them (both optional). */
-export type CursorQueryInput = z.input<typeof cursorQuerySchema>;
+/** `page_id` / `limit` as a caller sends them: both optional. */
+export type CursorQueryInput = Partial<CursorQuery>;
 
 /** A V1 page: `next_page_id` continues it, `null` on the last page. */
 export const pageSchema = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_page_id: z.string().nullable() });

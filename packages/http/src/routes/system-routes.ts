@@ -1,8 +1,6 @@
-import { z } from 'zod';
+import { serviceStatusSchema as statusSchema } from '@agent-platform/core';
 import type { RouteDefinition } from '../types.js';
 import { errorDoc } from './shared-responses.js';
-
-const statusSchema = z.object({ status: z.string() });
 
 /** Liveness and readiness: no credentials needed. `/openapi.json` is served by the handler itself. */
 export const systemRoutes: RouteDefinition[] = [

@@ -1,0 +1,406 @@
+/**
+ * Every namespace of the client against the real HTTP handler in process (the client's `fetch`
+ * is `createFetchHandler`). Answers are also parsed with the server's own schemas, so a client
+ * type that drifted from what the server sends would fail here as well as in the type tests.
+ */
+import {
+  apiKeyListSchema,
+  appConversationSchema,
+  automationListSchema,
+  automationSchema,
+  conversationEventSchema,
+  createdApiKeySchema,
+  createdWebhookSchema,
+  deliveryListSchema,
+  deliverySchema,
+  ingestResultSchema,
+  pageSchema,
+  rotatedWebhookSchema,
+  runListSchema,
+  runSchema,
+  sandboxSchema,
+  sandboxSpecSchema,
+  settingsViewSchema,
+  startTaskSchema,
+  webhookListSchema,
+  webhookViewSchema,
+} from '@agent-platform/core/schemas';
+import type { SandboxRuntime } from '@agent-platform/core';
+import { createProcessRuntime } from '@agent-platform/sandbox-process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentPlatformError, AgentPlatformWaitError, collect, isAgentPlatformError, isAgentPlatformWaitError, type AgentPlatformClient } from './index.js';
+import { GITHUB_SECRET, KEYS, startInProcess, type InProcessService } from './test-support/in-process.js';
+
+let service: InProcessService;
+let alice: AgentPlatformClient;
+let mallory: AgentPlatformClient;
+
+beforeAll(async () => {
+  service = await startInProcess();
+  alice = service.client('alice');
+  mallory = service.client('mallory');
+});
+afterAll(() => service.close());
+
+/** The error a call rejects with (fails the test if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<AgentPlatformError> {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`expected a failure, got ${JSON.stringify(value)}`);
+    },
+    (error: unknown) => error,
+  );
+  if (!isAgentPlatformError(error)) throw error;
+  return error;
+}
+
+const trigger = (source: string, on: string | string[] = 'Issue', filter?: string) => ({ type: 'event' as const, source, on, ...(filter ? { filter } : {}) });
+
+describe('settings and git providers', () => {
+  it('stores settings, reads them back with secrets masked, and never returns a secret', async () => {
+    const fresh = service.client('bob');
+    expect((await failure(fresh.settings.get())).code).toBe('NOT_FOUND');
+    expect(await fresh.settings.store({ llm_model: 'anthropic/claude', llm_api_key: 'sk-client-secret', max_iterations: 40 })).toEqual({ message: 'Settings stored' });
+    const settings = settingsViewSchema.parse(await fresh.settings.get());
+    expect(settings).toMatchObject({ llm_model: 'anthropic/claude', llm_api_key: null, llm_api_key_set: true, max_iterations: 40 });
+    expect(JSON.stringify(settings)).not.toContain('sk-client-secret');
+  });
+
+  it('sends the session key on settings calls and the bearer key elsewhere, as the spec pairs them', async () => {
+    const both = service.client(null, { apiKey: KEYS.alice, sessionApiKey: KEYS.bob });
+    const before = service.requests.length;
+    await both.settings.store({ language: 'fr' });
+    await both.webhooks.list();
+    const [settingsCall, webhooksCall] = service.requests.slice(before);
+    expect(settingsCall?.headers.get('x-session-api-key')).toBe(KEYS.bob);
+    expect(settingsCall?.headers.get('authorization')).toBeNull();
+    expect(webhooksCall?.headers.get('authorization')).toBe(`Bearer ${KEYS.alice}`);
+    expect(webhooksCall?.headers.get('x-session-api-key')).toBeNull();
+    // A session key alone works everywhere (the server takes either header on every route).
+    const sessionOnly = service.client(null, { sessionApiKey: KEYS.alice });
+    expect((await sessionOnly.webhooks.list()).total).toBeGreaterThanOrEqual(0);
+  });
+
+  it('stores and unsets provider tokens; an unknown provider is a 422 with its loc', async () => {
+    expect(await alice.gitProviders.store({ provider_tokens: { github: { token: 'ghp_client_token' }, gitlab: { token: 'glpat', host: 'gitlab.acme.dev' } } })).toEqual({
+      message: 'Git providers stored',
+    });
+    await alice.settings.store({ language: 'en' });
+    expect((await alice.settings.get()).provider_tokens_set).toEqual({ github: null, gitlab: 'gitlab.acme.dev' });
+    await alice.gitProviders.unset({ providers: ['gitlab'] });
+    expect((await alice.settings.get()).provider_tokens_set).toEqual({ github: null });
+    await alice.gitProviders.unset();
+    expect((await alice.settings.get()).provider_tokens_set).toEqual({});
+    const bad = await failure(alice.gitProviders.store({ provider_tokens: { nope: { token: 'x' } } as never }));
+    expect(bad.status).toBe(422);
+    expect(bad.code).toBe('VALIDATION_FAILED');
+    expect(bad.issues.map((issue) => issue.loc)).toContainEqual(['body', 'provider_tokens', 'nope']);
+  });
+});
+
+describe('API keys', () => {
+  it('creates (the key shown once), lists without keys, and revokes: the key then answers 401', async () => {
+    const created = createdApiKeySchema.parse(await alice.apiKeys.create({ name: 'ci' }));
+    const listed = apiKeyListSchema.parse(await alice.apiKeys.list());
+    expect(listed.keys.map((key) => key.id)).toContain(created.id);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+    const withNewKey = service.client(null, { apiKey: created.key });
+    expect((await withNewKey.apiKeys.list()).keys.length).toBeGreaterThan(0);
+    await expect(alice.apiKeys.revoke(created.id)).resolves.toBeUndefined();
+    const refused = await failure(withNewKey.apiKeys.list());
+    expect([refused.status, refused.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(refused.message).toContain('401');
+    expect(refused.message).not.toContain(created.key);
+    expect((await failure(alice.apiKeys.revoke(created.id))).status).toBe(404);
+  });
+
+  it('without credentials: 401 with the server’s detail', async () => {
+    const anonymous = service.client(null);
+    const error = await failure(anonymous.webhooks.list());
+    expect(error).toBeInstanceOf(AgentPlatformError);
+    expect(error.detail).toMatch(/Missing API key/);
+  });
+});
+
+describe('webhooks', () => {
+  it('registers (the generated secret once), gets, updates, rotates and deletes', async () => {
+    const created = createdWebhookSchema.parse(await alice.webhooks.register({ name: 'Tracker', source: 'tracker-a' }));
+    expect(created.webhook_secret).toMatch(/^whsec_/);
+    expect(created.webhook_url).toBe('https://agents.example.com/api/automation/v1/events/acme/tracker-a');
+    const got = webhookViewSchema.parse(await alice.webhooks.get(created.id));
+    expect(got).not.toHaveProperty('webhook_secret');
+    expect((await alice.webhooks.update(created.id, { name: 'Renamed', enabled: false })).name).toBe('Renamed');
+    const rotated = rotatedWebhookSchema.parse(await alice.webhooks.rotateSecret(created.id, { grace_period_seconds: 0 }));
+    expect(rotated.webhook_secret).not.toBe(created.webhook_secret);
+    expect((await failure(alice.webhooks.register({ name: 'Again', source: 'tracker-a' }))).code).toBe('CONFLICT');
+    await alice.webhooks.delete(created.id);
+    expect((await failure(alice.webhooks.get(created.id))).code).toBe('NOT_FOUND');
+  });
+
+  it('keeps another org’s webhook behind 404', async () => {
+    const created = await alice.webhooks.register({ name: 'Private', source: 'private-src' });
+    expect((await failure(mallory.webhooks.get(created.id))).status).toBe(404);
+    expect((await failure(mallory.webhooks.delete(created.id))).status).toBe(404);
+  });
+
+  it('422s come back as a list of issues, as sent', async () => {
+    const error = await failure(alice.webhooks.register({ name: 'Bad', source: 'Bad Source', event_key_expr: 'nope(' }));
+    expect(error.status).toBe(422);
+    expect(Array.isArray(error.detail)).toBe(true);
+    expect(error.issues.map((issue) => issue.loc)).toEqual(expect.arrayContaining([['body', 'source'], ['body', 'event_key_expr']]));
+    expect(error.message).toMatch(/body\.source/);
+  });
+
+  it('iterates every webhook in pages of any size, and lists pages with total', async () => {
+    for (let i = 0; i < 7; i++) await alice.webhooks.register({ name: `Paged ${i}`, source: `paged-${i}` });
+    const page = webhookListSchema.parse(await alice.webhooks.list({ limit: 3, offset: 0 }));
+    expect(page.webhooks).toHaveLength(3);
+    const all = await collect(alice.webhooks.iterate({ pageSize: 2 }));
+    expect(all).toHaveLength(page.total);
+    expect(new Set(all.map((webhook) => webhook.id)).size).toBe(page.total);
+  });
+});
+
+describe('automations, runs, deliveries and events', () => {
+  let secret: string;
+  beforeAll(async () => {
+    const webhook = await alice.webhooks.register({ name: 'Linear', source: 'linear' });
+    secret = webhook.webhook_secret as string;
+  });
+
+  it('creates, gets, updates, lists, iterates and deletes automations', async () => {
+    const created = automationSchema.parse(await alice.automations.create({ name: 'triage', trigger: trigger('linear', 'Issue', "action == 'create'"), instructions: 'Triage it' }));
+    expect(created).toMatchObject({ enabled: true, trigger: { filter: "action == 'create'" }, created_by: 'alice' });
+    expect(await alice.automations.get(created.id)).toEqual(created);
+    const updated = await alice.automations.update(created.id, { trigger: { filter: null }, enabled: false });
+    expect(updated.trigger.filter).toBeNull();
+    for (let i = 0; i < 5; i++) await alice.automations.create({ name: `more ${i}`, trigger: trigger('linear', `Other${i}`), instructions: 'x' });
+    const list = automationListSchema.parse(await alice.automations.list({ limit: 2 }));
+    const all = await collect(alice.automations.iterate({ pageSize: 2 }));
+    expect(all.map((automation) => automation.id)).toHaveLength(list.total);
+    expect(all.map((automation) => automation.id)).toContain(created.id);
+    await alice.automations.delete(created.id);
+    expect((await failure(alice.automations.get(created.id))).status).toBe(404);
+  });
+
+  it('refuses a filter that does not compile, with the issue at its loc', async () => {
+    const error = await failure(alice.automations.create({ name: 'bad', trigger: trigger('linear', 'Issue', "unknown_fn(title, 'x')"), instructions: 'x' }));
+    expect(error.issues[0]?.loc).toEqual(['body', 'trigger', 'filter']);
+  });
+
+  it('sends a signed event that matches, follows the run to COMPLETED, and reads the delivery log', async () => {
+    const automation = await alice.automations.create({ name: 'on issue', trigger: trigger('linear', 'IssueCreated', "contains(data.title, 'crash')"), instructions: 'Look at it' });
+    const result = ingestResultSchema.parse(
+      await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'IssueCreated', data: { title: 'crash on start' } } }),
+    );
+    expect(result).toMatchObject({ received: true, matched: 1, runs_created: [expect.any(String)] });
+    const run = runSchema.parse(await alice.automations.waitForRun(result.runs_created[0] as string, { timeoutMs: 30_000 }));
+    expect(run).toMatchObject({ status: 'COMPLETED', automation_id: automation.id, delivery_id: result.delivery_id, conversation_id: expect.any(String) });
+
+    const runs = runListSchema.parse(await alice.automations.runs(automation.id));
+    expect(runs.runs[0]).toEqual(run);
+    expect(await collect(alice.automations.iterateRuns(automation.id, { pageSize: 1 }))).toEqual(runs.runs);
+    expect(await alice.automations.getRun(run.id)).toEqual(run);
+
+    const delivery = deliverySchema.parse(await alice.deliveries.get(result.delivery_id as string));
+    expect(delivery).toMatchObject({ status: 'matched', event_key: 'IssueCreated', payload: { data: { title: 'crash on start' } } });
+    expect(delivery.outcomes).toContainEqual(expect.objectContaining({ automation_id: automation.id, matched: true, run_id: run.id }));
+    const log = deliveryListSchema.parse(await alice.deliveries.list({ source: 'linear', status: 'matched' }));
+    expect(log.deliveries.map((entry) => entry.id)).toContain(delivery.id);
+    const iterated = await collect(alice.deliveries.iterate({ source: 'linear', pageSize: 1 }));
+    expect(iterated.map((entry) => entry.id)).toContain(delivery.id);
+
+    const replay = await alice.deliveries.replay(delivery.id);
+    expect(replay).toMatchObject({ received: true, matched: 1 });
+    expect(replay.delivery_id).not.toBe(delivery.id);
+
+    // The agent's output is in the run's conversation, oldest event first.
+    const events = await collect(alice.conversations.iterateEvents(run.conversation_id as string, { pageSize: 2 }));
+    for (const event of events) conversationEventSchema.parse(event);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
+    expect(events.some((event) => event.message === 'task: Look at it' || event.message?.includes('Look at it'))).toBe(true);
+  });
+
+  it('a redelivery with the same delivery id answers duplicate; an unmatched event matches 0', async () => {
+    await alice.automations.create({ name: 'dup', trigger: trigger('linear', 'Dup'), instructions: 'x' });
+    const first = await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'Dup' }, delivery_id: 'dlv-1', delivery_id_header: 'X-Delivery' });
+    expect(first.matched).toBe(1);
+    const second = await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'Dup' }, delivery_id: 'dlv-1', delivery_id_header: 'X-Delivery' });
+    expect(second).toEqual({ received: true, duplicate: true, matched: 0, runs_created: [] });
+    expect((await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'Nothing' } })).matched).toBe(0);
+  });
+
+  it('a wrong secret is a 401 and nothing is stored; an unknown source a 404; a body that is not JSON a 400', async () => {
+    const before = (await alice.deliveries.list()).total;
+    const wrong = await failure(alice.events.send({ org_id: 'acme', source: 'linear', secret: 'not-the-secret', payload: { type: 'Issue' } }));
+    expect([wrong.status, wrong.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect((await alice.deliveries.list()).total).toBe(before);
+    expect((await failure(alice.events.send({ org_id: 'acme', source: 'nowhere', secret, payload: {} }))).status).toBe(404);
+    expect((await failure(alice.events.send({ org_id: 'acme', source: 'linear', secret, body: '{not json' }))).status).toBe(400);
+  });
+
+  it('signs with each scheme the way the server verifies it', async () => {
+    for (const scheme of ['hmac-sha256', 'standard-webhooks', 'stripe', 'slack'] as const) {
+      const source = `scheme-${scheme}`;
+      const webhook = await alice.webhooks.register({ name: scheme, source, signature_scheme: scheme, signature_header: 'X-Custom-Sig' });
+      await alice.automations.create({ name: scheme, trigger: trigger(source, 'ping'), instructions: 'x' });
+      const result = await alice.events.send({
+        org_id: 'acme',
+        source,
+        scheme,
+        signature_header: webhook.signature_header,
+        secret: webhook.webhook_secret as string,
+        payload: { type: 'ping', text: 'héllo ✓' },
+      });
+      expect(result.matched, scheme).toBe(1);
+      // Ten minutes off is outside the 5-minute tolerance of the timestamped schemes.
+      if (scheme !== 'hmac-sha256') {
+        const stale = alice.events.send({ org_id: 'acme', source, scheme, secret: webhook.webhook_secret as string, payload: { type: 'ping' }, timestamp: new Date(Date.now() - 600_000) });
+        expect((await failure(stale)).status, scheme).toBe(401);
+      }
+    }
+  });
+
+  it('sends GitHub deliveries (JSON and form bodies) to the orgs linked to the repository owner', async () => {
+    await service.platform.githubLinks.link({ orgId: 'acme', account: 'acme-gh' });
+    const automation = await alice.automations.create({ name: 'pr', trigger: trigger('github', 'pull_request.*', "pull_request.draft == `false`"), instructions: 'Review' });
+    const payload = { action: 'opened', pull_request: { draft: false, title: 'Fix' }, repository: { full_name: 'acme-gh/app', owner: { login: 'acme-gh' } } };
+    const json = await alice.events.sendGitHub({ event: 'pull_request', payload, secret: GITHUB_SECRET });
+    expect(json).toMatchObject({ matched: 1 });
+    const form = await alice.events.sendGitHub({ event: 'pull_request', payload, secret: GITHUB_SECRET, form: true });
+    expect(form).toMatchObject({ matched: 1 });
+    const repeat = await alice.events.sendGitHub({ event: 'pull_request', payload, secret: GITHUB_SECRET, delivery: 'gh-fixed-1' });
+    expect(repeat.duplicate).toBeUndefined();
+    expect((await alice.events.sendGitHub({ event: 'pull_request', payload, secret: GITHUB_SECRET, delivery: 'gh-fixed-1' })).duplicate).toBe(true);
+    expect((await failure(alice.events.sendGitHub({ event: 'pull_request', payload, secret: 'wrong' }))).status).toBe(401);
+    const delivery = await alice.deliveries.get(json.delivery_id as string);
+    expect(delivery).toMatchObject({ source: 'github', event_key: 'pull_request.opened' });
+    expect((await alice.automations.runs(automation.id)).total).toBe(3);
+  });
+
+  it('dispatches, cancels (409 the second time) and keeps runs from other orgs', async () => {
+    const automation = await alice.automations.create({ name: 'sleepy', trigger: trigger('linear', 'Never'), instructions: 'sleep please' });
+    const run = await alice.automations.dispatch(automation.id, { payload: { why: 'manual' } });
+    expect(run).toMatchObject({ status: 'PENDING', trigger: 'manual' });
+    expect((await failure(mallory.automations.getRun(run.id))).status).toBe(404);
+    expect((await failure(mallory.automations.cancelRun(run.id))).status).toBe(404);
+    const cancelled = await alice.automations.cancelRun(run.id);
+    expect(cancelled.status).toBe('CANCELLED');
+    expect((await failure(alice.automations.cancelRun(run.id))).code).toBe('CONFLICT');
+    expect((await alice.automations.waitForRun(run.id)).status).toBe('CANCELLED');
+  });
+
+  it('waitForRun answers a FAILED run with its reason, and times out with the last state seen', async () => {
+    const failing = await alice.automations.create({ name: 'failing', trigger: trigger('linear', 'Never'), instructions: 'fail now' });
+    const failed = await alice.automations.waitForRun((await alice.automations.dispatch(failing.id)).id, { timeoutMs: 30_000 });
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error_detail).toContain('quota exceeded');
+
+    const sleepy = await alice.automations.create({ name: 'sleepy2', trigger: trigger('linear', 'Never'), instructions: 'sleep a while' });
+    const run = await alice.automations.dispatch(sleepy.id);
+    const error = await alice.automations.waitForRun(run.id, { timeoutMs: 300, intervalMs: 50 }).catch((e: unknown) => e);
+    expect(isAgentPlatformWaitError(error)).toBe(true);
+    expect(error).toBeInstanceOf(AgentPlatformWaitError);
+    const wait = error as AgentPlatformWaitError;
+    expect(wait.reason).toBe('timeout');
+    expect(wait.subject.kind).toBe('run');
+    expect(['PENDING', 'RUNNING']).toContain(wait.subject.last?.status);
+    await alice.automations.cancelRun(run.id);
+  });
+});
+
+describe('sandboxes and sandbox specs', () => {
+  it('searches specs, starts, gets, pauses, resumes and deletes a sandbox', async () => {
+    const specs = await alice.sandboxSpecs.search();
+    pageSchema(sandboxSpecSchema).parse(specs);
+    expect(specs.items.length).toBeGreaterThan(0);
+    expect(await collect(alice.sandboxSpecs.iterate({ pageSize: 1 }))).toEqual(specs.items);
+
+    const sandbox = sandboxSchema.parse(await alice.sandboxes.start({ sandbox_spec_id: specs.items[0]?.id }));
+    expect(sandbox).toMatchObject({ status: 'RUNNING', created_by_user_id: 'alice', session_api_key: expect.any(String) });
+    expect((await alice.sandboxes.get(sandbox.id)).id).toBe(sandbox.id);
+    expect(await alice.sandboxes.getMany([sandbox.id, 'sbx_unknown'])).toEqual([expect.objectContaining({ id: sandbox.id }), null]);
+    expect((await failure(mallory.sandboxes.get(sandbox.id))).code).toBe('NOT_FOUND');
+    expect(await alice.sandboxes.pause(sandbox.id)).toEqual({ success: true });
+    expect((await alice.sandboxes.get(sandbox.id)).status).toBe('PAUSED');
+    expect(await alice.sandboxes.resume(sandbox.id)).toEqual({ success: true });
+    expect((await alice.sandboxes.get(sandbox.id)).status).toBe('RUNNING');
+    const all = await collect(alice.sandboxes.iterate({ pageSize: 1 }));
+    expect(all.map((item) => item.id)).toContain(sandbox.id);
+    expect(await alice.sandboxes.delete(sandbox.id)).toEqual({ success: true });
+    expect((await failure(alice.sandboxes.pause(sandbox.id))).status).toBe(404);
+  });
+
+  it('an unknown spec is a 422; getMany with no ids sends nothing; over 100 ids go in several requests', async () => {
+    expect((await failure(alice.sandboxes.start({ sandbox_spec_id: 'no-such-spec' }))).status).toBe(422);
+    const before = service.requests.length;
+    expect(await alice.sandboxes.getMany([])).toEqual([]);
+    expect(service.requests.length).toBe(before);
+    const ids = Array.from({ length: 250 }, (_, i) => `sbx_missing_${i}`);
+    const found = await alice.sandboxes.getMany(ids);
+    expect(found).toHaveLength(250);
+    expect(found.every((entry) => entry === null)).toBe(true);
+    expect(service.requests.length - before).toBe(3);
+  });
+});
+
+describe('conversations', () => {
+  it('starts a conversation, waits until READY, then reads it, its events, and lists', async () => {
+    const task = startTaskSchema.parse(await alice.conversations.start({ initial_message: 'list the files', selected_repository: 'acme/app' }));
+    const ready = await alice.conversations.waitUntilReady(task.id, { timeoutMs: 30_000 });
+    expect(ready).toMatchObject({ id: task.id, status: 'READY', app_conversation_id: expect.any(String), sandbox_id: expect.any(String) });
+    const conversation = appConversationSchema.parse(await alice.conversations.get(ready.app_conversation_id));
+    expect(conversation).toMatchObject({ trigger: 'api', selected_repository: 'acme/app', title: 'list the files' });
+    await service.platform.conversations.settled();
+
+    const page = await alice.conversations.events(conversation.id, { limit: 100 });
+    pageSchema(conversationEventSchema).parse(page);
+    expect(page.items[0]).toMatchObject({ kind: 'message', source: 'user', message: 'list the files' });
+    expect(await collect(alice.conversations.iterateEvents(conversation.id, { pageSize: 1 }))).toEqual(page.items);
+
+    expect((await alice.conversations.list()).items.map((item) => item.id)).toContain(conversation.id);
+    expect((await alice.conversations.search({ limit: 1 })).items).toHaveLength(1);
+    expect((await collect(alice.conversations.iterate({ pageSize: 1 }))).map((item) => item.id)).toContain(conversation.id);
+    expect(await alice.conversations.getMany([conversation.id, 'conv_unknown'])).toEqual([expect.objectContaining({ id: conversation.id }), null]);
+    expect(await alice.conversations.startTasks([task.id])).toEqual([expect.objectContaining({ id: task.id, status: 'READY' })]);
+    expect((await alice.conversations.searchStartTasks()).items.map((item) => item.id)).toContain(task.id);
+    expect((await failure(mallory.conversations.get(conversation.id))).status).toBe(404);
+  });
+
+  it('waitUntilReady: a start that fails throws a wait error with the task; an unknown task is a 404', async () => {
+    // The real process runtime, made to fail when a sandbox starts (a full disk, say).
+    const runtime = createProcessRuntime();
+    const failing: SandboxRuntime = {
+      name: runtime.name,
+      listSpecs: () => runtime.listSpecs(),
+      start: () => Promise.reject(new Error('no space left on device')),
+      inspect: (id) => runtime.inspect(id),
+      pause: (id) => runtime.pause(id),
+      resume: (id) => runtime.resume(id),
+      delete: (id) => runtime.delete(id),
+      exec: (id, input) => runtime.exec(id, input),
+      close: () => runtime.close(),
+    };
+    const broken = await startInProcess({ runtime: failing });
+    const task = await broken.client('alice').conversations.start({ initial_message: 'x' });
+    const error = await broken.client('alice').conversations.waitUntilReady(task.id, { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    await broken.close();
+    await runtime.close();
+    expect(isAgentPlatformWaitError(error)).toBe(true);
+    const wait = error as AgentPlatformWaitError;
+    expect(wait.reason).toBe('failed');
+    expect(wait.subject).toMatchObject({ kind: 'start-task', last: { id: task.id, status: 'ERROR', detail: expect.any(String) } });
+    expect((await failure(alice.conversations.waitUntilReady('task_unknown'))).status).toBe(404);
+    expect((await failure(mallory.conversations.waitUntilReady(task.id))).status).toBe(404);
+  });
+});
+
+describe('system', () => {
+  it('health, readiness and the OpenAPI document need no key', async () => {
+    const anonymous = service.client(null);
+    expect(await anonymous.system.health()).toEqual({ status: 'ok' });
+    expect(await anonymous.system.ready()).toEqual({ status: 'ready' });
+    const document = await anonymous.system.openapi();
+    expect(document.openapi).toMatch(/^3\.1/);
+  });
+});

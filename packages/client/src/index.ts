@@ -1,0 +1,28 @@
+/**
+ * `@agent-platform/client`: a typed client for a running agent-platform service, on ky. Request
+ * and response types are inferred from the server's zod schemas; every non-2xx answer throws one
+ * {@link AgentPlatformError}. No Node built-in is used at run time: it works in browsers too.
+ * @module
+ */
+export { createClient, type AgentPlatformClient, type ClientOptions, type RetryOptions } from './client.js';
+export {
+  AgentPlatformConnectionError,
+  AgentPlatformError,
+  AgentPlatformTimeoutError,
+  AgentPlatformWaitError,
+  isAgentPlatformConnectionError,
+  isAgentPlatformError,
+  isAgentPlatformWaitError,
+  type AgentPlatformErrorCode,
+  type ConnectionFailure,
+  type WaitSubject,
+} from './errors.js';
+export type { CallOptions } from './transport.js';
+export { collect, MAX_PAGE_SIZE, type IterateOptions } from './paging.js';
+export type { WaitOptions } from './polling.js';
+export { FINAL_RUN_STATUSES } from './namespaces/automations.js';
+export type { ReadyStartTask } from './namespaces/conversations.js';
+export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
+export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
+export { operations, type OperationId, type OperationSpec, type CredentialScheme } from './operations.js';
+export type * from './types.js';

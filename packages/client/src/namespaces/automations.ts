@@ -1,0 +1,70 @@
+import { AgentPlatformWaitError } from '../errors.js';
+import { checkPageSize, walkOffsetPages, type IterateOptions } from '../paging.js';
+import { pollUntil, type WaitOptions } from '../polling.js';
+import type { CallOptions, Transport } from '../transport.js';
+import type {
+  Automation,
+  AutomationCreateInput,
+  AutomationDispatchInput,
+  AutomationList,
+  AutomationUpdateInput,
+  PageQueryInput,
+  Run,
+  RunList,
+  RunStatus,
+} from '../types.js';
+
+/** Statuses a run never leaves. */
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+
+/** Event automations of the caller's org and their runs (`/api/automation/v1`). */
+export function automationsNamespace(transport: Transport) {
+  const list = (query: PageQueryInput = {}, options?: CallOptions) => transport.call<AutomationList>('listAutomations', { query }, options);
+  const runs = (id: string, query: PageQueryInput = {}, options?: CallOptions) =>
+    transport.call<RunList>('listAutomationRuns', { params: { id }, query }, options);
+  const getRun = (runId: string, options?: CallOptions) => transport.call<Run>('getRun', { params: { run_id: runId } }, options);
+  return {
+    /** Creates an automation; its filter is compiled now, and a bad one is a 422. */
+    create: (input: AutomationCreateInput, options?: CallOptions) => transport.call<Automation>('createAutomation', { json: input }, options),
+    /** A page of automations, newest first (`limit` 1–100, `offset`), with `total`. */
+    list,
+    /** Every automation, page by page. */
+    iterate: ({ pageSize, signal }: IterateOptions = {}) =>
+      walkOffsetPages(async (limit, offset) => {
+        const page = await list({ limit, offset }, { ...(signal ? { signal } : {}) });
+        return { items: page.automations, total: page.total };
+      }, checkPageSize(pageSize)),
+    get: (id: string, options?: CallOptions) => transport.call<Automation>('getAutomation', { params: { id } }, options),
+    /** Changes any subset of fields; `trigger` members given replace the stored ones (`filter: null` removes the filter). */
+    update: (id: string, input: AutomationUpdateInput, options?: CallOptions) =>
+      transport.call<Automation>('updateAutomation', { params: { id }, json: input }, options),
+    delete: (id: string, options?: CallOptions) => transport.call<void>('deleteAutomation', { params: { id } }, options),
+    /** Runs the automation now; `payload` stands in for the event. Answers the PENDING run. */
+    dispatch: (id: string, input: AutomationDispatchInput = {}, options?: CallOptions) =>
+      transport.call<Run>('dispatchAutomation', { params: { id }, json: input }, options),
+    /** A page of the automation's runs, newest first. */
+    runs,
+    /** Every run of the automation, page by page. */
+    iterateRuns: (id: string, { pageSize, signal }: IterateOptions = {}) =>
+      walkOffsetPages(async (limit, offset) => {
+        const page = await runs(id, { limit, offset }, { ...(signal ? { signal } : {}) });
+        return { items: page.runs, total: page.total };
+      }, checkPageSize(pageSize)),
+    /** One run by id, whichever automation it belongs to. */
+    getRun,
+    /** Cancels a run that has not finished (a 409 `AgentPlatformError` when it has). */
+    cancelRun: (runId: string, options?: CallOptions) => transport.call<Run>('cancelRun', { params: { run_id: runId } }, options),
+    /**
+     * Polls a run until it is COMPLETED, FAILED, CANCELLED or SKIPPED and answers it (a failed run
+     * is an answer, with `error_detail`; it is not thrown). Throws `AgentPlatformWaitError`
+     * (`reason: 'timeout'`) when `timeoutMs` passes first.
+     */
+    waitForRun: (runId: string, options: WaitOptions = {}) =>
+      pollUntil(
+        (signal) => getRun(runId, { ...(signal ? { signal } : {}) }),
+        (run) => FINAL_RUN_STATUSES.includes(run.status),
+        options,
+        (last) => new AgentPlatformWaitError('timeout', { kind: 'run', last }, `Run ${runId} was still ${last?.status ?? 'unknown'} after ${options.timeoutMs ?? 300_000} ms`),
+      ),
+  };
+}

@@ -1,0 +1,27 @@
+import { checkPageSize, walkOffsetPages, type IterateOptions } from '../paging.js';
+import type { CallOptions, Transport } from '../transport.js';
+import type { Delivery, DeliveryList, DeliveryListQueryInput, DeliveryStatus, IngestResult } from '../types.js';
+
+export interface DeliveryIterateOptions extends IterateOptions {
+  source?: string;
+  status?: DeliveryStatus;
+}
+
+/** The delivery log: every verified inbound event, with each candidate automation's outcome. */
+export function deliveriesNamespace(transport: Transport) {
+  const list = (query: DeliveryListQueryInput = {}, options?: CallOptions) => transport.call<DeliveryList>('listDeliveries', { query }, options);
+  return {
+    /** A page of deliveries, newest first, without payloads; filter by `source` and `status`. */
+    list,
+    /** Every delivery (optionally of one source or status), page by page. */
+    iterate: ({ pageSize, signal, source, status }: DeliveryIterateOptions = {}) =>
+      walkOffsetPages(async (limit, offset) => {
+        const page = await list({ limit, offset, source, status }, { ...(signal ? { signal } : {}) });
+        return { items: page.deliveries, total: page.total };
+      }, checkPageSize(pageSize)),
+    /** One delivery with its payload and outcomes. */
+    get: (id: string, options?: CallOptions) => transport.call<Delivery>('getDelivery', { params: { id } }, options),
+    /** Matches a stored delivery again against today's automations: a new delivery, new runs. */
+    replay: (id: string, options?: CallOptions) => transport.call<IngestResult>('replayDelivery', { params: { id }, json: {} }, options),
+  };
+}

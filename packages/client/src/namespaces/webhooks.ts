@@ -1,0 +1,37 @@
+import { checkPageSize, walkOffsetPages, type IterateOptions } from '../paging.js';
+import type { CallOptions, Transport } from '../transport.js';
+import type {
+  CreatedWebhook,
+  PageQueryInput,
+  RotatedWebhook,
+  WebhookCreateInput,
+  WebhookList,
+  WebhookRotateInput,
+  WebhookUpdateInput,
+  WebhookView,
+} from '../types.js';
+
+/** Custom webhook sources of the caller's org (`/api/automation/v1/webhooks`). */
+export function webhooksNamespace(transport: Transport) {
+  const list = (query: PageQueryInput = {}, options?: CallOptions) => transport.call<WebhookList>('listWebhooks', { query }, options);
+  return {
+    /** Registers a source. `webhook_secret` is in the answer only when the service generated it. */
+    register: (input: WebhookCreateInput, options?: CallOptions) => transport.call<CreatedWebhook>('registerWebhook', { json: input }, options),
+    /** A page of webhooks (`limit` 1–100, `offset`), with `total`. */
+    list,
+    /** Every webhook, page by page. */
+    iterate: ({ pageSize, signal }: IterateOptions = {}) =>
+      walkOffsetPages(async (limit, offset) => {
+        const page = await list({ limit, offset }, { ...(signal ? { signal } : {}) });
+        return { items: page.webhooks, total: page.total };
+      }, checkPageSize(pageSize)),
+    get: (id: string, options?: CallOptions) => transport.call<WebhookView>('getWebhook', { params: { id } }, options),
+    /** Changes name, event key, signature settings or `enabled`; the source cannot change. */
+    update: (id: string, input: WebhookUpdateInput, options?: CallOptions) =>
+      transport.call<WebhookView>('updateWebhook', { params: { id }, json: input }, options),
+    delete: (id: string, options?: CallOptions) => transport.call<void>('deleteWebhook', { params: { id } }, options),
+    /** A new secret (given, or generated), shown once; the old one verifies for `grace_period_seconds` (default 24 h). */
+    rotateSecret: (id: string, input: WebhookRotateInput = {}, options?: CallOptions) =>
+      transport.call<RotatedWebhook>('rotateWebhookSecret', { params: { id }, json: input }, options),
+  };
+}

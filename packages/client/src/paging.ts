@@ -1,0 +1,68 @@
+/**
+ * Async iterators over paged lists. The API has two kinds of paging: `limit`/`offset` with a
+ * `total` (automations, runs, webhooks, deliveries) and V1's `page_id` cursors (sandboxes,
+ * conversations, events, start tasks); both are walked to the end, one page at a time, so memory
+ * stays at one page whatever the list's length.
+ * @module
+ */
+
+export interface IterateOptions {
+  /** Records per request, 1–100 (the server's bound). Default 100. */
+  pageSize?: number;
+  /** Stops the walk between pages (and aborts the request in flight). */
+  signal?: AbortSignal;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+export function checkPageSize(pageSize: number | undefined): number {
+  const size = pageSize ?? MAX_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new RangeError(`pageSize must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${String(pageSize)}`);
+  }
+  return size;
+}
+
+/**
+ * Walks a `limit`/`offset` list. Offset lists are newest first, so a record created during the
+ * walk pushes older ones to later offsets: records already yielded are recognised by id and not
+ * yielded twice. (A record deleted during the walk can shift a later one past the cursor; walk
+ * again if that matters.)
+ */
+export async function* walkOffsetPages<T extends { id: string }>(
+  fetchPage: (limit: number, offset: number) => Promise<{ items: T[]; total: number }>,
+  pageSize: number,
+): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<string>();
+  let offset = 0;
+  for (;;) {
+    const { items, total } = await fetchPage(pageSize, offset);
+    for (const item of items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      yield item;
+    }
+    offset += items.length;
+    if (items.length < pageSize || offset >= total) return;
+  }
+}
+
+/** Walks a V1 cursor list until `next_page_id` is null. */
+export async function* walkCursorPages<T>(
+  fetchPage: (pageId: string | undefined) => Promise<{ items: T[]; next_page_id: string | null }>,
+): AsyncGenerator<T, void, undefined> {
+  let pageId: string | undefined;
+  for (;;) {
+    const page = await fetchPage(pageId);
+    yield* page.items;
+    if (page.next_page_id === null || page.next_page_id === pageId) return;
+    pageId = page.next_page_id;
+  }
+}
+
+/** Every item of an async iterable in an array (`Array.fromAsync` is Node 22+). */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}

@@ -1,0 +1,185 @@
+/**
+ * One place where requests are made: the path from the operation table, credentials, retries and
+ * timeouts (ky), and the mapping of every failure to the client's error types.
+ * @module
+ */
+import ky, { HTTPError, TimeoutError, type KyInstance, type RetryOptions } from 'ky';
+import type { ValidationIssue } from '@agent-platform/core/schemas';
+import { AgentPlatformConnectionError, AgentPlatformError, AgentPlatformTimeoutError } from './errors.js';
+import { operations, type OperationId } from './operations.js';
+
+/** Per-call options every client method takes last. */
+export interface CallOptions {
+  /** Aborts the call (and its retries); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in ms for this call, or `false` for none; defaults to the client's. */
+  timeout?: number | false;
+  /** Extra request headers for this call. */
+  headers?: Record<string, string>;
+}
+
+export type QueryValue = string | number | boolean | readonly string[] | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey?: string | undefined;
+  sessionApiKey?: string | undefined;
+  fetch?: typeof globalThis.fetch | undefined;
+  retry?: number | RetryOptions | undefined;
+  timeout?: number | false | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
+export interface CallInit {
+  params?: Record<string, string>;
+  query?: Query;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is (inbound events: the signed bytes). */
+  body?: Uint8Array | string;
+  headers?: Record<string, string>;
+}
+
+/** Methods the client retries by default: the idempotent ones. POST and PATCH never are. */
+export const IDEMPOTENT_METHODS = ['get', 'put', 'head', 'delete', 'options', 'trace'] as const;
+/** Statuses worth a retry. 413 is not (ky's default list has it: the body will not shrink). */
+export const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504] as const;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface Transport {
+  call<T>(operation: OperationId, init?: CallInit, options?: CallOptions): Promise<T>;
+  /** The absolute URL of an operation's path (what a webhook sender would be configured with). */
+  url(operation: OperationId, params?: Record<string, string>): string;
+}
+
+export function createTransport(options: TransportOptions): Transport {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const http: KyInstance = ky.create({
+    timeout,
+    retry: retryOptions(options.retry),
+    throwHttpErrors: true,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
+
+  const url = (operation: OperationId, params: Record<string, string> = {}) => `${baseUrl}${fillPath(operations[operation].path, params)}`;
+
+  return {
+    url,
+    async call<T>(operation: OperationId, init: CallInit = {}, call: CallOptions = {}): Promise<T> {
+      const spec = operations[operation];
+      const path = fillPath(spec.path, init.params ?? {});
+      const headers: Record<string, string> = { accept: 'application/json', ...credentials(spec.auth, options), ...init.headers, ...call.headers };
+      const target = `${baseUrl}${path}`;
+      let response: Response;
+      try {
+        response = await http(target, {
+          method: spec.method,
+          headers,
+          ...(init.query ? { searchParams: toSearchParams(init.query) } : {}),
+          ...(init.json !== undefined ? { json: init.json } : {}),
+          ...(init.body !== undefined ? { body: init.body } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
+        });
+      } catch (error) {
+        throw await toClientError(error, spec.method, target, call.timeout ?? timeout, call.signal);
+      }
+      return (await readSuccess(response, spec.method, target)) as T;
+    },
+  };
+}
+
+/** The credential headers for a call: its preferred scheme, with whichever key is configured. */
+function credentials(scheme: 'session' | 'bearer' | 'none', options: TransportOptions): Record<string, string> {
+  if (scheme === 'none') return {};
+  const session = options.sessionApiKey ?? options.apiKey;
+  const bearer = options.apiKey ?? options.sessionApiKey;
+  if (scheme === 'session') return session ? { 'x-session-api-key': session } : {};
+  return bearer ? { authorization: `Bearer ${bearer}` } : {};
+}
+
+function retryOptions(retry: number | RetryOptions | undefined): RetryOptions {
+  const defaults: RetryOptions = { limit: 2, methods: [...IDEMPOTENT_METHODS], statusCodes: [...RETRY_STATUS_CODES], retryOnTimeout: true, maxRetryAfter: 60_000 };
+  if (retry === undefined) return defaults;
+  if (typeof retry === 'number') return { ...defaults, limit: retry };
+  return { ...defaults, ...retry };
+}
+
+/** `http://host:3000/prefix/` → `http://host:3000/prefix` (paths in the table start with `/`). */
+function normalizeBaseUrl(baseUrl: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`baseUrl must be an http or https URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if (parsed.search || parsed.hash) throw new TypeError('baseUrl must not have a query or fragment');
+  return parsed.href.replace(/\/+$/, '');
+}
+
+function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+    return encodeURIComponent(value);
+  });
+}
+
+function toSearchParams(query: Query): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(name, item);
+    else params.append(name, String(value));
+  }
+  return params;
+}
+
+async function readSuccess(response: Response, method: string, url: string): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AgentPlatformError({ status: response.status, detail: 'The answer is not JSON', method, url });
+  }
+}
+
+async function toClientError(error: unknown, method: string, url: string, timeout: number | false, signal: AbortSignal | undefined): Promise<unknown> {
+  if (error instanceof HTTPError) {
+    return new AgentPlatformError({ status: error.response.status, detail: await readDetail(error.response), method, url });
+  }
+  // The caller's own abort stays what it is: the signal's reason (an AbortError by default).
+  if (signal?.aborted) return signal.reason ?? error;
+  if (error instanceof TimeoutError) return new AgentPlatformTimeoutError(method, url, typeof timeout === 'number' ? timeout : 0, error);
+  if (error instanceof TypeError || (error instanceof Error && error.name === 'AbortError')) {
+    const reason = error.cause instanceof Error ? `: ${error.cause.message}` : error.message ? `: ${error.message}` : '';
+    return new AgentPlatformConnectionError('network', method, url, `${method} ${url} failed before an answer came${reason}`, error);
+  }
+  return error;
+}
+
+/** `detail` of an error answer: the message, or the 422 issue list; the raw text when it is not our JSON. */
+async function readDetail(response: Response): Promise<string | ValidationIssue[]> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // the body could not be read; fall back to the status text
+  }
+  try {
+    const body = JSON.parse(text) as { detail?: unknown };
+    if (typeof body.detail === 'string') return body.detail;
+    if (Array.isArray(body.detail)) return body.detail as ValidationIssue[];
+  } catch {
+    // not JSON: a proxy's page, say
+  }
+  return text.slice(0, 1000) || response.statusText || `HTTP ${response.status}`;
+}
