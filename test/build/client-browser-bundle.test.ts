@@ -1,0 +1,24 @@
+/**
+ * The client SDK bundles for browsers: no Node built-in on its run-time path, and none of the
+ * engine (core is a types-only dependency). The size is printed for docs/client.md.
+ */
+import { describe, expect, it } from 'vitest';
+import { bundleClientForBrowser } from '../support/client-browser-bundle.js';
+
+describe('@agent-platform/client in a browser bundle', () => {
+  it('builds for platform "browser" from the client and ky alone', async () => {
+    const bundle = await bundleClientForBrowser();
+    expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
+    // Only the client's own sources and ky: no core (and so no zod, no JMESPath, no node:crypto).
+    const foreign = bundle.inputs.filter((input) => !input.startsWith('packages/client/src/') && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input));
+    expect(foreign).toEqual([]);
+    expect(bundle.inputs.some((input) => input.startsWith('packages/client/src/namespaces/'))).toBe(true);
+    console.log(`client browser bundle: ${bundle.bytes} bytes minified, ${bundle.inputs.length} inputs`);
+  });
+
+  it('@agent-platform/core/schemas bundles for browsers too (for apps that validate with the schemas)', async () => {
+    const bundle = await bundleClientForBrowser({ entry: 'packages/core/src/schemas/index.ts' });
+    expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
+    expect(bundle.inputs.filter((input) => input.startsWith('packages/core/src/') && !/^packages\/core\/src\/(schemas|expressions)\/|^packages\/core\/src\/errors\.ts$/.test(input))).toEqual([]);
+  });
+});
