@@ -2,6 +2,7 @@
  * The client SDK bundles for browsers: no Node built-in on its run-time path, and none of the
  * engine (core is a types-only dependency). The size is printed for docs/client.md.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { bundleClientForBrowser } from '../support/client-browser-bundle.js';
 
@@ -13,7 +14,7 @@ describe('@agent-platform/client in a browser bundle', () => {
     const foreign = bundle.inputs.filter((input) => !input.startsWith('packages/client/src/') && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input));
     expect(foreign).toEqual([]);
     expect(bundle.inputs.some((input) => input.startsWith('packages/client/src/namespaces/'))).toBe(true);
-    console.log(`client browser bundle: ${bundle.bytes} bytes minified, ${bundle.inputs.length} inputs`);
+    console.log(`client browser bundle: ${bundle.bytes} bytes minified, ${gzipSync(bundle.code).length} gzipped, ${bundle.inputs.length} inputs`);
   });
 
   it('@agent-platform/core/schemas bundles for browsers too (for apps that validate with the schemas)', async () => {
