@@ -5,6 +5,7 @@
  * stays at one page whatever the list's length.
  * @module
  */
+import type { CallOptions } from './transport.js';
 
 export interface IterateOptions {
   /** Records per request, 1–100 (the server's bound). Default 100. */
@@ -14,6 +15,33 @@ export interface IterateOptions {
 }
 
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Every record of a `limit`/`offset` list: `fetchPage` is the list call, `key` the member that
+ * holds its records (`automations`, `runs`, ...). `pageSize` is checked now, before any request.
+ */
+export function offsetIterator<K extends string, T extends { id: string }>(
+  fetchPage: (page: { limit: number; offset: number }, options: CallOptions) => Promise<{ [key in K]: T[] } & { total: number }>,
+  key: K,
+  { pageSize, signal }: IterateOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const limit = checkPageSize(pageSize);
+  const call = signal ? { signal } : {};
+  return walkOffsetPages(async (size, offset) => {
+    const page = await fetchPage({ limit: size, offset }, call);
+    return { items: page[key], total: page.total };
+  }, limit);
+}
+
+/** Every record of a V1 `page_id` list; `fetchPage` is its search call. */
+export function cursorIterator<T>(
+  fetchPage: (page: { limit: number; page_id?: string }, options: CallOptions) => Promise<{ items: T[]; next_page_id: string | null }>,
+  { pageSize, signal }: IterateOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const limit = checkPageSize(pageSize);
+  const call = signal ? { signal } : {};
+  return walkCursorPages((pageId) => fetchPage(pageId === undefined ? { limit } : { limit, page_id: pageId }, call));
+}
 
 export function checkPageSize(pageSize: number | undefined): number {
   const size = pageSize ?? MAX_PAGE_SIZE;

@@ -1,5 +1,5 @@
 import { AgentPlatformWaitError } from '../errors.js';
-import { checkPageSize, walkOffsetPages, type IterateOptions } from '../paging.js';
+import { offsetIterator, type IterateOptions } from '../paging.js';
 import { pollUntil, type WaitOptions } from '../polling.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type {
@@ -29,11 +29,7 @@ export function automationsNamespace(transport: Transport) {
     /** A page of automations, newest first (`limit` 1–100, `offset`), with `total`. */
     list,
     /** Every automation, page by page. */
-    iterate: ({ pageSize, signal }: IterateOptions = {}) =>
-      walkOffsetPages(async (limit, offset) => {
-        const page = await list({ limit, offset }, { ...(signal ? { signal } : {}) });
-        return { items: page.automations, total: page.total };
-      }, checkPageSize(pageSize)),
+    iterate: (options?: IterateOptions) => offsetIterator(list, 'automations', options),
     get: (id: string, options?: CallOptions) => transport.call<Automation>('getAutomation', { params: { id } }, options),
     /** Changes any subset of fields; `trigger` members given replace the stored ones (`filter: null` removes the filter). */
     update: (id: string, input: AutomationUpdateInput, options?: CallOptions) =>
@@ -45,11 +41,7 @@ export function automationsNamespace(transport: Transport) {
     /** A page of the automation's runs, newest first. */
     runs,
     /** Every run of the automation, page by page. */
-    iterateRuns: (id: string, { pageSize, signal }: IterateOptions = {}) =>
-      walkOffsetPages(async (limit, offset) => {
-        const page = await runs(id, { limit, offset }, { ...(signal ? { signal } : {}) });
-        return { items: page.runs, total: page.total };
-      }, checkPageSize(pageSize)),
+    iterateRuns: (id: string, options?: IterateOptions) => offsetIterator((page, call) => runs(id, page, call), 'runs', options),
     /** One run by id, whichever automation it belongs to. */
     getRun,
     /** Cancels a run that has not finished (a 409 `AgentPlatformError` when it has). */

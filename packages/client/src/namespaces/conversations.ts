@@ -1,5 +1,5 @@
 import { AgentPlatformError, AgentPlatformWaitError } from '../errors.js';
-import { checkPageSize, walkCursorPages, type IterateOptions } from '../paging.js';
+import { cursorIterator, type IterateOptions } from '../paging.js';
 import { pollUntil, type WaitOptions } from '../polling.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type {
@@ -34,10 +34,7 @@ export function conversationsNamespace(transport: Transport) {
     /** The same page from `/search`. */
     search: (query: CursorQueryInput = {}, options?: CallOptions) => transport.call<AppConversationPage>('searchAppConversations', { query }, options),
     /** Every conversation of the caller, page by page. */
-    iterate: ({ pageSize, signal }: IterateOptions = {}) => {
-      const limit = checkPageSize(pageSize);
-      return walkCursorPages((pageId) => list({ limit, page_id: pageId }, { ...(signal ? { signal } : {}) }));
-    },
+    iterate: (options?: IterateOptions) => cursorIterator(list, options),
     get: (id: string, options?: CallOptions) => transport.call<AppConversation>('getAppConversation', { params: { id } }, options),
     /** Conversations by id, in order; `null` for one the caller cannot see. Any number of ids. */
     getMany: (ids: readonly string[], options?: CallOptions) =>
@@ -45,10 +42,7 @@ export function conversationsNamespace(transport: Transport) {
     /** A page of the conversation's events, oldest first. */
     events,
     /** Every event of the conversation, oldest first, page by page. */
-    iterateEvents: (id: string, { pageSize, signal }: IterateOptions = {}) => {
-      const limit = checkPageSize(pageSize);
-      return walkCursorPages((pageId) => events(id, { limit, page_id: pageId }, { ...(signal ? { signal } : {}) }));
-    },
+    iterateEvents: (id: string, options?: IterateOptions) => cursorIterator((page, call) => events(id, page, call), options),
     /** Start tasks by id, in order; `null` for one the caller cannot see. */
     startTasks,
     /** A page of the caller's start tasks, newest first. */

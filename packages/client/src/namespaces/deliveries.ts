@@ -1,4 +1,4 @@
-import { checkPageSize, walkOffsetPages, type IterateOptions } from '../paging.js';
+import { offsetIterator, type IterateOptions } from '../paging.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { Delivery, DeliveryList, DeliveryListQueryInput, DeliveryStatus, IngestResult } from '../types.js';
 
@@ -14,11 +14,8 @@ export function deliveriesNamespace(transport: Transport) {
     /** A page of deliveries, newest first, without payloads; filter by `source` and `status`. */
     list,
     /** Every delivery (optionally of one source or status), page by page. */
-    iterate: ({ pageSize, signal, source, status }: DeliveryIterateOptions = {}) =>
-      walkOffsetPages(async (limit, offset) => {
-        const page = await list({ limit, offset, source, status }, { ...(signal ? { signal } : {}) });
-        return { items: page.deliveries, total: page.total };
-      }, checkPageSize(pageSize)),
+    iterate: ({ source, status, ...options }: DeliveryIterateOptions = {}) =>
+      offsetIterator((page, call) => list({ ...page, source, status }, call), 'deliveries', options),
     /** One delivery with its payload and outcomes. */
     get: (id: string, options?: CallOptions) => transport.call<Delivery>('getDelivery', { params: { id } }, options),
     /** Matches a stored delivery again against today's automations: a new delivery, new runs. */

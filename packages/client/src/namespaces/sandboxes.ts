@@ -1,5 +1,5 @@
 import { AgentPlatformError } from '../errors.js';
-import { checkPageSize, walkCursorPages, type IterateOptions } from '../paging.js';
+import { cursorIterator, type IterateOptions } from '../paging.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { CursorQueryInput, Sandbox, SandboxPage, SandboxSpecPage, SandboxStartInput, SuccessResponse } from '../types.js';
 import { batched } from './batch.js';
@@ -13,10 +13,7 @@ export function sandboxesNamespace(transport: Transport) {
     /** A page of the caller's sandboxes, newest first (`page_id`, `limit` 1–100). */
     search,
     /** Every sandbox of the caller, page by page. */
-    iterate: ({ pageSize, signal }: IterateOptions = {}) => {
-      const limit = checkPageSize(pageSize);
-      return walkCursorPages((pageId) => search({ limit, page_id: pageId }, { ...(signal ? { signal } : {}) }));
-    },
+    iterate: (options?: IterateOptions) => cursorIterator(search, options),
     /** Sandboxes by id, in order; `null` for one the caller cannot see. Any number of ids (sent 100 at a time). */
     getMany,
     /** One sandbox; a 404 `AgentPlatformError` when the caller has none with that id. */
@@ -40,9 +37,7 @@ export function sandboxSpecsNamespace(transport: Transport) {
   const search = (query: CursorQueryInput = {}, options?: CallOptions) => transport.call<SandboxSpecPage>('searchSandboxSpecs', { query }, options);
   return {
     search,
-    iterate: ({ pageSize, signal }: IterateOptions = {}) => {
-      const limit = checkPageSize(pageSize);
-      return walkCursorPages((pageId) => search({ limit, page_id: pageId }, { ...(signal ? { signal } : {}) }));
-    },
+    /** Every spec, page by page. */
+    iterate: (options?: IterateOptions) => cursorIterator(search, options),
   };
 }

@@ -1,4 +1,4 @@
-import { checkPageSize, walkOffsetPages, type IterateOptions } from '../paging.js';
+import { offsetIterator, type IterateOptions } from '../paging.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type {
   CreatedWebhook,
@@ -20,11 +20,7 @@ export function webhooksNamespace(transport: Transport) {
     /** A page of webhooks (`limit` 1–100, `offset`), with `total`. */
     list,
     /** Every webhook, page by page. */
-    iterate: ({ pageSize, signal }: IterateOptions = {}) =>
-      walkOffsetPages(async (limit, offset) => {
-        const page = await list({ limit, offset }, { ...(signal ? { signal } : {}) });
-        return { items: page.webhooks, total: page.total };
-      }, checkPageSize(pageSize)),
+    iterate: (options?: IterateOptions) => offsetIterator(list, 'webhooks', options),
     get: (id: string, options?: CallOptions) => transport.call<WebhookView>('getWebhook', { params: { id } }, options),
     /** Changes name, event key, signature settings or `enabled`; the source cannot change. */
     update: (id: string, input: WebhookUpdateInput, options?: CallOptions) =>
