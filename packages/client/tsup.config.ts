@@ -1,3 +1,13 @@
-import { packageBuild } from '../../tsup.base.js';
+import { defineConfig } from 'tsup';
 
-export default packageBuild(['index']);
+/**
+ * ESM keeps ky as an import (deduplicated with the app's). The CJS build bundles ky, which is
+ * ESM-only: `require()` of an ES module works only from Node 20.19, and `engines` says 20.
+ */
+// The two builds run at once, so neither cleans dist/ (the build script does, first).
+const shared = { entry: ['src/index.ts'], sourcemap: true, target: 'node20', dts: true } as const;
+
+export default defineConfig([
+  { ...shared, format: ['esm'] },
+  { ...shared, format: ['cjs'], noExternal: ['ky'] },
+]);

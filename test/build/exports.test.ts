@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
@@ -114,6 +115,32 @@ function loadInPlainNode(pkg: Pkg): LoadResult {
   return JSON.parse(child.stdout);
 }
 
+const builtins = new Set(builtinModules);
+const isBarePackage = (specifier: string) => !builtins.has(specifier.split('/')[0]!);
+
+/** A package (`name` or `@scope/name`, maybe with a subpath) whose `require` resolution is an ES module. */
+function isEsmOnly(fromDir: string, specifier: string): boolean {
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  // Found the way Node looks: node_modules folders upwards (`require.resolve('x/package.json')`
+  // fails for packages whose `exports` do not list it, ky among them).
+  let manifestFile: string | undefined;
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(candidate)) {
+      manifestFile = candidate;
+      break;
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  if (!manifestFile) return false; // not installed here (an optional peer, say): loading it fails elsewhere
+  const manifest: { type?: string; exports?: unknown; main?: string } = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  const targets = JSON.stringify(manifest.exports ?? manifest.main ?? './index.js');
+  if (targets.includes('"require"') || /\.cjs"/.test(targets)) return false;
+  if (manifest.type === 'module') return true;
+  return /\.mjs"/.test(targets) && !/\.js"/.test(targets);
+}
+
 beforeAll(() => {
   if (buildable.length === 0) return;
   const [command, args] = pnpmCommand();
@@ -139,6 +166,19 @@ for (const pkg of packages) {
       const { messages, pkg: json } = await publint({ pkgDir: pkg.dir, level: 'warning', pack: 'npm' });
       const problems = messages.map((m) => `${m.type}: ${formatMessage(m, json, { color: false })}`);
       expect(problems).toEqual([]);
+    });
+
+    it('its CommonJS build requires no ESM-only package (require(esm) needs Node 20.19; engines says 20)', () => {
+      const cjsFiles = readdirSync(path.join(pkg.dir, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.cjs'));
+      const esmOnly: string[] = [];
+      for (const file of cjsFiles) {
+        const code = readFileSync(path.join(pkg.dir, 'dist', file), 'utf8');
+        for (const [, specifier] of code.matchAll(/require\("([^"./][^"]*)"\)/g)) {
+          if (specifier!.startsWith('node:') || !isBarePackage(specifier!)) continue;
+          if (isEsmOnly(pkg.dir, specifier!)) esmOnly.push(`${file}: require("${specifier}")`);
+        }
+      }
+      expect(esmOnly).toEqual([]);
     });
 
     it('ships the .d.ts and .d.cts files named in exports', () => {
