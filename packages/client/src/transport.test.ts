@@ -9,6 +9,7 @@ import {
   AgentPlatformConnectionError,
   AgentPlatformError,
   AgentPlatformTimeoutError,
+  collect,
   createClient,
   isAgentPlatformConnectionError,
   isAgentPlatformError,
@@ -80,6 +81,19 @@ describe('retries', () => {
     const client = createClient({ baseUrl: BASE, apiKey: KEY, fetch: opted.fetch, retry: { limit: 1, methods: ['post'], ...fast } });
     expect(await client.automations.dispatch('auto_1')).toEqual({ id: 'run_1' });
     expect(opted.requests).toHaveLength(2);
+  });
+
+  it('waits as long as a 503’s Retry-After says before trying again', async () => {
+    const { fetch, requests } = scripted([json(503, { detail: 'Storage is not reachable' }, { 'retry-after': '1' }), json(200, { keys: [] })]);
+    const sentAt: number[] = [];
+    const timed: typeof globalThis.fetch = (input, init) => {
+      sentAt.push(Date.now());
+      return fetch(input, init);
+    };
+    await createClient({ baseUrl: BASE, apiKey: KEY, fetch: timed, retry: { limit: 1, ...fast } }).apiKeys.list();
+    expect(requests).toHaveLength(2);
+    // A lower bound only: a timer never fires early, so this cannot flake on a slow machine.
+    expect((sentAt[1] ?? 0) - (sentAt[0] ?? 0)).toBeGreaterThanOrEqual(990);
   });
 
   it('retries a GET after a network failure', async () => {
@@ -172,6 +186,32 @@ describe('answers', () => {
     expect(request?.headers.get('x-trace')).toBe('t1');
     expect(request?.url).not.toContain(KEY);
     expect(await request?.json()).toEqual({ name: 'n', trigger: { type: 'event', source: 'linear', on: 'Issue' }, instructions: 'i' });
+  });
+});
+
+describe('paging', () => {
+  it('walks an offset list to its end without yielding a record twice when one is created mid-walk', async () => {
+    const run = (id: string) => ({ id });
+    // Newest first: after the first page, r0 is created, which pushes r2 onto the second page again.
+    const { fetch, requests } = scripted([
+      json(200, { automations: [run('a3'), run('a2')], total: 4 }),
+      json(200, { automations: [run('a2'), run('a1')], total: 5 }),
+      json(200, { automations: [run('a0')], total: 5 }),
+    ]);
+    const ids = (await collect(createClient({ baseUrl: BASE, fetch }).automations.iterate({ pageSize: 2 }))).map((item) => item.id);
+    expect(ids).toEqual(['a3', 'a2', 'a1', 'a0']);
+    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=2&offset=0', '?limit=2&offset=2', '?limit=2&offset=4']);
+  });
+
+  it('follows next_page_id until it is null', async () => {
+    const { fetch, requests } = scripted([
+      json(200, { items: [{ id: 's1' }], next_page_id: 'p2' }),
+      json(200, { items: [{ id: 's2' }], next_page_id: 'p3' }),
+      json(200, { items: [], next_page_id: null }),
+    ]);
+    const ids = (await collect(createClient({ baseUrl: BASE, fetch }).sandboxes.iterate({ pageSize: 1 }))).map((item) => item.id);
+    expect(ids).toEqual(['s1', 's2']);
+    expect(requests.map((request) => new URL(request.url).search)).toEqual(['?limit=1', '?limit=1&page_id=p2', '?limit=1&page_id=p3']);
   });
 });
 
