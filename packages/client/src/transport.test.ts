@@ -161,6 +161,27 @@ describe('failures without an answer', () => {
   });
 });
 
+describe('errors before sending', () => {
+  it('a key fetch cannot put in a header is the TypeError fetch gives, not a network failure', async () => {
+    const { fetch } = scripted([json(200, {})]);
+    const error = await createClient({ baseUrl: BASE, apiKey: 'ключ-0123456789', fetch }).webhooks.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isAgentPlatformConnectionError(error)).toBe(false);
+  });
+
+  it('a fetch that fails (no such host) is a network failure that names the cause', async () => {
+    const cause = new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND agents.example.com') });
+    const { fetch } = scripted([
+      () => {
+        throw cause;
+      },
+    ]);
+    const error = await createClient({ baseUrl: BASE, fetch, retry: 0 }).system.health().catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'network', cause });
+    expect((error as Error).message).toContain('ENOTFOUND');
+  });
+});
+
 describe('answers', () => {
   it('an error body that is not the service’s JSON (a proxy’s page) keeps its text; unknown statuses are HTTP_ERROR', async () => {
     const { fetch } = scripted([() => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })]);

@@ -60,7 +60,7 @@ export function createTransport(options: TransportOptions): Transport {
     timeout,
     retry: retryOptions(options.retry),
     throwHttpErrors: true,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: markingNetworkFailures(options.fetch),
     ...(options.headers ? { headers: options.headers } : {}),
   });
 
@@ -159,11 +159,36 @@ async function toClientError(error: unknown, method: string, url: string, timeou
   // The caller's own abort stays what it is: the signal's reason (an AbortError by default).
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof TimeoutError) return new AgentPlatformTimeoutError(method, url, typeof timeout === 'number' ? timeout : 0, error);
-  if (error instanceof TypeError || (error instanceof Error && error.name === 'AbortError')) {
-    const reason = error.cause instanceof Error ? `: ${error.cause.message}` : error.message ? `: ${error.message}` : '';
-    return new AgentPlatformConnectionError('network', method, url, `${method} ${url} failed before an answer came${reason}`, error);
+  if (error instanceof NetworkFailure) {
+    const cause = error.cause;
+    const reason = cause instanceof Error ? `: ${cause.cause instanceof Error ? cause.cause.message : cause.message}` : '';
+    return new AgentPlatformConnectionError('network', method, url, `${method} ${url} failed before an answer came${reason}`, cause);
   }
+  // Anything else (a header value fetch refuses, say) is the caller's to see as it is.
   return error;
+}
+
+/** A failure of `fetch` itself: no answer came. Told apart from errors in building the request. */
+class NetworkFailure extends Error {
+  constructor(cause: unknown) {
+    super('fetch failed', { cause });
+  }
+}
+
+/**
+ * The `fetch` ky calls, with its own failures marked as network failures. An abort (the caller's,
+ * or ky's on a timeout) stays as it is, for ky and for {@link toClientError} to read.
+ */
+function markingNetworkFailures(base: typeof globalThis.fetch | undefined): typeof globalThis.fetch {
+  return async (input, init) => {
+    try {
+      return await (base ?? globalThis.fetch)(input, init);
+    } catch (error) {
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+      if (signal?.aborted) throw error;
+      throw new NetworkFailure(error);
+    }
+  };
 }
 
 /** `detail` of an error answer: the message, or the 422 issue list; the raw text when it is not our JSON. */
