@@ -14,6 +14,7 @@ export {
   isAgentPlatformError,
   isAgentPlatformWaitError,
   type AgentPlatformErrorCode,
+  type AgentPlatformErrorInit,
   type ConnectionFailure,
   type WaitSubject,
 } from './errors.js';
