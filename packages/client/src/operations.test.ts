@@ -4,11 +4,11 @@
  * the server does not serve.
  */
 import { createHttpHandler } from '@agent-platform/http';
-import { createAesGcmSecretBox, createAgentPlatform, errorStatus, generateSecretKey } from '@agent-platform/core';
+import { createAesGcmSecretBox, createAgentPlatform, errorStatus, FINAL_RUN_STATUSES as CORE_FINAL_RUN_STATUSES, generateSecretKey } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_BY_STATUS } from './errors.js';
-import { operations } from './index.js';
+import { FINAL_RUN_STATUSES, operations } from './index.js';
 
 const platform = createAgentPlatform({
   storage: createMemoryStorage(),
@@ -33,8 +33,12 @@ describe('the operation table', () => {
   });
 });
 
-describe('error codes', () => {
+describe('tables copied from core (the client imports only its types)', () => {
   it('are core’s errorStatus table, inverted', () => {
     expect(ERROR_CODE_BY_STATUS).toEqual(Object.fromEntries(Object.entries(errorStatus).map(([code, status]) => [status, code])));
+  });
+
+  it('the final run statuses waitForRun stops at are core’s', () => {
+    expect([...FINAL_RUN_STATUSES].sort()).toEqual([...CORE_FINAL_RUN_STATUSES].sort());
   });
 });

@@ -43,7 +43,7 @@ export function cursorIterator<T>(
   return walkCursorPages((pageId) => fetchPage(pageId === undefined ? { limit } : { limit, page_id: pageId }, call));
 }
 
-export function checkPageSize(pageSize: number | undefined): number {
+function checkPageSize(pageSize: number | undefined): number {
   const size = pageSize ?? MAX_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
     throw new RangeError(`pageSize must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${String(pageSize)}`);
@@ -57,7 +57,7 @@ export function checkPageSize(pageSize: number | undefined): number {
  * yielded twice. (A record deleted during the walk can shift a later one past the cursor; walk
  * again if that matters.)
  */
-export async function* walkOffsetPages<T extends { id: string }>(
+async function* walkOffsetPages<T extends { id: string }>(
   fetchPage: (limit: number, offset: number) => Promise<{ items: T[]; total: number }>,
   pageSize: number,
 ): AsyncGenerator<T, void, undefined> {
@@ -76,7 +76,7 @@ export async function* walkOffsetPages<T extends { id: string }>(
 }
 
 /** Walks a V1 cursor list until `next_page_id` is null. */
-export async function* walkCursorPages<T>(
+async function* walkCursorPages<T>(
   fetchPage: (pageId: string | undefined) => Promise<{ items: T[]; next_page_id: string | null }>,
 ): AsyncGenerator<T, void, undefined> {
   let pageId: string | undefined;

@@ -14,7 +14,7 @@ import type {
   RunStatus,
 } from '../types.js';
 
-/** Statuses a run never leaves. */
+/** Statuses a run never leaves: core's `FINAL_RUN_STATUSES` (a test keeps them equal; core is types-only here). */
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 
 /** Event automations of the caller's org and their runs (`/api/automation/v1`). */

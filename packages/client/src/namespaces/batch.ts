@@ -1,3 +1,7 @@
+import { AgentPlatformError } from '../errors.js';
+import type { OperationId } from '../operations.js';
+import type { CallOptions, Transport } from '../transport.js';
+
 /** The server takes at most this many ids per batch get. */
 export const MAX_BATCH_IDS = 100;
 
@@ -8,4 +12,21 @@ export async function batched<T>(ids: readonly string[], fetchChunk: (chunk: str
     results.push(...(await fetchChunk(ids.slice(start, start + MAX_BATCH_IDS))));
   }
   return results;
+}
+
+/**
+ * One record through a batch-get endpoint (the API has no single get for it): `null` becomes the
+ * 404 `AgentPlatformError` the service's own gets answer.
+ */
+export async function oneById<T>(
+  transport: Transport,
+  operation: OperationId,
+  what: string,
+  getMany: (ids: string[], options?: CallOptions) => Promise<(T | null)[]>,
+  id: string,
+  options?: CallOptions,
+): Promise<T> {
+  const [found] = await getMany([id], options);
+  if (!found) throw new AgentPlatformError({ status: 404, detail: `${what} not found`, method: 'GET', url: transport.url(operation) });
+  return found;
 }

@@ -1,4 +1,4 @@
-import { AgentPlatformError, AgentPlatformWaitError } from '../errors.js';
+import { AgentPlatformWaitError } from '../errors.js';
 import { cursorIterator, type IterateOptions } from '../paging.js';
 import { pollUntil, type WaitOptions } from '../polling.js';
 import type { CallOptions, Transport } from '../transport.js';
@@ -11,7 +11,7 @@ import type {
   StartTask,
   StartTaskPage,
 } from '../types.js';
-import { batched } from './batch.js';
+import { batched, oneById } from './batch.js';
 
 /** A start task that reached READY: its conversation and sandbox ids are set. */
 export type ReadyStartTask = StartTask & { status: 'READY'; app_conversation_id: string };
@@ -55,11 +55,7 @@ export function conversationsNamespace(transport: Transport) {
      */
     waitUntilReady: async (taskId: string, options: WaitOptions = {}): Promise<ReadyStartTask> => {
       const task = await pollUntil(
-        async (signal) => {
-          const [found] = await startTasks([taskId], { ...(signal ? { signal } : {}) });
-          if (!found) throw new AgentPlatformError({ status: 404, detail: 'Start task not found', method: 'GET', url: transport.url('batchGetStartTasks') });
-          return found;
-        },
+        (signal) => oneById(transport, 'batchGetStartTasks', 'Start task', startTasks, taskId, signal ? { signal } : {}),
         (current) => current.status === 'READY' || current.status === 'ERROR',
         options,
         (last) =>

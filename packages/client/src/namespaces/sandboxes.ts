@@ -1,8 +1,7 @@
-import { AgentPlatformError } from '../errors.js';
 import { cursorIterator, type IterateOptions } from '../paging.js';
 import type { CallOptions, Transport } from '../transport.js';
 import type { CursorQueryInput, Sandbox, SandboxPage, SandboxSpecPage, SandboxStartInput, SuccessResponse } from '../types.js';
-import { batched } from './batch.js';
+import { batched, oneById } from './batch.js';
 
 /** The caller's sandboxes (`/api/v1/sandboxes`). */
 export function sandboxesNamespace(transport: Transport) {
@@ -17,11 +16,7 @@ export function sandboxesNamespace(transport: Transport) {
     /** Sandboxes by id, in order; `null` for one the caller cannot see. Any number of ids (sent 100 at a time). */
     getMany,
     /** One sandbox; a 404 `AgentPlatformError` when the caller has none with that id. */
-    get: async (id: string, options?: CallOptions): Promise<Sandbox> => {
-      const [sandbox] = await getMany([id], options);
-      if (!sandbox) throw new AgentPlatformError({ status: 404, detail: 'Sandbox not found', method: 'GET', url: transport.url('batchGetSandboxes') });
-      return sandbox;
-    },
+    get: (id: string, options?: CallOptions) => oneById(transport, 'batchGetSandboxes', 'Sandbox', getMany, id, options),
     /** Starts a sandbox from a spec (the default spec when none is named); answers when it runs. */
     start: (input: SandboxStartInput = {}, options?: CallOptions) => transport.call<Sandbox>('startSandbox', { json: input }, options),
     /** Freezes everything in it. */
