@@ -51,3 +51,23 @@ export { SandboxesService, type SandboxPage } from './services/sandboxes-service
 export { ConversationsService, type Page } from './services/conversations-service.js';
 export { BoundedDecoder } from './sandbox/bounded-decoder.js';
 export { ExecEventQueue } from './sandbox/exec-event-queue.js';
+export {
+  checkPageLimit,
+  decodePageCursor,
+  decodeSeqPage,
+  encodePageCursor,
+  encodeSeqPage,
+  type PageCursor,
+} from './storage/paging.js';
+export { createLocalChangeFeed, type LocalChangeFeed } from './storage/local-change-feed.js';
+export {
+  applyTransition,
+  claimPatch,
+  guardAllows,
+  isClaimable,
+  isFinalRunStatus,
+  leaseLapsed,
+  leasedRunOps,
+  patchRun,
+  recoveryPatch,
+} from './runs/run-transitions.js';

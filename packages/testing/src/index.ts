@@ -24,5 +24,7 @@ export {
   uniqueId,
 } from './fixtures.js';
 export type { AutomationRecordOverrides, SettingsRecordOverrides } from './fixtures.js';
+export { testRunQueue } from './run-queue/index.js';
+export type { SharedBackend, SharedBackendFactory, TestRunQueueOptions } from './run-queue/index.js';
 export { testSandboxRuntime } from './sandbox/index.js';
 export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './sandbox/index.js';

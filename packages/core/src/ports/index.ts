@@ -17,6 +17,9 @@ export {
   type DeliveryListOptions,
   type GithubLinksRepository,
   type RunsRepository,
+  type RunGuard,
+  type RunPatch,
+  RUN_PATCH_FIELDS,
   type ListOptions,
   type ListResult,
   type ProviderTokensRepository,
@@ -35,3 +38,14 @@ export type {
   SandboxRuntime,
   StartSandboxInput,
 } from './sandbox-runtime.js';
+export type { ChangeFeed, ChangeListener, PublishedChange, StorageChange } from './change-feed.js';
+export {
+  interruptedReason,
+  type ClaimRequest,
+  type RecoveredRuns,
+  type RunCompletion,
+  type RunQueue,
+  type RunQueueLimits,
+  type RunRef,
+  type RunRelease,
+} from './run-queue.js';

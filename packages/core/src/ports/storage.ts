@@ -14,6 +14,8 @@ import type { GithubLinkRecord } from '../schemas/github-link.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
+import type { ChangeFeed } from './change-feed.js';
+import type { RunQueue } from './run-queue.js';
 
 /** Thrown by an adapter when a write breaks a uniqueness rule (e.g. one source per org). */
 export class StorageConflictError extends Error {
@@ -106,9 +108,54 @@ export interface RunsRepository {
    * `limit`. Must not scan runs in other statuses: the executor polls it.
    */
   listByStatus(status: RunStatus, limit: number): Promise<RunRecord[]>;
-  /** Replaces a stored record (same id and org); false when there is none. */
-  update(record: RunRecord): Promise<boolean>;
+  /**
+   * The one way a stored run changes: a compare-and-set. Atomically, when the org's run exists,
+   * its status is in `guard.from` and not final (COMPLETED, FAILED, CANCELLED, SKIPPED — a final
+   * run never changes, whatever `from` says), and — when `guard.leaseOwner` is given — its
+   * `lease_owner` equals it (`null`: held by nobody), the members of `patch` that are not
+   * `undefined` are written and the run is returned as stored. Otherwise nothing is written and
+   * the answer is `null`. Of concurrent transitions from one state, exactly one succeeds.
+   */
+  transition(orgId: string, id: string, guard: RunGuard, patch: RunPatch): Promise<RunRecord | null>;
 }
+
+/** The state a {@link RunsRepository.transition} requires. */
+export interface RunGuard {
+  from: readonly RunStatus[];
+  /** The lease owner the run must have; `null` for none. Omitted: any. */
+  leaseOwner?: string | null;
+}
+
+/** What a transition may write; the run's identity and origin never change. */
+export type RunPatch = Partial<
+  Pick<
+    RunRecord,
+    | 'status'
+    | 'attempt'
+    | 'conversation_id'
+    | 'sandbox_id'
+    | 'error_detail'
+    | 'started_at'
+    | 'completed_at'
+    | 'lease_owner'
+    | 'lease_expires_at'
+    | 'not_before'
+  >
+>;
+
+/** The members a {@link RunPatch} may hold, for adapters that build their writes from it. */
+export const RUN_PATCH_FIELDS = [
+  'status',
+  'attempt',
+  'conversation_id',
+  'sandbox_id',
+  'error_detail',
+  'started_at',
+  'completed_at',
+  'lease_owner',
+  'lease_expires_at',
+  'not_before',
+] as const satisfies readonly (keyof RunPatch)[];
 
 export interface DeliveryListOptions extends ListOptions {
   source?: string;
@@ -227,6 +274,10 @@ export interface StorageRepositories {
 export interface StorageAdapter extends StorageRepositories {
   /** Adapter name, for logs (`memory`, `postgres`, ...). */
   readonly name: string;
+  /** The queue executors claim PENDING runs from, over these runs (conformance: `testRunQueue`). */
+  readonly runQueue: RunQueue;
+  /** Change announcements between the processes sharing this backend. */
+  readonly changes: ChangeFeed;
   /**
    * Runs `fn` atomically: every write through `tx` lands, or none does when `fn` throws.
    * Concurrent transactions behave as if run one after another.

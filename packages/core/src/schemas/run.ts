@@ -37,6 +37,8 @@ export const runRecordSchema = runSchema.extend({
   lease_owner: z.string().nullish(),
   /** Until when it holds it: renewed while the run executes, so a dead worker's runs come back. */
   lease_expires_at: timestampSchema.nullish(),
+  /** A PENDING run waiting out a retry backoff is not claimed before this time; internal. */
+  not_before: timestampSchema.nullish(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

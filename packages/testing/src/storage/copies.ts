@@ -197,7 +197,7 @@ export function describeCopies(ctx: SuiteContext): void {
       expect((await ctx.adapter.automations.get(record.org_id, record.id))?.last_triggered_at).toBe(fixtureTime(5));
     });
 
-    it('run records are copied on insertMany, on update and on every read', async () => {
+    it('run records are copied on insertMany, on transition and on every read', async () => {
       const record = makeRunRecord();
       const inserted = structuredClone(record);
       const batch = [record];
@@ -206,10 +206,12 @@ export function describeCopies(ctx: SuiteContext): void {
       batch.push(makeRunRecord({ org_id: record.org_id, automation_id: record.automation_id }));
       expect(await ctx.adapter.runs.get(inserted.org_id, inserted.id)).toEqual(inserted);
       expect((await ctx.adapter.runs.listByAutomation(inserted.org_id, inserted.automation_id, { limit: 10, offset: 0 })).total).toBe(1);
-      const updated = { ...structuredClone(inserted), status: 'RUNNING' as const, attempt: 1 };
-      const expected = structuredClone(updated);
-      await ctx.adapter.runs.update(updated);
-      scribbleRun(updated);
+      const patch = { status: 'RUNNING' as const, attempt: 1 };
+      const expected = { ...structuredClone(inserted), ...patch };
+      const updated = await ctx.adapter.runs.transition(inserted.org_id, inserted.id, { from: ['PENDING'] }, patch);
+      expect(updated).toEqual(expected);
+      patch.attempt = 7;
+      scribbleRun(updated!);
       const byId = await ctx.adapter.runs.get(expected.org_id, expected.id);
       const { items } = await ctx.adapter.runs.listByAutomation(expected.org_id, expected.automation_id, { limit: 10, offset: 0 });
       for (const returned of [byId, ...items]) if (returned) scribbleRun(returned);

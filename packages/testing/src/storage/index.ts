@@ -14,6 +14,7 @@ import { describeGithubLinks } from './github-links.js';
 import { describeLifecycle } from './lifecycle.js';
 import { describeProviderTokens } from './provider-tokens.js';
 import { describeRuns } from './runs.js';
+import { describeRunTransitions } from './run-transitions.js';
 import { describeSandboxes } from './sandboxes.js';
 import { describeSettings } from './settings.js';
 import { describeStartTasks } from './start-tasks.js';
@@ -61,6 +62,7 @@ export function testStorageAdapter(
     describeWebhooks(ctx);
     describeAutomations(ctx);
     describeRuns(ctx);
+    describeRunTransitions(ctx);
     describeDeliveries(ctx);
     describeGithubLinks(ctx);
     describeSandboxes(ctx);

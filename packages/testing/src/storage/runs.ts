@@ -167,51 +167,6 @@ export function describeRuns(ctx: SuiteContext): void {
       expect(await list(1, 100)).toEqual({ items: [], total: 5 });
     });
 
-    it('update replaces the stored record and returns true', async () => {
-      const record = makeRunRecord();
-      await ctx.adapter.runs.insertMany([record]);
-      const running: RunRecord = {
-        ...record,
-        status: 'RUNNING',
-        attempt: 1,
-        conversation_id: 'conv-1',
-        sandbox_id: 'sbx-1',
-        started_at: fixtureTime(5),
-      };
-      expect(await ctx.adapter.runs.update(running)).toBe(true);
-      expect(await ctx.adapter.runs.get(record.org_id, record.id)).toEqual(running);
-      const done: RunRecord = { ...running, status: 'COMPLETED', completed_at: fixtureTime(50) };
-      expect(await ctx.adapter.runs.update(done)).toBe(true);
-      expect(await ctx.adapter.runs.get(record.org_id, record.id)).toEqual(done);
-      expect(await ctx.adapter.runs.listByAutomation(record.org_id, record.automation_id, { limit: 10, offset: 0 })).toEqual({
-        items: [done],
-        total: 1,
-      });
-    });
-
-    it('update returns false for an unknown id and stores nothing', async () => {
-      const record = makeRunRecord();
-      expect(await ctx.adapter.runs.update(record)).toBe(false);
-      expect(await ctx.adapter.runs.get(record.org_id, record.id)).toBeNull();
-      expect(await ctx.adapter.runs.listByAutomation(record.org_id, record.automation_id, { limit: 10, offset: 0 })).toEqual({
-        items: [],
-        total: 0,
-      });
-    });
-
-    it("update returns false for another org's run and leaves it unchanged", async () => {
-      const record = makeRunRecord();
-      await ctx.adapter.runs.insertMany([record]);
-      const hijack: RunRecord = { ...record, org_id: uniqueId('org'), status: 'CANCELLED' };
-      expect(await ctx.adapter.runs.update(hijack)).toBe(false);
-      expect(await ctx.adapter.runs.get(record.org_id, record.id)).toEqual(record);
-      expect(await ctx.adapter.runs.get(hijack.org_id, record.id)).toBeNull();
-      expect(await ctx.adapter.runs.listByAutomation(hijack.org_id, record.automation_id, { limit: 10, offset: 0 })).toEqual({
-        items: [],
-        total: 0,
-      });
-    });
-
     describe('listByStatus', () => {
       /** The first {@link WIDE} runs in `status`, checked for status and order. */
       const list = async (runs: RunsRepository, status: RunStatus): Promise<RunRecord[]> => {
@@ -260,30 +215,29 @@ export function describeRuns(ctx: SuiteContext): void {
         }
       });
 
-      it('follows status changes made by update', async () => {
+      it('follows status changes made by transition', async () => {
         const record = makeRunRecord({ created_at: pastTime(1) });
         const other = makeRunRecord({ created_at: pastTime(2) });
         await ctx.adapter.runs.insertMany([record, other]);
         const mineOf = async (status: RunStatus) => mine(await list(ctx.adapter.runs, status), [record, other]);
         expect(await mineOf('PENDING')).toEqual([record, other]);
 
-        const running: RunRecord = { ...record, status: 'RUNNING', attempt: 1, started_at: pastTime(3) };
-        expect(await ctx.adapter.runs.update(running)).toBe(true);
+        const running = await ctx.adapter.runs.transition(record.org_id, record.id, { from: ['PENDING'] }, { status: 'RUNNING', attempt: 1, started_at: pastTime(3) });
+        expect(running).toEqual({ ...record, status: 'RUNNING', attempt: 1, started_at: pastTime(3) });
         expect(await mineOf('PENDING')).toEqual([other]);
         expect(await mineOf('RUNNING')).toEqual([running]);
 
-        // An update that keeps the status shows its new fields in the list.
-        const retried: RunRecord = { ...running, attempt: 2 };
-        expect(await ctx.adapter.runs.update(retried)).toBe(true);
-        expect(await mineOf('RUNNING')).toEqual([retried]);
+        // A transition that keeps the status shows its new fields in the list.
+        const attached = await ctx.adapter.runs.transition(record.org_id, record.id, { from: ['RUNNING'] }, { conversation_id: 'conv-1' });
+        expect(attached?.conversation_id).toBe('conv-1');
+        expect(await mineOf('RUNNING')).toEqual([attached]);
 
-        const failed: RunRecord = { ...retried, status: 'FAILED', completed_at: pastTime(4), error_detail: 'boom' };
-        expect(await ctx.adapter.runs.update(failed)).toBe(true);
+        const failed = await ctx.adapter.runs.transition(record.org_id, record.id, { from: ['RUNNING'] }, { status: 'FAILED', completed_at: pastTime(4), error_detail: 'boom' });
         expect(await mineOf('RUNNING')).toEqual([]);
         expect(await mineOf('FAILED')).toEqual([failed]);
 
-        // An update refused for another org moves nothing.
-        expect(await ctx.adapter.runs.update({ ...other, org_id: uniqueId('org'), status: 'CANCELLED' })).toBe(false);
+        // A transition refused for another org moves nothing.
+        expect(await ctx.adapter.runs.transition(uniqueId('org'), other.id, { from: ['PENDING'] }, { status: 'CANCELLED' })).toBeNull();
         expect(await mineOf('PENDING')).toEqual([other]);
         expect(await mineOf('CANCELLED')).toEqual([]);
       });
@@ -308,8 +262,8 @@ export function describeRuns(ctx: SuiteContext): void {
         const failed: RunRecord = { ...running, status: 'FAILED', error_detail: 'crashed' };
         await expect(
           ctx.adapter.transaction(async (tx) => {
-            await tx.runs.update(claimed);
-            await tx.runs.update(failed);
+            expect(await tx.runs.transition(first.org_id, first.id, { from: ['PENDING'] }, { status: 'RUNNING', attempt: 1 })).toEqual(claimed);
+            expect(await tx.runs.transition(running.org_id, running.id, { from: ['RUNNING'] }, { status: 'FAILED', error_detail: 'crashed' })).toEqual(failed);
             await tx.runs.insertMany([added]);
             // The transaction reads its own writes; everyone else still reads the committed lists.
             expect(await snapshot(tx.runs)).toEqual({ pending: [added, second], running: [claimed], failed: [failed] });

@@ -189,7 +189,7 @@ export function describeTransactions(ctx: SuiteContext): void {
         await tx.automations.markTriggered(orgId, [kept.id, newAutomation.id, triggered.id], fixtureTime(50));
         expect(await tx.automations.delete(orgId, deleted.id)).toBe(true);
         await tx.runs.insertMany(newRuns);
-        expect(await tx.runs.update({ ...run, status: 'RUNNING', started_at: fixtureTime(5) })).toBe(true);
+        expect(await tx.runs.transition(run.org_id, run.id, { from: ['PENDING'] }, { status: 'RUNNING', started_at: fixtureTime(5) })).not.toBeNull();
         expect(await tx.deliveries.claimDedupKey(makeDedupClaim(newDelivery))).toBeNull();
         expect(await tx.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: newDelivery.id }))).toBe(delivery.id);
         await tx.deliveries.insert(newDelivery);
@@ -444,7 +444,7 @@ export function describeTransactions(ctx: SuiteContext): void {
 
         await tx.runs.insertMany([run]);
         const running = { ...run, status: 'RUNNING' as const };
-        expect(await tx.runs.update(running)).toBe(true);
+        expect(await tx.runs.transition(run.org_id, run.id, { from: ['PENDING'] }, { status: 'RUNNING' })).toEqual(running);
         expect(await tx.runs.listByAutomation(orgId, automation.id, { limit: 10, offset: 0 })).toEqual({
           items: [running],
           total: 1,
@@ -518,7 +518,7 @@ export function describeTransactions(ctx: SuiteContext): void {
           await tx.automations.update({ ...older, enabled: false });
           await tx.automations.delete(orgId, newer.id);
           await tx.automations.markTriggered(orgId, [older.id], fixtureTime(9));
-          await tx.runs.update({ ...run, status: 'CANCELLED' });
+          await tx.runs.transition(run.org_id, run.id, { from: ['PENDING', 'RUNNING'] }, { status: 'CANCELLED' });
           await tx.runs.insertMany([makeRunRecord({ org_id: orgId, automation_id: older.id, created_at: fixtureTime(5) })]);
           await tx.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(4) }));
           await tx.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(2) }));
