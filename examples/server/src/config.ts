@@ -28,6 +28,12 @@ export interface ServerConfig {
   executor: boolean;
   /** How long a worker holds a run without renewing its lease, in milliseconds. */
   runLeaseMs: number;
+  /** Runs this process executes at once. */
+  runConcurrency: number;
+  /** Runs RUNNING at once per org, across every process sharing the storage. */
+  runsPerOrg: number;
+  /** Runs RUNNING at once overall, across every process sharing the storage (`Infinity`: no limit). */
+  runsMax: number;
   /** Where agents run. */
   sandbox: 'process' | 'docker';
   /** Images offered as sandbox specs by the Docker runtime; the first is the default. */
@@ -153,6 +159,14 @@ function parseLeaseSeconds(value: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/** A positive integer from the environment, or its default when unset. */
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (!value?.trim()) return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new ConfigError(`${name} must be an integer from 1 to 10000, got "${value}"`);
+  return count;
+}
+
 export function loadConfig(env: Env = process.env): ServerConfig {
   const port = parsePort(env.PORT);
   const storage = parseStorage(env);
@@ -169,6 +183,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     secretKey,
     storage,
     runLeaseMs: parseLeaseSeconds(env.AGENT_PLATFORM_RUN_LEASE_SECONDS),
+    runConcurrency: parseCount('AGENT_PLATFORM_RUN_CONCURRENCY', env.AGENT_PLATFORM_RUN_CONCURRENCY, 4),
+    runsPerOrg: parseCount('AGENT_PLATFORM_RUNS_PER_ORG', env.AGENT_PLATFORM_RUNS_PER_ORG, 2),
+    runsMax: parseCount('AGENT_PLATFORM_RUNS_MAX', env.AGENT_PLATFORM_RUNS_MAX, Infinity),
     executor: parseExecutor(env.AGENT_PLATFORM_EXECUTOR),
     logLevel: env.LOG_LEVEL || 'info',
     githubWebhookSecrets: parseGithubSecrets(env.AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET),

@@ -15,9 +15,10 @@ try {
   logger.level = config.logLevel;
   const { platform, close } = await createServerPlatform(config, logger);
   const app = await createFastifyApp(platform, logger);
-  // API-only processes leave the runs to worker processes.
-  if (config.executor) await platform.start();
-  else logger.info('AGENT_PLATFORM_EXECUTOR=off: this process serves the API; workers execute runs');
+  // API-only processes leave the runs to worker processes, but still hear the changes other
+  // processes make (automations, cancels), so their matching stays fresh.
+  await platform.start({ executeRuns: config.executor });
+  if (!config.executor) logger.info('AGENT_PLATFORM_EXECUTOR=off: this process serves the API; workers execute runs');
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl }, 'agent-platform reference server ready');
   onShutdown(logger, async () => {

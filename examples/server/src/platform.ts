@@ -31,7 +31,12 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     github: { webhookSecrets: config.githubWebhookSecrets },
     runtime,
     agent: createCommandAgentRunner(config.agentCommand ? { command: config.agentCommand } : demoAgent()),
-    executor: { leaseMs: config.runLeaseMs },
+    executor: {
+      leaseMs: config.runLeaseMs,
+      concurrency: config.runConcurrency,
+      perOrgConcurrency: config.runsPerOrg,
+      globalConcurrency: config.runsMax,
+    },
   });
   for (const link of config.githubLinks) await platform.githubLinks.link(link);
   if (config.githubWebhookSecrets.length === 0) {

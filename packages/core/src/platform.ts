@@ -25,6 +25,8 @@ import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
 import { SandboxesService } from './services/sandboxes-service.js';
 import { ConversationsService } from './services/conversations-service.js';
+import type { RunQueue } from './ports/run-queue.js';
+import { ChangeListenerLoop } from './runs/change-listener.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -60,8 +62,19 @@ export interface AgentPlatformOptions {
   runtime?: SandboxRuntime;
   /** The agent that runs for each run. */
   agent?: AgentRunner;
+  /** Where executors claim PENDING runs. Default: the storage's own (`storage.runQueue`). */
+  queue?: RunQueue;
   /** Concurrency, retries and time limits of the run executor. */
-  executor?: Omit<RunExecutorOptions, 'runtime' | 'agent'>;
+  executor?: Omit<RunExecutorOptions, 'runtime' | 'agent' | 'queue'>;
+}
+
+export interface StartOptions {
+  /**
+   * Whether this process executes runs (default `true`, with a `runtime` and an `agent`). An
+   * API-only process passes `false`: it still hears other processes' changes (fresh matching),
+   * and worker processes execute the runs it creates.
+   */
+  executeRuns?: boolean;
 }
 
 export interface AgentPlatform {
@@ -87,8 +100,11 @@ export interface AgentPlatform {
   authenticate(credentials: Credentials): Promise<Principal | null>;
   /** Resolves when the platform can serve (storage reachable); throws otherwise. */
   ready(): Promise<void>;
-  /** Starts background work. */
-  start(): Promise<void>;
+  /**
+   * Starts background work: listening for changes made by other processes sharing the storage
+   * (automations, cancels, new runs) and, unless told not to, executing runs.
+   */
+  start(options?: StartOptions): Promise<void>;
   /** Stops background work and closes the storage adapter. */
   stop(): Promise<void>;
 }
@@ -116,6 +132,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const grace = options.webhookSecretGraceSeconds ?? DEFAULT_GRACE_SECONDS;
   if (!Number.isInteger(grace) || grace < 0) throw new Error('webhookSecretGraceSeconds must be a non-negative integer');
   if (!URL.canParse(options.publicUrl)) throw new Error(`publicUrl must be an absolute URL, got "${options.publicUrl}"`);
+  let executor: RunExecutor | null = null;
   const context: ServiceContext = {
     storage: options.storage,
     secrets: options.secrets,
@@ -123,6 +140,14 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     ids: options.ids ?? randomIdGenerator,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     webhookSecretGraceSeconds: grace,
+    async announce(change) {
+      // This process acts at once; the others hear of it through the feed.
+      if (change.type === 'runs.pending') executor?.notify();
+      if (change.type === 'run.cancelled') executor?.cancel(change.runId);
+      await options.storage.changes.publish(change).catch(() => {
+        // Best effort: executors poll, and the matching index expires, behind the feed.
+      });
+    },
   };
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
@@ -131,12 +156,20 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const conversations = new ConversationsService(context, settings, options.runtime ?? null, options.agent ?? null, {
     timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800,
   });
-  const executor =
-    options.runtime && options.agent ? new RunExecutor(context, settings, { ...options.executor, runtime: options.runtime, agent: options.agent }) : null;
-  if (executor) {
-    context.onRunsCreated = () => executor.notify();
-    context.onRunCancelled = (runId) => executor.cancel(runId);
+  if (options.runtime && options.agent) {
+    executor = new RunExecutor(context, settings, {
+      ...options.executor,
+      runtime: options.runtime,
+      agent: options.agent,
+      ...(options.queue ? { queue: options.queue } : {}),
+    });
   }
+  const listener = new ChangeListenerLoop(context.storage, (change) => {
+    if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
+    else if (change.type === 'reset') index.invalidateAll();
+    if (change.type === 'run.cancelled') executor?.cancel(change.runId);
+    else executor?.notify();
+  });
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
   const dedupWindowSeconds = options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS;
 
@@ -163,11 +196,13 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     publicUrl: context.publicUrl,
     authenticate: (credentials) => auth.authenticate(credentials),
     ready: () => context.storage.ping(),
-    start: async () => {
-      await executor?.start();
+    start: async (startOptions = {}) => {
+      await listener.start();
+      if (startOptions.executeRuns !== false) await executor?.start();
     },
     stop: async () => {
       await executor?.stop();
+      await listener.stop();
       await conversations.stop();
       await context.storage.close();
     },

@@ -1,9 +1,11 @@
 /**
  * A cache of {@link SourceIndex} per (org, source). Built from storage on first use and dropped
- * at once when this process changes an automation of that org and source. After `ttlMs` it is
- * rebuilt in the background, so changes made by other processes sharing the storage are picked
- * up; events keep using the old index while the new one is built, so no event waits for a
- * rebuild (with 100,000 automations in one org and source, a rebuild takes about a second).
+ * at once when an automation of that org and source changes — through this process, or through
+ * another one sharing the storage, which says so on the storage's change feed (the platform
+ * wires that up in `start()`). After `ttlMs` it is also rebuilt in the background, the safety net
+ * should a change be missed; events keep using the old index while the new one is built, so no
+ * event waits for a rebuild (with 100,000 automations in one org and source, a rebuild takes
+ * about a second).
  * @module
  */
 import type { Clock } from '../ports/clock.js';
@@ -13,7 +15,8 @@ import { SourceIndex } from './source-index.js';
 export interface AutomationIndexOptions {
   /**
    * How long an index is trusted before it is rebuilt from storage, in ms: the longest a change
-   * made by another process takes to be seen. Default 30 s.
+   * made by another process takes to be seen should its change-feed announcement be lost.
+   * Default 30 s.
    */
   ttlMs?: number;
   /** How many (org, source) indexes are kept at most; the least recently used go first. Default 10,000. */
@@ -70,6 +73,15 @@ export class AutomationIndex {
     this.entries.delete(key);
     this.building.delete(key);
     this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+  }
+
+  /** Drops every index (changes may have been missed); each is rebuilt on its next event. */
+  invalidateAll(): void {
+    for (const key of new Set([...this.entries.keys(), ...this.building.keys()])) {
+      this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+    }
+    this.entries.clear();
+    this.building.clear();
   }
 
   private build(key: string, orgId: string, source: string): Promise<SourceIndex> {

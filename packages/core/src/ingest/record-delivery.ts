@@ -10,6 +10,7 @@ import type { StorageRepositories } from '../ports/storage.js';
 import type { DeliveryRecord, IngestResult } from '../schemas/delivery.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../services/context.js';
+import { newRunRecord } from '../runs/records.js';
 
 export interface EventToRecord {
   orgId: string;
@@ -58,24 +59,12 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
   const runs: RunRecord[] = [];
   const runByAutomation = new Map<string, string>();
   for (const automation of matched) {
-    const run: RunRecord = {
-      id: context.ids.newId('run'),
-      org_id: event.orgId,
-      automation_id: automation.record.id,
-      delivery_id: deliveryId,
-      trigger: 'event',
-      event_key: eventKey,
-      status: 'PENDING',
-      attempt: 0,
-      conversation_id: null,
-      sandbox_id: null,
-      error_detail: null,
-      created_by: null,
-      created_at: now,
-      started_at: null,
-      completed_at: null,
-      dispatch_payload_json: null,
-    };
+    const run = newRunRecord(context, {
+      orgId: event.orgId,
+      automationId: automation.record.id,
+      createdAt: now,
+      event: { deliveryId, eventKey },
+    });
     runs.push(run);
     runByAutomation.set(automation.record.id, run.id);
   }
@@ -148,7 +137,8 @@ async function afterCommit(context: ServiceContext, prepared: readonly PreparedD
       // Best effort: the delivery and its runs are stored; a missed timestamp is not worth a 5xx.
     });
   }
-  if (results.some((result) => result.runs_created.length > 0)) context.onRunsCreated?.();
+  // Not awaited: the answer never waits for the wake-up, and the executors' poll stands behind it.
+  if (results.some((result) => result.runs_created.length > 0)) void context.announce({ type: 'runs.pending' });
 }
 
 /** Commits one request's deliveries in one transaction, then notes what fired. */

@@ -63,35 +63,100 @@ export async function appendConversationEvent(context: ServiceContext, conversat
   ]);
 }
 
-/**
- * Runs the agent and writes each thing it does to the conversation; ends with a `status` event
- * and the conversation's execution status. Returns the outcome.
- */
-export async function runAgentInConversation(
-  context: ServiceContext,
-  agent: AgentRunner,
-  input: AgentRunInput,
-  describeTimeout: () => string,
-): Promise<AgentOutcome> {
-  const conversationId = input.conversationId;
-  let outcome: AgentOutcome = { status: 'FAILED', reason: 'the agent reported no outcome' };
-  for await (const event of agent.run(input)) {
-    if (event.type === 'output') await appendConversationEvent(context, conversationId, { kind: 'agent_output', source: 'agent', message: event.message, data: null });
-    else if (event.type === 'event') await appendConversationEvent(context, conversationId, { kind: 'agent_event', source: 'agent', message: null, data: event.data });
-    else outcome = event.outcome.status === 'TIMED_OUT' ? { status: 'TIMED_OUT', reason: describeTimeout() } : event.outcome;
-  }
-  return outcome;
-}
+/** What the session's agent is given besides where it runs. */
+export type SessionAgentInput = Omit<AgentRunInput, 'runtime' | 'sandboxId' | 'conversationId'>;
 
-/** Records how the agent ended: a `status` event, and the conversation's execution status. */
-export async function closeConversation(
-  context: ServiceContext,
-  conversationId: string,
-  outcome: AgentOutcome,
-  changes: Partial<AppConversationRecord> = {},
-): Promise<void> {
-  const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
-  await appendConversationEvent(context, conversationId, { kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
-  const current = await context.storage.conversations.get(conversationId);
-  if (current) await context.storage.conversations.update({ ...current, ...changes, execution_status: executionStatus, updated_at: nowIso(context) });
+/**
+ * One agent at work, for an automation run or an API-started conversation: it opens a sandbox
+ * and a conversation, runs the agent writing each thing it does to the conversation as it
+ * happens, and closes — a `status` event, the conversation's execution status, and (for runs)
+ * the sandbox removed. Opening and closing are the only places these records are written.
+ */
+export class AgentSession {
+  private sandbox: string | null = null;
+  private conversation: string | null = null;
+  private removed = false;
+
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly runtime: SandboxRuntime,
+    private readonly agent: AgentRunner,
+    private readonly owner: { userId: string; orgId: string },
+  ) {}
+
+  get sandboxId(): string | null {
+    return this.sandbox;
+  }
+
+  get conversationId(): string | null {
+    return this.conversation;
+  }
+
+  /** Starts a sandbox of `specId` (the runtime's first spec when none); {@link SandboxStartError} when it would not start. */
+  async openSandbox(specId: string | null): Promise<string> {
+    const spec = specId ?? (await this.runtime.listSpecs())[0]?.id;
+    if (!spec) throw new Error('the sandbox runtime offers no spec');
+    this.sandbox = (await startStoredSandbox(this.context, this.runtime, this.owner, spec)).id;
+    return this.sandbox;
+  }
+
+  /** Stores the conversation (built by `newConversationRecord`) and its first message, if any. */
+  async openConversation(record: AppConversationRecord, firstMessage: string | null): Promise<AppConversationRecord> {
+    await this.context.storage.conversations.insert(record);
+    this.conversation = record.id;
+    if (firstMessage !== null) await this.append({ kind: 'message', source: 'user', message: firstMessage, data: null });
+    return record;
+  }
+
+  /** Runs the agent to its outcome; an agent that throws ends FAILED with its message. */
+  async run(input: SessionAgentInput, describeTimeout: () => string): Promise<AgentOutcome> {
+    const { sandbox, conversation } = this.opened();
+    try {
+      let outcome: AgentOutcome = { status: 'FAILED', reason: 'the agent reported no outcome' };
+      for await (const event of this.agent.run({ ...input, runtime: this.runtime, sandboxId: sandbox, conversationId: conversation })) {
+        if (event.type === 'output') await this.append({ kind: 'agent_output', source: 'agent', message: event.message, data: null });
+        else if (event.type === 'event') await this.append({ kind: 'agent_event', source: 'agent', message: null, data: event.data });
+        else outcome = event.outcome.status === 'TIMED_OUT' ? { status: 'TIMED_OUT', reason: describeTimeout() } : event.outcome;
+      }
+      return outcome;
+    } catch (error) {
+      return { status: 'FAILED', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * Records how the agent ended (a `status` event and the execution status) and, with
+   * `removeSandbox`, removes the sandbox first so the conversation says MISSING.
+   */
+  async close(outcome: AgentOutcome, options: { removeSandbox: boolean }): Promise<void> {
+    if (options.removeSandbox) await this.dispose();
+    if (!this.conversation) return;
+    const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
+    await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
+    const current = await this.context.storage.conversations.get(this.conversation);
+    if (current) {
+      await this.context.storage.conversations.update({
+        ...current,
+        ...(options.removeSandbox ? { sandbox_status: 'MISSING' as const } : {}),
+        execution_status: executionStatus,
+        updated_at: nowIso(this.context),
+      });
+    }
+  }
+
+  /** Removes the sandbox, if one was opened and is still there (best effort; never throws). */
+  async dispose(): Promise<void> {
+    if (!this.sandbox || this.removed) return;
+    this.removed = true;
+    await removeStoredSandbox(this.context, this.runtime, this.sandbox);
+  }
+
+  private append(event: NewConversationEvent): Promise<void> {
+    return appendConversationEvent(this.context, this.opened().conversation, event);
+  }
+
+  private opened(): { sandbox: string; conversation: string } {
+    if (!this.sandbox || !this.conversation) throw new Error('AgentSession: open a sandbox and a conversation first');
+    return { sandbox: this.sandbox, conversation: this.conversation };
+  }
 }

@@ -1,36 +1,43 @@
 /**
- * The in-process run executor: takes PENDING runs (from events and manual dispatch) and runs
- * each in a sandbox — a conversation whose first message is the automation's instructions and
- * the event payload, the agent, its events — to COMPLETED, FAILED or CANCELLED. Bounded
- * concurrency overall and per org; transient failures (the sandbox would not start) retried
- * with backoff up to `maxAttempts`. Several executors (processes) may share one storage: a run is
- * claimed in a transaction with a lease that its executor renews, so no run executes twice at
- * once, a run whose executor died is taken again once its lease lapses, and a cancel made
- * through any process reaches the executor running it.
+ * The run executor: claims PENDING runs from the {@link RunQueue} and runs each in an
+ * {@link AgentSession} — a sandbox, a conversation whose first message is the automation's
+ * instructions and the event payload, the agent — to COMPLETED, FAILED or SKIPPED.
+ *
+ * A run is one state machine (DESIGN §11): every status change is a compare-and-set, made only
+ * while the run is in the state this executor left it in (RUNNING, held under its lease). So a
+ * cancel made through any process wins over whatever the executor was about to write: attaching
+ * the conversation, a retry, the final status — each finds the run CANCELLED and writes nothing,
+ * and the executor stops. Executors in several processes share the work through the queue, which
+ * holds the per-org and global limits across all of them; they hear of new runs and of cancels
+ * through the storage's change feed, and poll as a safety net.
  * @module
  */
 import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
+import type { RunQueue, RunRef } from '../ports/run-queue.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
-import type { AppConversationRecord } from '../schemas/app-conversation.js';
-import { appendConversationEvent, closeConversation, removeStoredSandbox, runAgentInConversation, SandboxStartError, startStoredSandbox } from './agent-session.js';
 import type { AutomationRecord } from '../schemas/automation.js';
-import type { RunRecord, RunStatus } from '../schemas/run.js';
-import { FINAL_RUN_STATUSES } from '../schemas/run.js';
+import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../services/context.js';
 import type { SettingsService } from '../services/settings-service.js';
+import { AgentSession, SandboxStartError } from './agent-session.js';
+import { newConversationRecord } from './records.js';
 
 export interface RunExecutorOptions {
   runtime: SandboxRuntime;
   agent: AgentRunner;
-  /** Runs executing at once, overall. Default 4. */
+  /** Where runs are claimed from. Default: the storage's own queue (`storage.runQueue`). */
+  queue?: RunQueue;
+  /** Runs this executor (process) executes at once. Default 4. */
   concurrency?: number;
-  /** Runs executing at once for one org. Default 2. */
+  /** Runs RUNNING at once for one org, counted over every process sharing the storage. Default 2. */
   perOrgConcurrency?: number;
+  /** Runs RUNNING at once overall, counted over every process sharing the storage. Default: no limit. */
+  globalConcurrency?: number;
   /** Attempts per run, the first included. Default 3. */
   maxAttempts?: number;
   /** Wait before the second attempt; doubled for each further one. Default 1 s. */
   retryBackoffMs?: number;
-  /** How often storage is polled for work besides `notify()`. Default 1 s. */
+  /** How often the queue is polled (and running runs checked for cancels) besides wake-ups. Default 1 s. */
   pollIntervalMs?: number;
   /** Time limit for automations that set none. Default 30 minutes. */
   defaultTimeoutSeconds?: number;
@@ -47,27 +54,36 @@ export interface RunExecutorOptions {
 /** Thrown for failures worth another attempt. */
 class TransientRunError extends Error {}
 
+/** Why an executing run was stopped from outside its agent. */
+type StopReason = 'cancelled' | 'shutdown' | 'lease-lost';
+
+interface InFlight {
+  ref: RunRef;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
 export class RunExecutor {
-  private readonly inFlight = new Map<string, { orgId: string; controller: AbortController; done: Promise<void> }>();
-  private readonly retryAt = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly inFlight = new Map<string, InFlight>();
+  private pollTimer: NodeJS.Timeout | null = null;
   private leaseTimer: NodeJS.Timeout | null = null;
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
   readonly workerId: string;
+  private readonly queue: RunQueue;
   private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly maxAttempts: number;
   private running = false;
   private ticking: Promise<void> | null = null;
   private again = false;
-  private readonly concurrency: number;
-  private readonly perOrg: number;
-  private readonly maxAttempts: number;
 
   constructor(
     private readonly context: ServiceContext,
     private readonly settings: SettingsService,
     private readonly options: RunExecutorOptions,
   ) {
+    this.queue = options.queue ?? context.storage.runQueue;
     this.concurrency = options.concurrency ?? 4;
-    this.perOrg = options.perOrgConcurrency ?? 2;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.workerId = options.workerId ?? context.ids.newId('wkr');
     this.leaseMs = options.leaseMs ?? 30_000;
@@ -80,11 +96,11 @@ export class RunExecutor {
     await this.recoverLapsed().catch(() => {
       // Storage unavailable: the lease timer tries again.
     });
-    this.timer = setInterval(() => {
+    this.pollTimer = setInterval(() => {
       this.notify();
       void this.followCancels().catch(() => {});
     }, this.options.pollIntervalMs ?? 1000);
-    this.timer.unref();
+    this.pollTimer.unref();
     this.leaseTimer = setInterval(() => {
       void this.renewLeases()
         .then(() => this.recoverLapsed())
@@ -100,16 +116,18 @@ export class RunExecutor {
    */
   async stop(): Promise<void> {
     this.running = false;
-    if (this.timer) clearInterval(this.timer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
-    this.timer = null;
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
+    this.pollTimer = null;
     this.leaseTimer = null;
-    for (const entry of this.inFlight.values()) entry.controller.abort();
+    for (const entry of this.inFlight.values()) entry.controller.abort('shutdown' satisfies StopReason);
     await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
     await this.ticking;
   }
 
-  /** New PENDING runs exist: look now rather than at the next poll. */
+  /** New PENDING runs may exist: claim now rather than at the next poll. */
   notify(): void {
     if (!this.running) return;
     if (this.ticking) {
@@ -129,12 +147,17 @@ export class RunExecutor {
       });
   }
 
-  /** Aborts the agent of a run executing here; its run ends CANCELLED. */
+  /** Stops the agent of a run executing here (it was cancelled); writes nothing itself. */
   cancel(runId: string): void {
-    this.inFlight.get(runId)?.controller.abort();
+    this.inFlight.get(runId)?.controller.abort('cancelled' satisfies StopReason);
   }
 
-  /** Resolves when nothing is executing and no PENDING run is waiting (for tests and shutdown). */
+  /** Whether this executor is executing the run now. */
+  isExecuting(runId: string): boolean {
+    return this.inFlight.has(runId);
+  }
+
+  /** Resolves when nothing is executing here and no run is claimable (for tests and shutdown). */
   async idle(): Promise<void> {
     for (;;) {
       await this.ticking;
@@ -147,79 +170,122 @@ export class RunExecutor {
   }
 
   private async tick(): Promise<void> {
-    if (this.inFlight.size >= this.concurrency) return;
-    const candidates = await this.context.storage.runs.listByStatus('PENDING', this.concurrency * 8);
-    const now = this.context.clock.now().getTime();
-    for (const run of candidates) {
-      if (!this.running || this.inFlight.size >= this.concurrency) return;
-      if (this.inFlight.has(run.id) || (this.retryAt.get(run.id) ?? 0) > now) continue;
-      const orgRunning = [...this.inFlight.values()].filter((entry) => entry.orgId === run.org_id).length;
-      if (orgRunning >= this.perOrg) continue;
-      const claimed = await this.claim(run.id, run.org_id);
-      if (!claimed) continue;
-      const controller = new AbortController();
-      const entry = { orgId: run.org_id, controller, done: Promise.resolve() };
-      this.inFlight.set(run.id, entry);
-      entry.done = this.execute(claimed, controller.signal).finally(() => {
-        this.inFlight.delete(run.id);
-        this.notify();
-      });
-    }
-  }
-
-  /** PENDING → RUNNING, unless someone else took or cancelled it first. */
-  private claim(runId: string, orgId: string): Promise<RunRecord | null> {
-    return this.context.storage.transaction(async (tx) => {
-      const run = await tx.runs.get(orgId, runId);
-      if (!run || run.status !== 'PENDING') return null;
-      const started: RunRecord = {
-        ...run,
-        status: 'RUNNING',
-        attempt: run.attempt + 1,
-        started_at: this.now(),
-        error_detail: null,
-        lease_owner: this.workerId,
-        lease_expires_at: this.leaseUntil(),
-      };
-      await tx.runs.update(started);
-      return started;
+    const free = this.concurrency - this.inFlight.size;
+    if (!this.running || free <= 0) return;
+    const claimed = await this.queue.claim({
+      owner: this.workerId,
+      max: free,
+      leaseMs: this.leaseMs,
+      now: this.context.clock.now(),
+      limits: { perOrg: this.options.perOrgConcurrency ?? 2, global: this.options.globalConcurrency ?? Infinity },
     });
+    for (const run of claimed) {
+      const controller = new AbortController();
+      const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve() };
+      this.inFlight.set(run.id, entry);
+      entry.done = this.execute(run, controller.signal)
+        .catch(() => {
+          // Storage failed while writing the outcome: the lease lapses and another attempt follows.
+        })
+        .finally(() => {
+          this.inFlight.delete(run.id);
+          this.notify();
+        });
+    }
   }
 
   private async execute(run: RunRecord, signal: AbortSignal): Promise<void> {
-    let sandboxId: string | null = null;
+    const ref = { orgId: run.org_id, id: run.id };
+    const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
+    if (!automation) {
+      await this.queue.complete(this.workerId, ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
+      return;
+    }
+    const session = new AgentSession(this.context, this.options.runtime, this.options.agent, { userId: automation.created_by, orgId: run.org_id });
     try {
-      const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
-      if (!automation) return await this.finish(run, 'SKIPPED', 'the automation was deleted');
       const payloadJson = await this.payloadOf(run);
-      sandboxId = await this.startSandbox(run, automation);
-      const conversation = await this.openConversation(run, automation, sandboxId, payloadJson);
-      const outcome = await this.runAgent(run, automation, conversation, sandboxId, payloadJson, signal);
-      await closeConversation(this.context, conversation.id, outcome, { sandbox_status: 'MISSING' });
+      await this.openSandbox(session, automation);
+      if (signal.aborted) return await this.stopped(run, session, signal);
+      const conversation = await session.openConversation(
+        newConversationRecord(this.context, {
+          owner: { userId: automation.created_by, orgId: run.org_id },
+          sandboxId: session.sandboxId as string,
+          trigger: 'automation',
+          runId: run.id,
+          title: automation.name,
+          selectedRepository: automation.selected_repository,
+          llmModel: automation.llm_model,
+          running: true,
+        }),
+        payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`,
+      );
+      // Attached only while the run is still ours: a cancel that landed meanwhile wins.
+      const attached = await this.context.storage.runs.transition(
+        run.org_id,
+        run.id,
+        { from: ['RUNNING'], leaseOwner: this.workerId },
+        { conversation_id: conversation.id, sandbox_id: session.sandboxId },
+      );
+      if (!attached || signal.aborted) return await this.stopped(run, session, signal);
+      const outcome = await this.runAgent(run, automation, session, payloadJson, signal);
+      if (signal.aborted) return await this.stopped(run, session, signal);
       // The sandbox goes before the run ends, so a finished run never has a live sandbox.
-      const usedSandbox = sandboxId;
-      sandboxId = null;
-      await removeStoredSandbox(this.context, this.options.runtime, usedSandbox);
-      if (outcome.status === 'CANCELLED' && !this.running) {
-        // This executor is shutting down, the user did not cancel: another executor takes it.
-        await this.release(run);
-        return;
-      }
-      const status: RunStatus = outcome.status === 'TIMED_OUT' ? 'FAILED' : outcome.status;
-      await this.finish({ ...run, conversation_id: conversation.id, sandbox_id: usedSandbox }, status, outcome.reason);
+      await session.close(outcome, { removeSandbox: true });
+      await this.queue.complete(this.workerId, ref, {
+        status: outcome.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED',
+        error_detail: outcome.status === 'COMPLETED' ? null : (outcome.reason ?? `the agent ended ${outcome.status}`),
+        completed_at: this.now(),
+      });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (signal.aborted) return await this.stopped(run, session, signal);
       if (error instanceof TransientRunError && run.attempt < this.maxAttempts && this.running) {
-        const backoff = (this.options.retryBackoffMs ?? 1000) * 2 ** (run.attempt - 1);
-        this.retryAt.set(run.id, this.context.clock.now().getTime() + backoff);
-        setTimeout(() => this.notify(), backoff).unref();
-        await this.context.storage.runs.update({ ...run, status: 'PENDING', error_detail: `attempt ${run.attempt} failed: ${reason}`, lease_owner: null, lease_expires_at: null });
+        await this.retryLater(run, reason);
       } else {
-        await this.finish(run, 'FAILED', reason).catch(() => {});
+        await this.queue.complete(this.workerId, ref, { status: 'FAILED', error_detail: reason, completed_at: this.now() });
       }
     } finally {
-      if (sandboxId) await removeStoredSandbox(this.context, this.options.runtime, sandboxId);
+      await session.dispose();
     }
+  }
+
+  /**
+   * The run was stopped from outside while it executed here: cancelled (its status is written
+   * already), shut down (hand it back, the attempt not counted), or its lease was lost (another
+   * executor has it). The conversation, if any, says it stopped.
+   */
+  private async stopped(run: RunRecord, session: AgentSession, signal: AbortSignal): Promise<void> {
+    // Not aborted: a compare-and-set found the run no longer ours, which only a cancel (or a lost
+    // lease, whose new holder writes the outcome) does.
+    const reason = (signal.aborted ? signal.reason : 'cancelled') as StopReason;
+    const why = reason === 'shutdown' ? 'the executor shut down' : reason === 'lease-lost' ? 'the run was taken over after its lease lapsed' : 'cancelled';
+    await session.close({ status: 'CANCELLED', reason: why }, { removeSandbox: true }).catch(() => {});
+    if (reason === 'shutdown') {
+      await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
+        error_detail: 'interrupted: its executor shut down',
+        not_before: null,
+        attempt: Math.max(0, run.attempt - 1),
+      });
+      await this.context.announce({ type: 'runs.pending' });
+    }
+  }
+
+  /** Hands the run back for another attempt after a backoff, unless it was cancelled meanwhile. */
+  private async retryLater(run: RunRecord, reason: string): Promise<void> {
+    const backoff = (this.options.retryBackoffMs ?? 1000) * 2 ** (run.attempt - 1);
+    const notBefore = new Date(this.context.clock.now().getTime() + backoff).toISOString();
+    const released = await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
+      error_detail: `attempt ${run.attempt} failed: ${reason}`,
+      not_before: notBefore,
+      attempt: run.attempt,
+    });
+    if (!released) return;
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      this.notify();
+    }, backoff);
+    timer.unref();
+    this.retryTimers.add(timer);
   }
 
   private async payloadOf(run: RunRecord): Promise<string | null> {
@@ -227,63 +293,21 @@ export class RunExecutor {
     return run.dispatch_payload_json;
   }
 
-  private async startSandbox(run: RunRecord, automation: AutomationRecord): Promise<string> {
-    const { runtime } = this.options;
-    const specId = automation.sandbox_spec_id ?? (await runtime.listSpecs())[0]?.id;
-    if (!specId) throw new Error('the sandbox runtime offers no spec');
+  private async openSandbox(session: AgentSession, automation: AutomationRecord): Promise<void> {
     try {
-      return (await startStoredSandbox(this.context, runtime, { userId: automation.created_by, orgId: run.org_id }, specId)).id;
+      await session.openSandbox(automation.sandbox_spec_id);
     } catch (error) {
       if (error instanceof SandboxStartError) throw new TransientRunError(error.message);
       throw error;
     }
   }
 
-  private async openConversation(run: RunRecord, automation: AutomationRecord, sandboxId: string, payloadJson: string | null): Promise<AppConversationRecord> {
-    const now = this.now();
-    const conversation: AppConversationRecord = {
-      id: this.context.ids.newId('conv'),
-      created_by_user_id: automation.created_by,
-      org_id: run.org_id,
-      run_id: run.id,
-      sandbox_id: sandboxId,
-      selected_repository: automation.selected_repository,
-      selected_branch: null,
-      git_provider: null,
-      title: automation.name,
-      trigger: 'automation',
-      pr_number: [],
-      llm_model: automation.llm_model,
-      sandbox_status: 'RUNNING',
-      execution_status: 'running',
-      created_at: now,
-      updated_at: now,
-    };
-    await this.context.storage.conversations.insert(conversation);
-    const message = payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`;
-    await appendConversationEvent(this.context, conversation.id, { kind: 'message', source: 'user', message, data: null });
-    await this.context.storage.runs.update({ ...run, conversation_id: conversation.id, sandbox_id: sandboxId });
-    return conversation;
-  }
-
-  private async runAgent(
-    run: RunRecord,
-    automation: AutomationRecord,
-    conversation: AppConversationRecord,
-    sandboxId: string,
-    payloadJson: string | null,
-    signal: AbortSignal,
-  ): Promise<AgentOutcome> {
+  private async runAgent(run: RunRecord, automation: AutomationRecord, session: AgentSession, payloadJson: string | null, signal: AbortSignal): Promise<AgentOutcome> {
     const settings = await this.settings.agentSettings(automation.created_by);
     if (automation.llm_model) settings.llmModel = automation.llm_model;
     const timeoutSeconds = automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
-    return runAgentInConversation(
-      this.context,
-      this.options.agent,
+    return session.run(
       {
-        runtime: this.options.runtime,
-        sandboxId,
-        conversationId: conversation.id,
         runId: run.id,
         instructions: automation.instructions,
         eventPayloadJson: payloadJson,
@@ -295,84 +319,35 @@ export class RunExecutor {
     );
   }
 
-  /** Ends a run, unless it already ended (a user's cancel wins over the agent's result). */
-  private async finish(run: RunRecord, status: RunStatus, reason: string | null): Promise<void> {
-    await this.context.storage.transaction(async (tx) => {
-      const current = await tx.runs.get(run.org_id, run.id);
-      if (!current || FINAL_RUN_STATUSES.includes(current.status)) return;
-      // Our lease lapsed and another executor took the run: its result is the one that counts.
-      if (current.lease_owner && current.lease_owner !== this.workerId) return;
-      await tx.runs.update({
-        ...current,
-        conversation_id: run.conversation_id ?? current.conversation_id,
-        sandbox_id: run.sandbox_id ?? current.sandbox_id,
-        status,
-        error_detail: status === 'COMPLETED' ? null : reason,
-        completed_at: this.now(),
-        lease_owner: null,
-        lease_expires_at: null,
-      });
-    });
-  }
-
-  /** Aborts the agents of runs cancelled meanwhile (through this process or another). */
+  /** Stops the agents of runs cancelled meanwhile (the safety net behind the change feed). */
   private async followCancels(): Promise<void> {
     for (const [runId, entry] of this.inFlight) {
-      const run = await this.context.storage.runs.get(entry.orgId, runId);
-      if (!run || run.status === 'CANCELLED') entry.controller.abort();
+      const run = await this.context.storage.runs.get(entry.ref.orgId, runId);
+      if (!run || run.status === 'CANCELLED') this.cancel(runId);
     }
   }
 
-  /** Hands a run this executor holds back to the queue, unless it ended meanwhile. */
-  private async release(run: RunRecord): Promise<void> {
-    await this.context.storage.transaction(async (tx) => {
-      const current = await tx.runs.get(run.org_id, run.id);
-      if (!current || current.status !== 'RUNNING' || current.lease_owner !== this.workerId) return;
-      await tx.runs.update({
-        ...current,
-        status: 'PENDING',
-        attempt: Math.max(0, current.attempt - 1),
-        error_detail: 'interrupted: its executor shut down',
-        lease_owner: null,
-        lease_expires_at: null,
-      });
-    });
-  }
-
-  /** Extends the leases of the runs executing here. */
+  /** Extends the leases of the runs executing here; stops those no longer ours. */
   private async renewLeases(): Promise<void> {
-    for (const [runId, entry] of this.inFlight) {
-      await this.context.storage.transaction(async (tx) => {
-        const run = await tx.runs.get(entry.orgId, runId);
-        if (run?.status === 'RUNNING' && run.lease_owner === this.workerId) await tx.runs.update({ ...run, lease_expires_at: this.leaseUntil() });
-      });
+    if (this.inFlight.size === 0) return;
+    const refs = [...this.inFlight.values()].map((entry) => entry.ref);
+    const until = new Date(this.context.clock.now().getTime() + this.leaseMs).toISOString();
+    const kept = new Set((await this.queue.renew(this.workerId, refs, until)).map((ref) => ref.id));
+    for (const ref of refs) {
+      const entry = this.inFlight.get(ref.id);
+      if (kept.has(ref.id) || !entry) continue;
+      const current = await this.context.storage.runs.get(ref.orgId, ref.id);
+      entry.controller.abort((current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost') satisfies StopReason);
     }
   }
 
-  /**
-   * RUNNING runs whose lease lapsed belong to an executor that died: back to PENDING for another
-   * attempt, or FAILED when they had their last one.
-   */
+  /** RUNNING runs whose lease lapsed belong to an executor that died: back to PENDING, or FAILED. */
   private async recoverLapsed(): Promise<void> {
-    const now = this.context.clock.now().getTime();
-    const lapsed = (run: RunRecord) => !this.inFlight.has(run.id) && (!run.lease_expires_at || Date.parse(run.lease_expires_at) <= now);
-    for (const candidate of (await this.context.storage.runs.listByStatus('RUNNING', 1000)).filter(lapsed)) {
-      await this.context.storage.transaction(async (tx) => {
-        const run = await tx.runs.get(candidate.org_id, candidate.id);
-        if (!run || run.status !== 'RUNNING' || !lapsed(run)) return;
-        const reason = `attempt ${run.attempt} was interrupted: its executor stopped`;
-        if (run.attempt >= this.maxAttempts) {
-          await tx.runs.update({ ...run, status: 'FAILED', error_detail: reason, completed_at: this.now(), lease_owner: null, lease_expires_at: null });
-        } else {
-          await tx.runs.update({ ...run, status: 'PENDING', error_detail: reason, lease_owner: null, lease_expires_at: null });
-        }
-      });
+    const recovered = await this.queue.recover(this.context.clock.now(), this.maxAttempts);
+    if (recovered.requeued.length > 0) {
+      await this.context.announce({ type: 'runs.pending' });
+      this.notify();
     }
-    this.notify();
-  }
-
-  private leaseUntil(): string {
-    return new Date(this.context.clock.now().getTime() + this.leaseMs).toISOString();
   }
 
   private now(): string {

@@ -12,13 +12,14 @@ import {
   type AutomationRecord,
   type StoredTrigger,
 } from '../schemas/automation.js';
-import { FINAL_RUN_STATUSES, type Run, type RunList, type RunRecord } from '../schemas/run.js';
+import type { Run, RunList, RunRecord } from '../schemas/run.js';
+import { newRunRecord } from '../runs/records.js';
 import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
 
 /** A run as returned: the stored dispatch payload stays internal. */
 export function toRunView(record: RunRecord): Run {
-  const { dispatch_payload_json: _payload, lease_owner: _owner, lease_expires_at: _expires, ...run } = record;
+  const { dispatch_payload_json: _payload, lease_owner: _owner, lease_expires_at: _expires, not_before: _notBefore, ...run } = record;
   return run;
 }
 
@@ -28,7 +29,8 @@ function storedTrigger(trigger: { source: string; on: string | string[]; filter?
 
 /**
  * Event automations (spec 2.6). They belong to the org. Every change drops the matching index
- * of the sources involved, so the next event sees it.
+ * of the sources involved, here and (through the change feed) in every process sharing the
+ * storage, so the next event anywhere sees it.
  */
 export class AutomationsService {
   constructor(
@@ -56,7 +58,7 @@ export class AutomationsService {
       last_triggered_at: null,
     };
     await this.context.storage.automations.insert(record);
-    this.index.invalidate(record.org_id, record.trigger.source);
+    await this.changed(record);
     return record;
   }
 
@@ -95,44 +97,31 @@ export class AutomationsService {
       updated_at: nowIso(this.context),
     };
     if (!(await this.context.storage.automations.update(updated))) throw notFound('Automation');
-    this.index.invalidate(record.org_id, record.trigger.source);
-    this.index.invalidate(updated.org_id, updated.trigger.source);
+    await this.changed(record, updated);
     return updated;
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     const record = await this.load(principal, id);
     if (!(await this.context.storage.automations.delete(principal.orgId, id))) throw notFound('Automation');
-    this.index.invalidate(record.org_id, record.trigger.source);
+    await this.changed(record);
   }
 
   /** A manual run: PENDING, with the optional payload standing in for an event. */
   async dispatch(principal: Principal, id: string, input: unknown): Promise<Run> {
     const parsed = parseInput(automationDispatchInputSchema, input ?? {});
     const automation = await this.load(principal, id);
-    const run: RunRecord = {
-      id: this.context.ids.newId('run'),
-      org_id: automation.org_id,
-      automation_id: automation.id,
-      delivery_id: null,
-      trigger: 'manual',
-      event_key: null,
-      status: 'PENDING',
-      attempt: 0,
-      conversation_id: null,
-      sandbox_id: null,
-      error_detail: null,
-      created_by: principal.userId,
-      created_at: nowIso(this.context),
-      started_at: null,
-      completed_at: null,
-      dispatch_payload_json: parsed.payload ? JSON.stringify(parsed.payload) : null,
-    };
+    const run = newRunRecord(this.context, {
+      orgId: automation.org_id,
+      automationId: automation.id,
+      createdAt: nowIso(this.context),
+      manual: { createdBy: principal.userId, payloadJson: parsed.payload ? JSON.stringify(parsed.payload) : null },
+    });
     await this.context.storage.transaction(async (tx) => {
       await tx.runs.insertMany([run]);
       await tx.automations.markTriggered(automation.org_id, [automation.id], run.created_at);
     });
-    this.context.onRunsCreated?.();
+    await this.context.announce({ type: 'runs.pending' });
     return toRunView(run);
   }
 
@@ -149,20 +138,36 @@ export class AutomationsService {
     return toRunView(run);
   }
 
-  /** Cancels a run that has not finished; 409 when it already has. */
+  /**
+   * Cancels a run that has not finished — one compare-and-set from PENDING or RUNNING, so it wins
+   * or loses against the executor's own transitions as a whole; 409 when the run already ended.
+   * The process executing it hears of it through the change feed and stops its agent.
+   */
   async cancelRun(principal: Principal, runId: string): Promise<Run> {
-    const run = await this.context.storage.transaction(async (tx) => {
-      const run = await tx.runs.get(principal.orgId, runId);
+    const cancelled = await this.context.storage.runs.transition(
+      principal.orgId,
+      runId,
+      { from: ['PENDING', 'RUNNING'] },
+      { status: 'CANCELLED', completed_at: nowIso(this.context), error_detail: 'cancelled by user', lease_owner: null, lease_expires_at: null },
+    );
+    if (!cancelled) {
+      const run = await this.context.storage.runs.get(principal.orgId, runId);
       if (!run) throw notFound('Run');
-      if (FINAL_RUN_STATUSES.includes(run.status)) {
-        throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
-      }
-      const cancelled: RunRecord = { ...run, status: 'CANCELLED', completed_at: nowIso(this.context), error_detail: 'cancelled by user' };
-      await tx.runs.update(cancelled);
-      return toRunView(cancelled);
-    });
-    this.context.onRunCancelled?.(run.id);
-    return run;
+      throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
+    }
+    await this.context.announce({ type: 'run.cancelled', orgId: cancelled.org_id, runId: cancelled.id });
+    return toRunView(cancelled);
+  }
+
+  /**
+   * After a change committed: this process's matching index drops the sources involved at once,
+   * and every other process sharing the storage hears of it through the change feed.
+   */
+  private async changed(...records: AutomationRecord[]): Promise<void> {
+    const sources = new Set(records.map((record) => record.trigger.source));
+    const orgId = records[0]!.org_id;
+    for (const source of sources) this.index.invalidate(orgId, source);
+    await Promise.all([...sources].map((source) => this.context.announce({ type: 'automations.changed', orgId, source })));
   }
 
   private async load(principal: Principal, id: string): Promise<AutomationRecord> {

@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { StorageAdapter } from '../ports/storage.js';
+import type { PublishedChange } from '../ports/change-feed.js';
 
 /** What every service is built from: the ports and the engine's settings. */
 export interface ServiceContext {
@@ -13,10 +14,12 @@ export interface ServiceContext {
   publicUrl: string;
   /** How long a rotated-out webhook secret keeps verifying, in seconds. */
   webhookSecretGraceSeconds: number;
-  /** Called after PENDING runs were stored (wakes the executor). */
-  onRunsCreated?: () => void;
-  /** Called after a run was cancelled (stops its agent if it is running). */
-  onRunCancelled?: (runId: string) => void;
+  /**
+   * Tells every process sharing the storage (this one included) about a committed change: new
+   * PENDING runs, a cancel, an automation changed. Best effort: never throws, since polls and
+   * time limits stand behind it.
+   */
+  announce(change: PublishedChange): Promise<void>;
 }
 
 export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();

@@ -5,8 +5,9 @@
  * @module
  */
 import { PlatformError, notFound, validationError } from '../errors.js';
-import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
-import { appendConversationEvent, closeConversation, runAgentInConversation, startStoredSandbox } from '../runs/agent-session.js';
+import type { AgentRunner } from '../ports/agent-runner.js';
+import { AgentSession } from '../runs/agent-session.js';
+import { newConversationRecord } from '../runs/records.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
 import {
@@ -128,64 +129,41 @@ export class ConversationsService {
       await this.context.storage.startTasks.update(current);
     };
     try {
-      const runtime = this.runtime as SandboxRuntime;
+      const session = new AgentSession(this.context, this.runtime as SandboxRuntime, this.agent as AgentRunner, principal);
       await update({ status: 'WAITING_FOR_SANDBOX' });
-      const specId = request.sandbox_spec_id ?? (await runtime.listSpecs())[0]?.id;
-      if (!specId) throw new Error('the sandbox runtime offers no spec');
-      const sandboxId = (await startStoredSandbox(this.context, runtime, principal, specId)).id;
-      await update({ sandbox_id: sandboxId });
-      await update({ status: 'STARTING_CONVERSATION' });
+      const sandboxId = await session.openSandbox(request.sandbox_spec_id ?? null);
+      await update({ sandbox_id: sandboxId, status: 'STARTING_CONVERSATION' });
       const message = typeof request.initial_message === 'string' ? request.initial_message : (request.initial_message?.content ?? null);
       const runsAgent = Boolean(message && this.agent);
-      const now = nowIso(this.context);
-      const conversation: AppConversationRecord = {
-        id: this.context.ids.newId('conv'),
-        created_by_user_id: principal.userId,
-        org_id: principal.orgId,
-        run_id: null,
-        sandbox_id: sandboxId,
-        selected_repository: request.selected_repository ?? null,
-        selected_branch: request.selected_branch ?? null,
-        git_provider: request.git_provider ?? null,
-        title: request.title ?? (message ? message.slice(0, 80) : null),
-        trigger: 'api',
-        pr_number: [],
-        llm_model: request.llm_model ?? null,
-        sandbox_status: 'RUNNING',
-        execution_status: runsAgent ? 'running' : 'idle',
-        created_at: now,
-        updated_at: now,
-      };
-      await this.context.storage.conversations.insert(conversation);
-      if (message) await appendConversationEvent(this.context, conversation.id, { kind: 'message', source: 'user', message, data: null });
+      const conversation = await session.openConversation(
+        newConversationRecord(this.context, {
+          owner: principal,
+          sandboxId,
+          trigger: 'api',
+          title: request.title ?? (message ? message.slice(0, 80) : null),
+          selectedRepository: request.selected_repository ?? null,
+          selectedBranch: request.selected_branch ?? null,
+          gitProvider: request.git_provider ?? null,
+          llmModel: request.llm_model ?? null,
+          running: runsAgent,
+        }),
+        message,
+      );
       await update({ status: 'READY', app_conversation_id: conversation.id });
-      if (runsAgent) await this.runAgent(principal, conversation, sandboxId, message as string, request.llm_model ?? null);
+      if (runsAgent) await this.runAgent(principal, session, message as string, request.llm_model ?? null);
     } catch (error) {
       await update({ status: 'ERROR', detail: error instanceof Error ? error.message : String(error) }).catch(() => {});
     }
   }
 
   /** The agent works on the first message; the sandbox stays for the user to inspect or delete. */
-  private async runAgent(principal: Principal, conversation: AppConversationRecord, sandboxId: string, message: string, llmModel: string | null): Promise<void> {
+  private async runAgent(principal: Principal, session: AgentSession, message: string, llmModel: string | null): Promise<void> {
     const settings = await this.settings.agentSettings(principal.userId);
     if (llmModel) settings.llmModel = llmModel;
-    const timeoutMs = this.options.timeoutSeconds * 1000;
-    const outcome = await runAgentInConversation(
-      this.context,
-      this.agent as AgentRunner,
-      {
-        runtime: this.runtime as SandboxRuntime,
-        sandboxId,
-        conversationId: conversation.id,
-        runId: null,
-        instructions: message,
-        eventPayloadJson: null,
-        settings,
-        timeoutMs,
-        signal: this.stopping.signal,
-      },
+    const outcome = await session.run(
+      { runId: null, instructions: message, eventPayloadJson: null, settings, timeoutMs: this.options.timeoutSeconds * 1000, signal: this.stopping.signal },
       () => `timed out after ${this.options.timeoutSeconds} s`,
-    ).catch((error: unknown): AgentOutcome => ({ status: 'FAILED', reason: error instanceof Error ? error.message : String(error) }));
-    await closeConversation(this.context, conversation.id, outcome);
+    );
+    await session.close(outcome, { removeSandbox: false });
   }
 }
