@@ -103,7 +103,7 @@ function queueHolding(gate: Gate, op: 'complete' | 'release'): (queue: RunQueue)
   });
 }
 
-describe.each(BACKENDS)('runs as one state machine (%o)', (factory) => {
+describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), factory] as const))('runs as one state machine on %s', (_name, factory) => {
   it('a cancel made through the API process while the worker’s sandbox is still starting ends CANCELLED, not COMPLETED', async () => {
     const backend = await backendOf(factory);
     const gate = new Gate();

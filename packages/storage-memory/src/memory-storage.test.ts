@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
+import { decodePageCursor, PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
 import type { StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,
@@ -15,14 +15,20 @@ import {
   makeSandboxRecord,
   makeSettingsRecord,
   makeWebhookRecord,
+  testRunQueue,
   testStorageAdapter,
   uniqueId,
 } from '@agent-platform/testing';
 import type { DedupClaim, DeliveryRecord } from '@agent-platform/core';
 import { DEFAULT_MAX_DELIVERIES_PER_ORG, DRIVER_NAME, createMemoryStorage } from './index.js';
 
-
 testStorageAdapter('memory', () => createMemoryStorage());
+
+// Memory storage lives in one process: every "process" of the shared backend is the same adapter.
+testRunQueue('memory', async () => {
+  const storage = createMemoryStorage();
+  return { open: async () => storage, close: () => storage.close() };
+});
 
 describe('createMemoryStorage', () => {
   it('is named after the driver', () => {
@@ -318,6 +324,8 @@ describe('createMemoryStorage', () => {
     const newestFirst = [...records].reverse();
     const first = await storage.sandboxes.listByUser(userId, { limit: 2 });
     expect(first.items).toEqual(newestFirst.slice(0, 2));
+    // Core's page id: the last item's created_at as stored, and its id.
+    expect(decodePageCursor(first.nextPageId ?? '')).toEqual({ createdAt: newestFirst[1]?.created_at, id: newestFirst[1]?.id });
     // A newer sandbox, and the deletion of the very record the page id points at, move nothing.
     await storage.sandboxes.insert(makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(9) }));
     await storage.sandboxes.delete(newestFirst[1]?.id ?? '');
@@ -361,5 +369,54 @@ describe('createMemoryStorage', () => {
       items: [],
       nextPageId: null,
     });
+  });
+
+  it("counts an org's RUNNING runs right after a rolled-back transaction moved runs in and out of RUNNING", async () => {
+    const storage = createMemoryStorage();
+    const orgId = uniqueId('org');
+    const running = makeRunRecord({ org_id: orgId, status: 'RUNNING', attempt: 1, lease_owner: 'wkr-a', lease_expires_at: fixtureTime(5000) });
+    const pending = makeRunRecord({ org_id: orgId, created_at: fixtureTime(1) });
+    await storage.runs.insertMany([running, pending]);
+    await expect(
+      storage.transaction(async (tx) => {
+        await tx.runs.transition(orgId, running.id, { from: ['RUNNING'] }, { status: 'COMPLETED', completed_at: fixtureTime(2) });
+        await tx.runs.transition(orgId, pending.id, { from: ['PENDING'] }, { status: 'RUNNING' });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    const request = { owner: 'wkr-b', max: 5, leaseMs: 1_000, now: new Date(fixtureTime(1000)) };
+    expect(await storage.runQueue.claim({ ...request, limits: { perOrg: 1, global: Infinity } })).toEqual([]);
+    expect(await storage.runQueue.claim({ ...request, limits: { perOrg: Infinity, global: 1 } })).toEqual([]);
+    expect((await storage.runQueue.claim({ ...request, limits: { perOrg: 2, global: 2 } })).map((run) => run.id)).toEqual([pending.id]);
+  });
+
+  it('runs a claim after the transaction running when it was asked for, so it sees what that committed', async () => {
+    const storage = createMemoryStorage();
+    const run = makeRunRecord();
+    const transaction = storage.transaction(async (tx) => {
+      await sleep(10);
+      await tx.runs.insertMany([run]);
+    });
+    const claimed = storage.runQueue.claim({
+      owner: 'wkr-a',
+      max: 1,
+      leaseMs: 1_000,
+      now: new Date(fixtureTime(1000)),
+      limits: { perOrg: Infinity, global: Infinity },
+    });
+    await transaction;
+    expect((await claimed).map((row) => row.id)).toEqual([run.id]);
+  });
+
+  it('gives each store a change feed of its own', async () => {
+    const [a, b] = [createMemoryStorage(), createMemoryStorage()];
+    const heardByA: string[] = [];
+    const heardByB: string[] = [];
+    await a.changes.subscribe((change) => heardByA.push(change.type));
+    await b.changes.subscribe((change) => heardByB.push(change.type));
+    await a.changes.publish({ type: 'runs.pending' });
+    await sleep(10);
+    expect(heardByA).toEqual(['runs.pending']);
+    expect(heardByB).toEqual([]);
   });
 });

@@ -87,7 +87,8 @@ describe('RunExecutor', () => {
     const p = await setup('echo started; sleep 30');
     const created = await automation(p);
     const run = await p.automations.dispatch(alice, created.id, {});
-    for (let i = 0; i < 200 && (await runOf(p, created.id)).status !== 'RUNNING'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    // The agent is at work once its conversation is attached to the run.
+    for (let i = 0; i < 200 && !(await runOf(p, created.id)).conversation_id; i++) await new Promise((resolve) => setTimeout(resolve, 25));
     await p.automations.cancelRun(alice, run.id);
     await p.executor!.idle();
     const ended = await runOf(p, created.id);

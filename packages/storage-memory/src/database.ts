@@ -1,0 +1,146 @@
+/**
+ * The tables of one memory store and the indexes kept in step with them. Each index serves a
+ * lookup a repository (or the run queue) makes, so that none of them scans other orgs' or other
+ * users' records.
+ * @module
+ */
+import type {
+  ApiKeyRecord,
+  AppConversationRecord,
+  AutomationRecord,
+  ConversationEvent,
+  DeliveryRecord,
+  GithubLinkRecord,
+  ProviderTokensRecord,
+  RunRecord,
+  SandboxRecord,
+  SettingsRecord,
+  StartTaskRecord,
+  WebhookRecord,
+} from '@agent-platform/core';
+import { claimKey, linkKey, pairKey } from './keys.js';
+import { AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from './table.js';
+
+/** A dedup claim as stored: who holds the key, and until when. */
+export interface DedupClaimRow {
+  readonly org_id: string;
+  readonly source: string;
+  readonly key: string;
+  readonly delivery_id: string;
+  readonly expires_at: string;
+}
+
+/** The key of the single group of an index that orders a whole table. */
+export const ALL = '';
+
+export type Database = ReturnType<typeof createDatabase>;
+
+export function createDatabase(maxDeliveriesPerOrg: number) {
+  const apiKeysByHash = new UniqueIndex<ApiKeyRecord>((row) => row.key_hash);
+  const apiKeysByUser = new GroupIndex<ApiKeyRecord>((row) => row.user_id);
+  const webhooksBySource = new UniqueIndex<WebhookRecord>((row) => pairKey(row.org_id, row.source));
+  const webhooksByOrg = new GroupIndex<WebhookRecord>((row) => row.org_id);
+  const automationsByOrg = new OrderedIndex<AutomationRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  // Only enabled automations: ingest asks for nothing else, and disabled ones cost it nothing.
+  const enabledAutomationsBySource = new GroupIndex<AutomationRecord>((row) =>
+    row.enabled ? pairKey(row.org_id, row.trigger.source) : undefined,
+  );
+  const runsByAutomation = new OrderedIndex<RunRecord>({
+    keyOf: (row) => pairKey(row.org_id, row.automation_id),
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  // Across orgs, for the executor's polling and the queue's claims (PENDING, oldest first) and
+  // recoveries (RUNNING); a status change moves the run between groups. Its RUNNING group's size
+  // is the global count the queue's limit is checked against.
+  const runsByStatus = new OrderedIndex<RunRecord>({
+    keyOf: (row) => row.status,
+    timeOf: (row) => row.created_at,
+    order: 'oldest-first',
+  });
+  // Only RUNNING runs, by org: the size of an org's group is its count against the per-org limit,
+  // so a claim checks it in O(1) whatever the org's history.
+  const runningRunsByOrg = new GroupIndex<RunRecord>((row) => (row.status === 'RUNNING' ? row.org_id : undefined));
+  const deliveriesByOrg = new OrderedIndex<DeliveryRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.received_at,
+    order: 'newest-first',
+  });
+  // One group holding every claim, soonest expiry first, for pruning.
+  const dedupClaimsByExpiry = new OrderedIndex<DedupClaimRow>({
+    keyOf: () => ALL,
+    timeOf: (row) => row.expires_at,
+    order: 'oldest-first',
+  });
+  const githubLinksByRef = new GroupIndex<GithubLinkRecord>((row) => pairKey(row.kind, row.key));
+  const githubLinksByOrg = new OrderedIndex<GithubLinkRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.created_at,
+    // An org links a (kind, key) once, so this tie-breaker is unique within the group.
+    tieOf: (row) => `${row.kind}\u0000${row.key}`,
+    order: 'oldest-first',
+  });
+  const sandboxesByUser = new OrderedIndex<SandboxRecord>({
+    keyOf: (row) => row.created_by_user_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  const conversationsByUser = new OrderedIndex<AppConversationRecord>({
+    keyOf: (row) => row.created_by_user_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  const startTasksByUser = new OrderedIndex<StartTaskRecord>({
+    keyOf: (row) => row.created_by_user_id,
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  const tables = {
+    settings: new Table<SettingsRecord>((row) => row.user_id),
+    providerTokens: new Table<ProviderTokensRecord>((row) => row.user_id),
+    apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
+    webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
+    automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
+    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg]),
+    deliveries: new Table<DeliveryRecord>((row) => row.id, [deliveriesByOrg]),
+    dedupClaims: new Table<DedupClaimRow>(
+      (row) => claimKey(row.org_id, row.source, row.key),
+      [dedupClaimsByExpiry],
+    ),
+    githubLinks: new Table<GithubLinkRecord>(
+      (row) => linkKey(row.kind, row.key, row.org_id),
+      [githubLinksByRef, githubLinksByOrg],
+    ),
+    sandboxes: new Table<SandboxRecord>((row) => row.id, [sandboxesByUser]),
+    conversations: new Table<AppConversationRecord>((row) => row.id, [conversationsByUser]),
+    /** Each conversation's events by conversation id; an event's index is its `seq`. */
+    events: new AppendLog<ConversationEvent>(),
+    startTasks: new Table<StartTaskRecord>((row) => row.id, [startTasksByUser]),
+  };
+  return {
+    maxDeliveriesPerOrg,
+    ...tables,
+    /** Every table and log, for a transaction to begin, commit or roll back together. */
+    transactional: Object.values(tables),
+    apiKeysByHash,
+    apiKeysByUser,
+    webhooksBySource,
+    webhooksByOrg,
+    automationsByOrg,
+    enabledAutomationsBySource,
+    runsByAutomation,
+    runsByStatus,
+    runningRunsByOrg,
+    deliveriesByOrg,
+    dedupClaimsByExpiry,
+    githubLinksByRef,
+    githubLinksByOrg,
+    sandboxesByUser,
+    conversationsByUser,
+    startTasksByUser,
+  };
+}

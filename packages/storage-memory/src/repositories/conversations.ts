@@ -1,0 +1,43 @@
+/**
+ * Conversations, listed per user in cursor pages, and their events: an append-only log per
+ * conversation whose index is `seq`, paged by `seq`.
+ * @module
+ */
+import { StorageConflictError } from '@agent-platform/core';
+import type { ConversationEvent, ConversationsRepository } from '@agent-platform/core';
+import { readView, type Access } from '../access.js';
+import { cloneJson } from '../clone-json.js';
+import type { Database } from '../database.js';
+import { eventsPage } from '../pages.js';
+import { userOwnedRepository } from './user-owned.js';
+
+/**
+ * Appends to an existing conversation, numbering the events on from the stored count. Runs under
+ * the write lock, so concurrent appends never share or skip a `seq`.
+ */
+function appendEvents(
+  db: Database,
+  conversationId: string,
+  events: readonly Omit<ConversationEvent, 'seq'>[],
+): ConversationEvent[] {
+  if (db.conversations.live.get(conversationId) === undefined) {
+    throw new StorageConflictError(`Cannot append events to unknown conversation ${conversationId}`);
+  }
+  const start = db.events.live.size(conversationId);
+  const rows = events.map((event, n) => ({ ...event, conversation_id: conversationId, seq: start + n }));
+  db.events.append(conversationId, rows);
+  return rows.map(cloneJson);
+}
+
+export function conversationsRepository(db: Database, access: Access): ConversationsRepository {
+  return {
+    ...userOwnedRepository(db.conversations, db.conversationsByUser, access, 'A conversation'),
+    async appendEvents(conversationId, events) {
+      const rows = events.map(cloneJson);
+      return access.write(() => appendEvents(db, conversationId, rows));
+    },
+    async listEvents(conversationId, options) {
+      return eventsPage(readView(access, db.events), conversationId, options);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Deliveries, listed per org newest first and capped per org (the oldest are evicted), and the
+ * dedup claims that decide which of many redeliveries is recorded as new. Claims are kept apart
+ * from deliveries, so evicting a delivery never frees its dedup key early.
+ * @module
+ */
+import { StorageConflictError } from '@agent-platform/core';
+import type { DedupClaim, DeliveriesRepository, DeliveryRecord } from '@agent-platform/core';
+import { readView, type Access } from '../access.js';
+import { cloneJson } from '../clone-json.js';
+import { ALL, type Database } from '../database.js';
+import { claimKey } from '../keys.js';
+import { offsetPage } from '../pages.js';
+import { instantOf } from '../table.js';
+import { assertNew, copyOwned } from './rows.js';
+
+/** Expired dedup claims dropped per claim made; more than one, so a backlog shrinks. */
+const CLAIMS_PRUNED_PER_CLAIM = 4;
+
+/** The insert rule, run against live state by whoever holds the lock (or by seeding). */
+export function insertDelivery(db: Database, row: DeliveryRecord): void {
+  assertNew(db.deliveries, row, 'A delivery');
+  db.deliveries.put(row);
+  // The org is at most one over the limit here, so this evicts one delivery at most.
+  while (db.deliveriesByOrg.size(row.org_id) > db.maxDeliveriesPerOrg) {
+    const oldest = db.deliveriesByOrg.oldest(row.org_id);
+    if (oldest === undefined || !db.deliveries.delete(oldest)) break;
+  }
+}
+
+function claimDedupKey(db: Database, claim: DedupClaim): string | null {
+  const now = instantOf(claim.now);
+  pruneDedupClaims(db, now);
+  const holder = db.dedupClaims.live.get(claimKey(claim.orgId, claim.source, claim.key));
+  // A claim lapses at `expiresAt`: from then on the key is free.
+  if (holder !== undefined && instantOf(holder.expires_at) > now) return holder.delivery_id;
+  db.dedupClaims.put({
+    org_id: claim.orgId,
+    source: claim.source,
+    key: claim.key,
+    delivery_id: claim.deliveryId,
+    expires_at: claim.expiresAt,
+  });
+  return null;
+}
+
+/** Drops a few claims that expired by `now`, soonest first; O(1) per claim made. */
+function pruneDedupClaims(db: Database, now: number): void {
+  for (let n = 0; n < CLAIMS_PRUNED_PER_CLAIM; n += 1) {
+    const primaryKey = db.dedupClaimsByExpiry.oldest(ALL);
+    const row = primaryKey === undefined ? undefined : db.dedupClaims.live.get(primaryKey);
+    if (primaryKey === undefined || row === undefined || instantOf(row.expires_at) > now) return;
+    db.dedupClaims.delete(primaryKey);
+  }
+}
+
+export function deliveriesRepository(db: Database, access: Access): DeliveriesRepository {
+  return {
+    async insert(record) {
+      const row = cloneJson(record);
+      await access.write(() => insertDelivery(db, row));
+    },
+    async get(orgId, id) {
+      return copyOwned(readView(access, db.deliveries).get(id), orgId);
+    },
+    async list(orgId, { limit, offset, source, status }) {
+      const rows = readView(access, db.deliveries).ordered(db.deliveriesByOrg, orgId);
+      if (source === undefined && status === undefined) return offsetPage(rows, { limit, offset });
+      // A filtered list scans the org's deliveries: at most `maxDeliveriesPerOrg` of them.
+      const items: DeliveryRecord[] = [];
+      let total = 0;
+      for (const row of rows.all()) {
+        if ((source !== undefined && row.source !== source) || (status !== undefined && row.status !== status)) continue;
+        if (total >= offset && items.length < limit) items.push(cloneJson(row));
+        total += 1;
+      }
+      return { items, total };
+    },
+    async claimDedupKey(claim) {
+      const request = { ...claim };
+      return access.write(() => claimDedupKey(db, request));
+    },
+  };
+}

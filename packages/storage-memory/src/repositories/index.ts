@@ -1,0 +1,34 @@
+/**
+ * The repositories over one memory database, as one {@link Access} sees it: the adapter's own
+ * (each write taking the store's lock, reads seeing committed state) or a transaction's.
+ * @module
+ */
+import type { StorageRepositories } from '@agent-platform/core';
+import type { Access } from '../access.js';
+import type { Database } from '../database.js';
+import { apiKeysRepository } from './api-keys.js';
+import { automationsRepository } from './automations.js';
+import { conversationsRepository } from './conversations.js';
+import { deliveriesRepository } from './deliveries.js';
+import { githubLinksRepository } from './github-links.js';
+import { runsRepository } from './runs.js';
+import { sandboxesRepository } from './sandboxes.js';
+import { startTasksRepository } from './start-tasks.js';
+import { providerTokensRepository, settingsRepository } from './user-records.js';
+import { webhooksRepository } from './webhooks.js';
+
+export function createRepositories(db: Database, access: Access): StorageRepositories {
+  return {
+    settings: settingsRepository(db, access),
+    providerTokens: providerTokensRepository(db, access),
+    apiKeys: apiKeysRepository(db, access),
+    webhooks: webhooksRepository(db, access),
+    automations: automationsRepository(db, access),
+    runs: runsRepository(db, access),
+    deliveries: deliveriesRepository(db, access),
+    githubLinks: githubLinksRepository(db, access),
+    sandboxes: sandboxesRepository(db, access),
+    conversations: conversationsRepository(db, access),
+    startTasks: startTasksRepository(db, access),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Runs: inserted in batches (all or nothing), listed per automation newest first, polled by
+ * status across orgs oldest first, and changed only by `transition`, a compare-and-set whose
+ * rules are core's ({@link applyTransition}).
+ * @module
+ */
+import { applyTransition, StorageConflictError } from '@agent-platform/core';
+import type { RunGuard, RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
+import { readView, type Access } from '../access.js';
+import { cloneJson } from '../clone-json.js';
+import type { Database } from '../database.js';
+import { pairKey } from '../keys.js';
+import { offsetPage } from '../pages.js';
+import { copyOwned } from './rows.js';
+
+/** All or nothing: every id is checked (against the store and the batch) before any is written. */
+export function insertRuns(db: Database, rows: readonly RunRecord[]): void {
+  const ids = new Set<string>();
+  for (const row of rows) {
+    if (ids.has(row.id) || db.runs.live.get(row.id) !== undefined) {
+      throw new StorageConflictError(`A run with id ${row.id} already exists`);
+    }
+    ids.add(row.id);
+  }
+  for (const row of rows) db.runs.put(row);
+}
+
+/**
+ * Applies a transition to the org's live run and returns the row now stored (the caller copies
+ * it), or `null` when the run is missing, another org's, or not in a state `guard` allows. Run
+ * by whoever holds the write lock, so the read and the write are one atomic step.
+ */
+export function transitionRun(db: Database, orgId: string, id: string, guard: RunGuard, patch: RunPatch): RunRecord | null {
+  const current = db.runs.live.get(id);
+  // `applyTransition` returns a new object: the undo log may hold `current` as a pre-image.
+  const next = current !== undefined && current.org_id === orgId ? applyTransition(current, guard, patch) : null;
+  if (next !== null) db.runs.put(next);
+  return next;
+}
+
+export function runsRepository(db: Database, access: Access): RunsRepository {
+  return {
+    async insertMany(records) {
+      const rows = records.map(cloneJson);
+      await access.write(() => insertRuns(db, rows));
+    },
+    async get(orgId, id) {
+      return copyOwned(readView(access, db.runs).get(id), orgId);
+    },
+    async listByAutomation(orgId, automationId, options) {
+      return offsetPage(readView(access, db.runs).ordered(db.runsByAutomation, pairKey(orgId, automationId)), options);
+    },
+    async listByStatus(status, limit) {
+      return readView(access, db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
+    },
+    async transition(orgId, id, guard, patch) {
+      // Copied before queueing, so changes the caller makes while the write waits do not land.
+      const rule = cloneJson(guard);
+      const changes = cloneJson(patch);
+      return access.write(() => {
+        const next = transitionRun(db, orgId, id, rule, changes);
+        return next === null ? null : cloneJson(next);
+      });
+    },
+  };
+}

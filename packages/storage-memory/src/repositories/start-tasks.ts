@@ -1,0 +1,12 @@
+/**
+ * Conversation start tasks: looked up by id, listed per user in cursor pages.
+ * @module
+ */
+import type { StartTasksRepository } from '@agent-platform/core';
+import type { Access } from '../access.js';
+import type { Database } from '../database.js';
+import { userOwnedRepository } from './user-owned.js';
+
+export function startTasksRepository(db: Database, access: Access): StartTasksRepository {
+  return userOwnedRepository(db.startTasks, db.startTasksByUser, access, 'A start task');
+}

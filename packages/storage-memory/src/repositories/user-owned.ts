@@ -1,0 +1,52 @@
+/**
+ * What sandboxes, conversations and start tasks have in common: records a user created, looked
+ * up by id, listed per user newest first in cursor pages, and replaced whole.
+ * @module
+ */
+import type { CursorOptions, CursorPage } from '@agent-platform/core';
+import { readView, type Access } from '../access.js';
+import { cloneJson } from '../clone-json.js';
+import { cursorPage } from '../pages.js';
+import type { OrderedIndex, Table } from '../table.js';
+import { copy, insertNew, replace } from './rows.js';
+
+interface UserOwnedRecord {
+  id: string;
+  created_by_user_id: string;
+  created_at: string;
+}
+
+export interface UserOwnedRepository<V> {
+  insert(record: V): Promise<void>;
+  get(id: string): Promise<V | null>;
+  listByUser(userId: string, options: CursorOptions): Promise<CursorPage<V>>;
+  update(record: V): Promise<boolean>;
+}
+
+/**
+ * @param byUser - The table's newest-first index by `created_by_user_id`.
+ * @param what - Names the record in the conflict message, e.g. "A sandbox".
+ */
+export function userOwnedRepository<V extends UserOwnedRecord>(
+  table: Table<V>,
+  byUser: OrderedIndex<V>,
+  access: Access,
+  what: string,
+): UserOwnedRepository<V> {
+  return {
+    async insert(record) {
+      const row = cloneJson(record);
+      await access.write(() => insertNew(table, row, what));
+    },
+    async get(id) {
+      return copy(readView(access, table).get(id));
+    },
+    async listByUser(userId, options) {
+      return cursorPage(readView(access, table).ordered(byUser, userId), options);
+    },
+    async update(record) {
+      const row = cloneJson(record);
+      return access.write(() => replace(table, row));
+    },
+  };
+}
