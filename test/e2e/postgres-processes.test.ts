@@ -50,7 +50,6 @@ async function environment(extra: Record<string, string> = {}): Promise<Record<s
     AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
     AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
     AGENT_PLATFORM_AGENT_COMMAND: 'echo ran',
-    LOG_LEVEL: 'warn',
     ...extra,
   };
 }

@@ -14,8 +14,12 @@ const CAP_MS = 200;
 
 /** Waits a random time up to 2 ms, 4 ms, 8 ms, ... (at most 200 ms) after failed attempt `attempt`. */
 export function backoff(attempt: number): Promise<void> {
-  const ceiling = Math.min(CAP_MS, BASE_MS * 2 ** Math.max(0, attempt - 1));
-  return sleep(Math.random() * ceiling);
+  return sleep(backoffDelay(attempt));
+}
+
+/** A random pause in milliseconds up to 2, 4, 8, ... and at most `capMs`, after failed attempt `attempt`. */
+export function backoffDelay(attempt: number, capMs = CAP_MS): number {
+  return Math.random() * Math.min(capMs, BASE_MS * 2 ** Math.max(0, attempt - 1));
 }
 
 /** `value` when it is a whole number of attempts from 1 on; otherwise a RangeError. */

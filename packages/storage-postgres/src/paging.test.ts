@@ -1,6 +1,10 @@
+/**
+ * The page tokens this adapter hands out are core's (`@agent-platform/core` storage/paging): the
+ * checks that used to cover this package's own copy, now run against core's functions, which have
+ * no unit test of their own. The conformance suite checks the pages themselves.
+ */
 import { describe, expect, it } from 'vitest';
-import { PlatformError } from '@agent-platform/core';
-import { checkLimit, decodeCursor, decodeSeq, encodeCursor, encodeSeq } from './paging.js';
+import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage, PlatformError } from '@agent-platform/core';
 
 function validationLoc(run: () => unknown): unknown {
   try {
@@ -15,7 +19,7 @@ function validationLoc(run: () => unknown): unknown {
 describe('cursor page ids', () => {
   it('round-trip the created_at and id of the last item', () => {
     const row = { created_at: '2025-01-01T00:00:01.500Z', id: 'sbx-é/🎉' };
-    expect(decodeCursor(encodeCursor(row))).toEqual({ createdAt: row.created_at, id: row.id });
+    expect(decodePageCursor(encodePageCursor(row))).toEqual({ createdAt: row.created_at, id: row.id });
   });
 
   it('refuse page ids the adapter did not hand out, at ["query", "page_id"]', () => {
@@ -26,7 +30,7 @@ describe('cursor page ids', () => {
       '%%%',
       '-1',
       'null',
-      `${encodeCursor({ created_at: '2025-01-01T00:00:00Z', id: 'x' })}=`,
+      `${encodePageCursor({ created_at: '2025-01-01T00:00:00Z', id: 'x' })}=`,
       forged(['2025-01-01T00:00:00Z']),
       forged(['2025-01-01 00:00:00', 'x']),
       forged(['2025-01-01T00:00:00+02:00', 'x']),
@@ -35,25 +39,25 @@ describe('cursor page ids', () => {
       forged(['2025-01-01T00:00:00Z', 7]),
       forged({ at: '2025-01-01T00:00:00Z', id: 'x' }),
     ];
-    for (const pageId of bad) expect(validationLoc(() => decodeCursor(pageId)), pageId).toEqual(['query', 'page_id']);
+    for (const pageId of bad) expect(validationLoc(() => decodePageCursor(pageId)), pageId).toEqual(['query', 'page_id']);
   });
 });
 
 describe('event page ids', () => {
   it('are the next seq in decimal', () => {
-    expect(decodeSeq(encodeSeq(0))).toBe(0);
-    expect(decodeSeq(encodeSeq(1234))).toBe(1234);
+    expect(decodeSeqPage(encodeSeqPage(0))).toBe(0);
+    expect(decodeSeqPage(encodeSeqPage(1234))).toBe(1234);
     for (const pageId of ['-1', '01', '1.5', '', 'null', '1e3', '9999999999999999']) {
-      expect(validationLoc(() => decodeSeq(pageId)), pageId).toEqual(['query', 'page_id']);
+      expect(validationLoc(() => decodeSeqPage(pageId)), pageId).toEqual(['query', 'page_id']);
     }
   });
 });
 
-describe('checkLimit', () => {
+describe('checkPageLimit', () => {
   it('takes positive integers and refuses the rest at ["query", "limit"]', () => {
-    expect(checkLimit(1)).toBe(1);
+    expect(checkPageLimit(1)).toBe(1);
     for (const limit of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(validationLoc(() => checkLimit(limit))).toEqual(['query', 'limit']);
+      expect(validationLoc(() => checkPageLimit(limit))).toEqual(['query', 'limit']);
     }
   });
 });

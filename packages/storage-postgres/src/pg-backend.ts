@@ -9,6 +9,7 @@
  * - Connection failures become `StorageUnavailableError`. The pool's `error` event (an idle
  *   client's connection dropped, e.g. the server restarted) is handled, so it cannot crash the
  *   process; the pool then opens new connections on demand, so the adapter recovers by itself.
+ * - The change feed listens on a connection of its own, outside the pool (`pg-change-feed.ts`).
  * @module
  */
 import pg from 'pg';
@@ -16,10 +17,14 @@ import type { PoolClient, PoolConfig } from 'pg';
 import { StorageUnavailableError } from '@agent-platform/core';
 import { backoff } from './backoff.js';
 import { isRetryable, redactorFor, toStorageError, unavailable } from './errors.js';
+import { createPgChangeFeed } from './pg-change-feed.js';
 import type { Backend, Isolation, Sql, SqlResult } from './sql.js';
 import { retryError, TransactionSession } from './transaction-session.js';
 
 const WHAT = 'PostgreSQL';
+
+/** The `application_name` of the connection that listens for changes (the pool's: `agent-platform`). */
+export const LISTENER_APPLICATION_NAME = 'agent-platform-listener';
 
 /** Default of the pool's `connectionTimeoutMillis`: a 503 rather than an endless wait. */
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
@@ -71,6 +76,22 @@ export function createPgBackend(options: PgBackendOptions): Backend {
       await autocommit(text);
     },
   };
+
+  const changes = createPgChangeFeed({
+    sql,
+    // The pool's settings that make a connection (ssl, timeouts, ...), outside the pool.
+    newClient: () =>
+      new pg.Client({
+        connectionTimeoutMillis: DEFAULT_CONNECTION_TIMEOUT_MS,
+        ...options.pool,
+        application_name: LISTENER_APPLICATION_NAME,
+        keepAlive: true,
+        connectionString: options.connectionString,
+      }),
+    redact,
+    assertOpen,
+    ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
+  });
 
   async function connect(): Promise<PoolClient> {
     assertOpen();
@@ -136,6 +157,7 @@ export function createPgBackend(options: PgBackendOptions): Backend {
   return {
     name: 'postgres',
     sql,
+    changes,
 
     async transaction(fn, isolation = 'serializable') {
       const attempts = isolation === 'serializable' ? options.maxTransactionAttempts : 1;
@@ -166,6 +188,7 @@ export function createPgBackend(options: PgBackendOptions): Backend {
     async close() {
       if (closed) return;
       closed = true;
+      await changes.close();
       await Promise.allSettled([...detached]);
       await pool.end();
     },

@@ -22,6 +22,7 @@ import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { StorageUnavailableError } from '@agent-platform/core';
 import { backoff } from './backoff.js';
 import { redactorFor, toStorageError, TransactionRetryError, unavailable } from './errors.js';
+import { createPGliteChangeFeed } from './pglite-change-feed.js';
 import type { Backend, Sql, SqlResult } from './sql.js';
 import { retryError, TransactionSession } from './transaction-session.js';
 
@@ -78,9 +79,12 @@ export function createPGliteBackend(db: PGlite, options: PGliteBackendOptions): 
     },
   };
 
+  const changes = createPGliteChangeFeed(db, assertOpen);
+
   return {
     name: 'pglite',
     sql,
+    changes,
 
     async transaction(fn) {
       assertOpen();
@@ -135,6 +139,7 @@ export function createPGliteBackend(db: PGlite, options: PGliteBackendOptions): 
     async close() {
       if (closed) return;
       closed = true;
+      await changes.close();
       await Promise.allSettled([...detached]);
       if (options.owned && !db.closed) {
         // Queues behind the transaction in progress, if any, so it ends before the database does.

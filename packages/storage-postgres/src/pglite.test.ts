@@ -18,7 +18,7 @@ import {
   makeSettingsRecord,
   uniqueId,
 } from '@agent-platform/testing';
-import { createPGliteStorage, migrate } from './index.js';
+import { createPGliteStorage, migrate, MIGRATIONS } from './index.js';
 
 let db: PGlite;
 let storage: StorageAdapter;
@@ -62,7 +62,7 @@ describe('createPGliteStorage with a data directory', () => {
       await second.close();
     }
     // Already migrated: nothing left to apply.
-    expect(await migrate({ dataDir: directory })).toEqual({ applied: [], version: 1 });
+    expect(await migrate({ dataDir: directory })).toEqual({ applied: [], version: MIGRATIONS.length });
   });
 });
 

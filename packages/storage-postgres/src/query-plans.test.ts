@@ -23,6 +23,7 @@ import {
 } from '@agent-platform/testing';
 import { migrate } from './index.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS } from './repositories/index.js';
+import { createRunQueue, RUN_QUEUE_STATEMENTS } from './run-queue.js';
 import type { Sql, SqlResult } from './sql.js';
 import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
 
@@ -108,7 +109,22 @@ describe.skipIf(!available)('query plans', () => {
     await repos.runs.get(runRecord.org_id, runRecord.id);
     await repos.runs.listByAutomation(runRecord.org_id, runRecord.automation_id, { limit: 10, offset: 0 });
     await repos.runs.listByStatus('PENDING', 10);
-    await repos.runs.update(runRecord);
+    await repos.runs.transition(runRecord.org_id, runRecord.id, { from: ['PENDING'] }, { error_detail: 'noted' });
+    await repos.runs.transition(runRecord.org_id, runRecord.id, { from: ['PENDING'], leaseOwner: null }, { error_detail: null });
+    await repos.runs.transition(runRecord.org_id, runRecord.id, { from: ['RUNNING'], leaseOwner: 'wkr-a' }, { status: 'COMPLETED' });
+    // The run queue: its transaction is the recording connection's statements, one after another.
+    const queue = createRunQueue({ sql, transaction: (fn) => fn(sql) }, repos.runs);
+    const queued = [makeRunRecord({ org_id: runRecord.org_id }), makeRunRecord(), makeRunRecord()];
+    await repos.runs.insertMany(queued);
+    const now = new Date(fixtureTime(100));
+    const claimed = await queue.claim({ owner: 'wkr-a', max: 2, leaseMs: 1_000, now, limits: { perOrg: 1, global: 10 } });
+    expect(claimed.length).toBe(2);
+    await queue.claim({ owner: 'wkr-a', max: 1, leaseMs: 1_000, now, limits: { perOrg: Infinity, global: Infinity } });
+    const refs = claimed.map((claimedRun) => ({ orgId: claimedRun.org_id, id: claimedRun.id }));
+    await queue.renew('wkr-a', refs, fixtureTime(200));
+    await queue.recover(new Date(fixtureTime(300)), 3);
+    // A claim's later rounds, which a small table does not reach.
+    await run(RUN_QUEUE_STATEMENTS.candidates(true), [now.toISOString(), [runRecord.org_id], 10, fixtureTime(0), 'run-0']);
     const delivery = makeDeliveryRecord();
     await repos.deliveries.insert(delivery);
     await repos.deliveries.get(delivery.org_id, delivery.id);

@@ -4,6 +4,7 @@
  * transactions).
  * @module
  */
+import type { ChangeFeed } from '@agent-platform/core';
 
 /** Rows of a statement and how many rows it wrote (for UPDATE / DELETE / INSERT). */
 export interface SqlResult<T> {
@@ -33,6 +34,11 @@ export type Isolation =
 
 /** What the adapter needs from a database connection, whichever driver supplies it. */
 export interface Backend {
+  /**
+   * Change announcements between the adapters over this database (`storage.changes`): over
+   * `LISTEN` / `NOTIFY` with PostgreSQL, in process with PGlite. `close()` ends it.
+   */
+  readonly changes: ChangeFeed;
   /** `postgres` or `pglite`, for logs. */
   readonly name: string;
   /** Statements outside any transaction, each committed on its own. */

@@ -1,11 +1,12 @@
 /**
  * The `StorageAdapter` over a backend: the repositories once on the backend's own `Sql`, and
- * afresh on each transaction's.
+ * afresh on each transaction's; the run queue over the runs table; the backend's change feed.
  * @module
  */
 import type { StorageAdapter } from '@agent-platform/core';
 import { applyMigrations } from './migrate.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS, type ClaimHooks } from './repositories/index.js';
+import { createRunQueue } from './run-queue.js';
 import type { Backend } from './sql.js';
 
 /** Every this many claims, one prune of expired claims starts in the background ... */
@@ -36,9 +37,12 @@ export function storageOver(backend: Backend): StorageAdapter {
       if (claims % PRUNE_EVERY === 0) backend.detach((sql) => sql.query(PRUNE_EXPIRED_CLAIMS, [now, PRUNE_BATCH]));
     },
   };
+  const repositories = createRepositories(backend.sql, hooks);
   return {
     name: backend.name,
-    ...createRepositories(backend.sql, hooks),
+    ...repositories,
+    runQueue: createRunQueue(backend, repositories.runs),
+    changes: backend.changes,
     transaction(fn) {
       return backend.transaction((sql) => fn(createRepositories(sql, hooks)));
     },

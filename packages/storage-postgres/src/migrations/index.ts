@@ -4,8 +4,9 @@
  * @module
  */
 import { initialMigration } from './0001_initial.js';
+import { runQueueMigration } from './0002_run_queue.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialMigration];
+export const MIGRATIONS: readonly Migration[] = [initialMigration, runQueueMigration];

@@ -4,10 +4,9 @@
  * concurrent appends, so none share or skip a seq, and an unknown conversation updates no row.
  * @module
  */
-import { StorageConflictError } from '@agent-platform/core';
+import { checkPageLimit, decodeSeqPage, encodeSeqPage, StorageConflictError } from '@agent-platform/core';
 import type { AppConversationRecord, ConversationEvent, ConversationsRepository } from '@agent-platform/core';
 import { fromJsonb, toJsonb } from '../json.js';
-import { checkLimit, decodeSeq, encodeSeq } from '../paging.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, recordOf, recordsOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
@@ -64,8 +63,8 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
       }));
     },
     async listEvents(conversationId, options) {
-      const limit = checkLimit(options.limit);
-      const from = options.pageId === undefined ? 0 : decodeSeq(options.pageId);
+      const limit = checkPageLimit(options.limit);
+      const from = options.pageId === undefined ? 0 : decodeSeqPage(options.pageId);
       const { rows } = await sql.query<DataRow & { seq: number }>(
         `SELECT seq, data::text AS data FROM agent_platform.conversation_events
          WHERE conversation_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
@@ -75,7 +74,7 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
       const last = page.at(-1);
       return {
         items: recordsOf<ConversationEvent>(page),
-        nextPageId: rows.length > limit && last ? encodeSeq(Number(last.seq) + 1) : null,
+        nextPageId: rows.length > limit && last ? encodeSeqPage(Number(last.seq) + 1) : null,
       };
     },
   };

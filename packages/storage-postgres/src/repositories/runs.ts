@@ -1,14 +1,34 @@
 /**
- * Runs: inserted in batches (all or nothing), listed per automation newest first, and polled by
- * status across orgs, oldest first, through an index on (status, created_at, id).
+ * Runs: inserted in batches (all or nothing), listed per automation newest first, polled by
+ * status across orgs, oldest first, through an index on (status, created_at, id), and changed only
+ * by `transition`: one guarded UPDATE, so of concurrent transitions from one state exactly one
+ * finds the row still in it (READ COMMITTED re-checks the guard on the row it waited for;
+ * SERIALIZABLE transactions fail and run again).
  * @module
  */
-import type { RunRecord, RunsRepository } from '@agent-platform/core';
-import { StorageConflictError } from '@agent-platform/core';
+import type { RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
+import { FINAL_RUN_STATUSES, RUN_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
 import { isUniqueViolation } from '../errors.js';
 import { toJsonb } from '../json.js';
 import type { Sql } from '../sql.js';
 import { limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
+
+/** Final statuses are never left, whatever a guard names. */
+const NOT_FINAL = `status <> ALL('{${FINAL_RUN_STATUSES.join(',')}}'::text[])`;
+
+/** A guard's `leaseOwner: null`: the key is absent or JSON null (`->>` is SQL NULL for both). */
+const LEASE_FREE = ` AND data->>'lease_owner' IS NULL`;
+const LEASE_HELD_BY = ` AND data->>'lease_owner' = $6`;
+
+/** The members of `patch` a transition writes: those of `RUN_PATCH_FIELDS` that are not `undefined`. */
+export function runPatchOf(patch: RunPatch): RunPatch {
+  const written: Record<string, unknown> = {};
+  for (const field of RUN_PATCH_FIELDS) {
+    const value = patch[field];
+    if (value !== undefined) written[field] = value;
+  }
+  return written as RunPatch;
+}
 
 export function runsRepository(sql: Sql): RunsRepository {
   return {
@@ -51,13 +71,16 @@ export function runsRepository(sql: Sql): RunsRepository {
       );
       return recordsOf<RunRecord>(rows);
     },
-    async update(record) {
-      const { rowCount } = await sql.query(
-        `UPDATE agent_platform.runs SET automation_id = $3, status = $4, created_at = $5, data = $6::jsonb
-         WHERE id = $1 AND org_id = $2`,
-        [record.id, record.org_id, record.automation_id, record.status, record.created_at, toJsonb(record)],
+    async transition(orgId, id, guard, patch) {
+      const written = runPatchOf(patch);
+      const lease = guard.leaseOwner === undefined ? '' : guard.leaseOwner === null ? LEASE_FREE : LEASE_HELD_BY;
+      const { rows } = await sql.query<DataRow>(
+        `UPDATE agent_platform.runs SET status = coalesce($4::text, status), data = data || $5::jsonb
+         WHERE id = $1 AND org_id = $2 AND status = ANY($3::text[]) AND ${NOT_FINAL}${lease}
+         RETURNING data::text AS data`,
+        [id, orgId, [...guard.from], written.status ?? null, toJsonb(written), ...(typeof guard.leaseOwner === 'string' ? [guard.leaseOwner] : [])],
       );
-      return rowCount > 0;
+      return recordOf<RunRecord>(rows);
     },
   };
 }

@@ -2,9 +2,8 @@
  * The newest-first keyset pages of a user's sandboxes, conversations and start tasks.
  * @module
  */
-import { validationError } from '@agent-platform/core';
+import { checkPageLimit, decodePageCursor, encodePageCursor, validationError } from '@agent-platform/core';
 import type { CursorOptions, CursorPage } from '@agent-platform/core';
-import { checkLimit, decodeCursor, encodeCursor } from '../paging.js';
 import type { Sql } from '../sql.js';
 import { recordsOf, type DataRow } from './rows.js';
 
@@ -21,8 +20,8 @@ export async function userPage<T extends { created_at: string; id: string }>(
   userId: string,
   options: CursorOptions,
 ): Promise<CursorPage<T>> {
-  const limit = checkLimit(options.limit);
-  const cursor = options.pageId === undefined ? undefined : decodeCursor(options.pageId);
+  const limit = checkPageLimit(options.limit);
+  const cursor = options.pageId === undefined ? undefined : decodePageCursor(options.pageId);
   let rows: DataRow[];
   try {
     ({ rows } = cursor
@@ -45,5 +44,5 @@ export async function userPage<T extends { created_at: string; id: string }>(
   }
   const items = recordsOf<T>(rows.slice(0, limit));
   const last = items.at(-1);
-  return { items, nextPageId: rows.length > limit && last ? encodeCursor(last) : null };
+  return { items, nextPageId: rows.length > limit && last ? encodePageCursor(last) : null };
 }
