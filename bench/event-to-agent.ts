@@ -16,6 +16,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { percentile } from './support/stats.js';
 import {
   createAesGcmSecretBox,
   createAgentPlatform,
@@ -147,10 +148,6 @@ async function workerMain(url: string): Promise<void> {
   process.once('SIGTERM', () => void platform.stop().then(() => process.exit(0)));
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 

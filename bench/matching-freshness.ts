@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { percentile } from './support/stats.js';
 import { createAesGcmSecretBox, createAgentPlatform, signatureHeaders, type AgentPlatform } from '@agent-platform/core';
 import { createPostgresStorage } from '@agent-platform/storage-postgres';
 
@@ -29,10 +30,6 @@ async function engine(url: string): Promise<AgentPlatform> {
   });
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Automation created through A → B's feed listener hears it; milliseconds per change. */
 async function propagation(a: AgentPlatform, b: AgentPlatform): Promise<number[]> {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgCluster, type PgCluster } from './support/pg-cluster.js';
+import { apiClient } from './support/http-api.js';
 import { startServer, startWorker, stopServer, type RunningServer } from './support/reference-server.js';
 
 const KEY = 'e2e-faults-key-0123456789abcdef';
@@ -57,16 +58,7 @@ async function server(env: Record<string, string>): Promise<RunningServer> {
   return running;
 }
 
-function api(baseUrl: string) {
-  return async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(baseUrl + route, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
-  };
-}
+const api = (baseUrl: string) => apiClient(baseUrl, KEY);
 
 /** A webhook source `ci` and an automation that every `build` event matches. */
 async function setUp(baseUrl: string): Promise<string> {

@@ -9,9 +9,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_URL } from './support/run-nodes.js';
+import { ADMIN_URL, admin } from './support/run-nodes.js';
+import { apiClient } from './support/http-api.js';
 import { startServer, startWorker, stopServer, type RunningServer } from './support/reference-server.js';
 
 const KEY = 'e2e-processes-key-0123456789abcdef';
@@ -21,17 +21,6 @@ const WEBHOOK_SECRET = 'processes-webhook-secret-0123';
 const processes: RunningServer[] = [];
 const databases: string[] = [];
 const dirs: string[] = [];
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 afterAll(async () => {
   for (const running of processes) if (running.child.exitCode === null) running.child.kill('SIGKILL');
@@ -60,16 +49,7 @@ async function server(env: Record<string, string>): Promise<RunningServer> {
   return running;
 }
 
-function api(baseUrl: string) {
-  return async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(baseUrl + route, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
-  };
-}
+const api = (baseUrl: string) => apiClient(baseUrl, KEY);
 
 async function send(baseUrl: string, type: string): Promise<{ matched: number }> {
   const body = JSON.stringify({ type, nonce: randomBytes(6).toString('hex') });

@@ -76,6 +76,18 @@ async function settled(worker: RunNode, runId: string): Promise<void> {
   await until('executor let go of the run', async () => worker.platform.executor!.isExecuting(runId), (executing) => !executing);
 }
 
+/**
+ * Once a step reached its gate: cancels through `api` (answered CANCELLED), lets the step go on,
+ * and checks that the run ends CANCELLED and stays so.
+ */
+async function cancelAtGate(api: RunNode, worker: RunNode, runId: string, gate: Gate): Promise<void> {
+  await gate.reached;
+  expect((await api.platform.automations.cancelRun(alice, runId)).status).toBe('CANCELLED');
+  gate.open();
+  await settled(worker, runId);
+  await staysFinal(api, runId, 'CANCELLED');
+}
+
 /** A storage whose writes of one kind wait at a gate first. */
 function holding(storage: StorageAdapter, gate: Gate, what: 'conversation-insert' | 'attach'): StorageAdapter {
   if (what === 'conversation-insert') {
@@ -111,11 +123,7 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
     const worker = await node(backend, { runtime });
     const api = await node(backend, { execute: false });
     const run = await api.platform.automations.dispatch(alice, await createAutomation(api), {});
-    await gate.reached;
-    expect((await api.platform.automations.cancelRun(alice, run.id)).status).toBe('CANCELLED');
-    gate.open();
-    await settled(worker, run.id);
-    await staysFinal(api, run.id, 'CANCELLED');
+    await cancelAtGate(api, worker, run.id, gate);
     expect(await runtime.live()).toBe(0);
   });
 
@@ -130,11 +138,7 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
     });
     const worker = await node(backend, { runtime });
     const run = await worker.platform.automations.dispatch(alice, await createAutomation(worker), {});
-    await gate.reached;
-    expect((await worker.platform.automations.cancelRun(alice, run.id)).status).toBe('CANCELLED');
-    gate.open();
-    await settled(worker, run.id);
-    await staysFinal(worker, run.id, 'CANCELLED');
+    await cancelAtGate(worker, worker, run.id, gate);
     expect((await getRun(worker, run.id)).attempt).toBe(1);
     expect(runtime.starts()).toBe(1);
   });
@@ -160,11 +164,7 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
       const worker = await node(backend, { runtime, wrapStorage: (storage) => holding(storage, gate, step) });
       const api = await node(backend, { execute: false });
       const run = await api.platform.automations.dispatch(alice, await createAutomation(api), {});
-      await gate.reached;
-      await api.platform.automations.cancelRun(alice, run.id);
-      gate.open();
-      await settled(worker, run.id);
-      await staysFinal(api, run.id, 'CANCELLED');
+      await cancelAtGate(api, worker, run.id, gate);
       expect(await runtime.live()).toBe(0);
       const conversations = await api.platform.conversations.search(alice, { limit: 10 });
       expect(conversations.items.map((conversation) => conversation.execution_status)).toEqual(['stopped']);
@@ -194,11 +194,7 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
     const worker = await node(backend, { runtime: runtimeWith(async () => {}), wrapQueue: queueHolding(gate, 'complete') });
     const api = await node(backend, { execute: false });
     const run = await api.platform.automations.dispatch(alice, await createAutomation(api), {});
-    await gate.reached;
-    expect((await api.platform.automations.cancelRun(alice, run.id)).status).toBe('CANCELLED');
-    gate.open();
-    await settled(worker, run.id);
-    await staysFinal(api, run.id, 'CANCELLED');
+    await cancelAtGate(api, worker, run.id, gate);
   });
 
   it('a cancel racing a retry’s hand-back: no second attempt', async () => {
@@ -209,11 +205,7 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
     });
     const worker = await node(backend, { runtime, wrapQueue: queueHolding(gate, 'release') });
     const run = await worker.platform.automations.dispatch(alice, await createAutomation(worker), {});
-    await gate.reached;
-    await worker.platform.automations.cancelRun(alice, run.id);
-    gate.open();
-    await settled(worker, run.id);
-    await staysFinal(worker, run.id, 'CANCELLED');
+    await cancelAtGate(worker, worker, run.id, gate);
     expect(runtime.starts()).toBe(1);
   });
 

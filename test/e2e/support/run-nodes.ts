@@ -23,6 +23,18 @@ import { createPGliteStorage, createPostgresStorage } from '@agent-platform/stor
 export const ADMIN_URL = process.env.AGENT_PLATFORM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
+/** One statement on the server's admin database (CREATE / DROP DATABASE). */
+export async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 export interface SharedBackend {
   readonly name: string;
   /** An adapter over the backend, as a process of its own would open it. */
@@ -56,16 +68,6 @@ export async function pgliteBackend(): Promise<SharedBackend> {
 
 export async function postgresBackend(): Promise<SharedBackend> {
   const name = `ap_runs_${randomBytes(5).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
