@@ -126,6 +126,23 @@ describe('RunExecutor, several over one storage', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([run.id]);
   });
 
+  it('an executor that lost its lease stops its agent and writes nothing: the run is the new holder’s', async () => {
+    const storage = createMemoryStorage();
+    const a = await node(storage, 'echo started; sleep 30', { leaseMs: 300 });
+    const automation = await a.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
+    const run = await a.automations.dispatch(alice, automation.id, {});
+    const running = await until('agent attached', () => storage.runs.get('acme', run.id), (current) => Boolean(current?.conversation_id));
+    // Another executor took the run over (as after a lapsed lease): A's next renewal finds it gone.
+    const lease = { lease_owner: 'wkr_other', lease_expires_at: new Date(Date.now() + 60_000).toISOString() };
+    expect(await storage.runs.transition('acme', run.id, { from: ['RUNNING'] }, lease)).not.toBeNull();
+    const conversation = await until('A stopped its agent', () => storage.conversations.get(running!.conversation_id!), (current) => current?.execution_status === 'stopped');
+    expect(conversation?.sandbox_status).toBe('MISSING');
+    await until('A let go', async () => a.executor!.isExecuting(run.id), (executing) => !executing);
+    expect(await storage.runs.get('acme', run.id)).toMatchObject({ status: 'RUNNING', ...lease, completed_at: null });
+    const events = (await storage.conversations.listEvents(running!.conversation_id!, { limit: 50 })).items;
+    expect(events.at(-1)?.data).toEqual({ status: 'CANCELLED', reason: 'the run was taken over after its lease lapsed' });
+  });
+
   it('a cancel through another process stops the agent where it runs', async () => {
     const storage = createMemoryStorage();
     const runner = await node(storage, 'echo started; sleep 30');

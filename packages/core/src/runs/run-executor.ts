@@ -257,7 +257,7 @@ export class RunExecutor {
   private async stopped(run: RunRecord, session: AgentSession, signal: AbortSignal): Promise<void> {
     // Not aborted: a compare-and-set found the run no longer ours, which only a cancel (or a lost
     // lease, whose new holder writes the outcome) does.
-    const reason = (signal.aborted ? signal.reason : 'cancelled') as StopReason;
+    const reason = (signal.aborted ? signal.reason : await this.whyLost(run)) as StopReason;
     const why = reason === 'shutdown' ? 'the executor shut down' : reason === 'lease-lost' ? 'the run was taken over after its lease lapsed' : 'cancelled';
     await session.close({ status: 'CANCELLED', reason: why }, { removeSandbox: true }).catch(() => {});
     if (reason === 'shutdown') {
@@ -268,6 +268,12 @@ export class RunExecutor {
       });
       await this.context.announce({ type: 'runs.pending' });
     }
+  }
+
+  /** Why a run this executor held is no longer its own. */
+  private async whyLost(run: RunRecord): Promise<StopReason> {
+    const current = await this.context.storage.runs.get(run.org_id, run.id).catch(() => null);
+    return current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost';
   }
 
   /** Hands the run back for another attempt after a backoff, unless it was cancelled meanwhile. */
