@@ -1,12 +1,25 @@
 import type { AgentPlatform } from '@agent-platform/core';
-import { agentPlatformPlugin } from '@agent-platform/http/fastify';
+import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '@agent-platform/http/fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
+import { readHttpLimits, type HttpLimits } from './http-limits.js';
 
-/** The Fastify app serving the platform. Exported for tests and for hosts that extend it. */
-export async function createFastifyApp(platform: AgentPlatform, logger: Logger) {
-  const app = Fastify({ loggerInstance: logger, return503OnClosing: true });
-  await app.register(agentPlatformPlugin, { platform, logger });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+export { DEFAULT_HTTP_LIMITS, readHttpLimits, type HttpLimits } from './http-limits.js';
+
+export interface FastifyAppOptions {
+  /** Time to receive a request's headers, and the whole request (also the body deadline). Default: from the environment. */
+  limits?: HttpLimits;
+}
+
+/**
+ * The Fastify app serving the platform. Exported for tests and for hosts that extend it. Every
+ * answer, including the router's and Node's own refusals, is `{"detail": ...}`; a request that
+ * does not arrive within the limits is answered 408 and its connection closed.
+ */
+export async function createFastifyApp(platform: AgentPlatform, logger: Logger, options: FastifyAppOptions = {}) {
+  const limits = options.limits ?? readHttpLimits();
+  const app = Fastify({ ...fastifyServerOptions(limits), loggerInstance: logger });
+  await app.register(agentPlatformPlugin, { platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
+  installFastifyErrorHandlers(app, { logger });
   return app;
 }

@@ -35,7 +35,7 @@ export { compileAutomation, type CompiledAutomation } from './automations/compil
 export { matchEvent, PATTERN_MISS_OUTCOME_LIMIT, type MatchResult } from './automations/match-event.js';
 export { EventsService, type InboundRequest, type EventsOptions } from './ingest/events-service.js';
 export type { GithubDeliveryInfo, GithubOrgResolver } from './ingest/github-delivery.js';
-export { decodeUtf8, parseJsonText } from './ingest/json-body.js';
+export { decodeUtf8, jsonNestingExceeds, MAX_JSON_DEPTH, parseJsonText } from './ingest/json-body.js';
 export { AutomationsService, toRunView } from './services/automations-service.js';
 export { DeliveriesService } from './services/deliveries-service.js';
 export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './services/github-links-service.js';

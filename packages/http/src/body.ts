@@ -19,9 +19,10 @@ export const tooLarge = payloadTooLarge;
 
 /**
  * The parsed body, or `undefined` when the request has none. A body must be sent as JSON; an
- * empty body (with or without `Content-Type: application/json`) counts as none.
+ * empty body (with or without `Content-Type: application/json`) counts as none. JSON nested
+ * deeper than `maxDepth` is a 400, refused before parsing.
  */
-export function readJsonBody(raw: Uint8Array, contentType: HeaderValue, limit: number): unknown {
+export function readJsonBody(raw: Uint8Array, contentType: HeaderValue, limit: number, maxDepth?: number): unknown {
   if (raw.byteLength > limit) throw tooLarge(limit);
   if (raw.byteLength === 0) return undefined;
   if (!isJsonContentType(headerValue(contentType))) {
@@ -29,5 +30,5 @@ export function readJsonBody(raw: Uint8Array, contentType: HeaderValue, limit: n
   }
   const text = decodeUtf8(raw);
   if (text.trim() === '') return undefined;
-  return parseJsonText(text);
+  return parseJsonText(text, maxDepth);
 }

@@ -7,6 +7,54 @@ export interface HandlerLogger {
   warn(object: Record<string, unknown>, message: string): void;
 }
 
+/**
+ * A failure of the HTTP exchange itself rather than of the platform (a body that never finished
+ * arriving, ...): answered with its status and `{"detail": message}`, plus `headers`.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * 408 for a request whose body did not arrive in time; the connection is closed after the
+ * answer. The same text as the server's own request timeout: either may fire first.
+ */
+export const requestTimeout = (): HttpError => new HttpError(408, statusDetail(408), { connection: 'close' });
+
+/**
+ * The `detail` for a status when the one who refused the request (Node's parser, the framework's
+ * router) gave no message fit to show: fixed texts, never an echo of the request.
+ */
+export function statusDetail(status: number): string {
+  switch (status) {
+    case 400:
+      return 'Bad request: it could not be read';
+    case 404:
+      return 'Not Found';
+    case 408:
+      return 'Request not received in time';
+    case 413:
+      return 'Request body is larger than the limit';
+    case 414:
+      return 'Request URL is too long';
+    case 431:
+      return 'Request header fields are too large';
+    case 503:
+      return 'Service temporarily unavailable; retry later';
+    case 500:
+      return 'Internal server error';
+    default:
+      return status >= 500 ? 'Server error' : 'Request refused';
+  }
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   if (body === undefined || status === 204) return { status, headers: { 'cache-control': 'no-store', ...headers }, body: null };
   return {
@@ -25,6 +73,7 @@ export function errorResponse(error: unknown, logger?: HandlerLogger): HttpRespo
     const detail = error.code === 'VALIDATION_FAILED' && error.issues ? error.issues : error.message;
     return jsonResponse(error.status, { detail });
   }
+  if (error instanceof HttpError) return jsonResponse(error.status, { detail: error.message }, error.headers);
   if (error instanceof StorageUnavailableError) {
     logger?.warn({ err: error }, 'storage unavailable');
     return jsonResponse(503, { detail: 'Service temporarily unavailable; retry later' }, { 'retry-after': '5' });

@@ -1,12 +1,19 @@
 /**
- * `@agent-platform/http/express`: the API as an Express router.
+ * `@agent-platform/http/express`: the API as an Express router, and what an Express host needs
+ * around it so every answer has the API's `{"detail": ...}` shape: {@link hardenNodeServer} for
+ * the server (timeouts, Node's own refusals), {@link expressNotFoundHandler} and
+ * {@link expressErrorHandler} after the routes.
  * @module
  */
-import type { AgentPlatform } from '@agent-platform/core';
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { errorResponse } from './error-response.js';
-import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
+import { PlatformError, type AgentPlatform } from '@agent-platform/core';
+import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogger } from './error-response.js';
+import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandlerOptions } from './handler.js';
 import { readNodeBody } from './node-body.js';
+import { nodeRequestHeaders } from './node-request.js';
+import type { HttpResponse } from './types.js';
+
+export { hardenNodeServer, handleClientError, type ServerLimits } from './node-server.js';
 
 export interface ExpressRouterOptions extends HttpHandlerOptions {
   platform: AgentPlatform;
@@ -24,23 +31,29 @@ function alreadyParsedBody(request: Request): Uint8Array | null {
 }
 
 /**
- * Mount it before any body parser, so it reads the raw body itself:
+ * Mount it before any body parser, so it reads the raw body itself (within `bodyTimeoutMs`,
+ * else 408):
  * @example
  * ```ts
  * const app = express();
  * app.use(createExpressRouter({ platform }));
- * app.listen(3000);
+ * app.use(expressNotFoundHandler());
+ * app.use(expressErrorHandler());
+ * hardenNodeServer(app.listen(3000));
  * ```
  */
 export function createExpressRouter(options: ExpressRouterOptions): Router {
   const { platform, ...handlerOptions } = options;
   const handler = createHttpHandler(platform, handlerOptions);
+  const bodyTimeoutMs = handlerOptions.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const router = Router();
 
   router.use(async (request: Request, response: Response, next: NextFunction) => {
     try {
-      const body = alreadyParsedBody(request) ?? (request.method === 'GET' || request.method === 'HEAD' ? null : await readNodeBody(request, handler.maxRequestBytes));
-      const result = await handler.handle({ method: request.method, url: request.originalUrl.slice(request.baseUrl.length) || '/', headers: request.headers, body });
+      const body =
+        alreadyParsedBody(request) ??
+        (request.method === 'GET' || request.method === 'HEAD' ? null : await readNodeBody(request, handler.maxRequestBytes, { timeoutMs: bodyTimeoutMs }));
+      const result = await handler.handle({ method: request.method, url: request.originalUrl.slice(request.baseUrl.length) || '/', headers: nodeRequestHeaders(request), body });
       if (!result) return next();
       send(response, result);
     } catch (error) {
@@ -50,9 +63,40 @@ export function createExpressRouter(options: ExpressRouterOptions): Router {
   return router;
 }
 
-function send(response: Response, result: { status: number; headers: Record<string, string>; body: string | null }): void {
+function send(response: Response, result: HttpResponse): void {
+  if (response.headersSent || response.destroyed) return;
   response.status(result.status);
   for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
   if (result.body === null) response.end();
   else response.end(result.body);
+}
+
+/** Answers 404 `{"detail": "Not Found"}` for whatever no route took. Mount it after every route. */
+export function expressNotFoundHandler(): RequestHandler {
+  return (_request, response) => send(response, jsonResponse(404, { detail: 'Not Found' }));
+}
+
+/**
+ * Answers errors of the host's own middleware in the API's shape: a 4xx an error states
+ * (`status` / `statusCode`, as Express and its parsers set them) with a fixed text for that
+ * status, never the error's message (it can quote the request); anything else a logged 500.
+ * Mount it last.
+ */
+export function expressErrorHandler(options: { logger?: HandlerLogger } = {}): ErrorRequestHandler {
+  return (error: unknown, _request, response, _next) => {
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    const stated = (error as { status?: unknown; statusCode?: unknown } | null) ?? {};
+    const status = typeof stated.status === 'number' ? stated.status : typeof stated.statusCode === 'number' ? stated.statusCode : undefined;
+    const known = error instanceof HttpError || error instanceof PlatformError;
+    if (!known && status !== undefined && status >= 400 && status < 500) {
+      // body-parser's JSON failures say so; their messages quote the body, so none is passed on.
+      const type = (error as { type?: unknown }).type;
+      send(response, jsonResponse(status, { detail: type === 'entity.parse.failed' ? 'Request body is not valid JSON' : statusDetail(status) }));
+      return;
+    }
+    send(response, errorResponse(error, options.logger));
+  };
 }

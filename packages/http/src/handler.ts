@@ -3,9 +3,10 @@
  * written once. The Fastify, Express and fetch bindings only convert requests and responses.
  * @module
  */
-import { PlatformError, type AgentPlatform, type Principal } from '@agent-platform/core';
-import { readJsonBody, headerValue, tooLarge } from './body.js';
+import { PlatformError, parseInput, type AgentPlatform, type Principal, MAX_JSON_DEPTH } from '@agent-platform/core';
+import { readJsonBody, tooLarge } from './body.js';
 import { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
+import { checkQuery, decodePathParams, paramsDecode, splitTarget } from './request-checks.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
 import { Router } from './router.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
@@ -17,7 +18,7 @@ import { deliveryRoutes } from './routes/delivery-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
-import type { HttpRequest, HttpResponse, RouteDefinition } from './types.js';
+import type { HeaderValue, HttpRequest, HttpResponse, RouteDefinition, RouteResult } from './types.js';
 
 export interface HttpHandlerOptions {
   /** Largest JSON body accepted by API routes, in bytes. Default 1 MiB. */
@@ -26,6 +27,14 @@ export interface HttpHandlerOptions {
   logger?: HandlerLogger;
   /** Title and version shown in `/openapi.json`. */
   openapi?: OpenApiInfo;
+  /**
+   * How long a request body may take to arrive, in milliseconds, in the bindings that read it
+   * (Fastify, Express); past it the answer is 408 and the connection is closed. Default 30 s;
+   * `0` disables it.
+   */
+  bodyTimeoutMs?: number;
+  /** Deepest nesting of arrays and objects accepted in a JSON body (400 beyond). Default 128. */
+  maxJsonDepth?: number;
 }
 
 export interface HttpHandler {
@@ -40,6 +49,12 @@ export interface HttpHandler {
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Default {@link HttpHandlerOptions.bodyTimeoutMs}: 30 s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** Default {@link HttpHandlerOptions.maxJsonDepth}: the engine's own limit for inbound event bodies. */
+export const DEFAULT_MAX_JSON_DEPTH = MAX_JSON_DEPTH;
+
 export const allRoutes = (): RouteDefinition[] => [
   ...systemRoutes,
   ...settingsRoutes,
@@ -52,16 +67,39 @@ export const allRoutes = (): RouteDefinition[] => [
   ...conversationRoutes,
 ];
 
+/** The methods the API answers, with 405 for one its path does not take. */
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** Where Node and fetch `Headers` joined repeated `Authorization` headers: a comma before another `scheme credentials`. */
+const JOINED_AUTHORIZATION = /\s*,\s*(?=[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*\s+\S)/;
 
 /** What routes that need no credentials (health, readiness) see as their principal; they never use it. */
 const ANONYMOUS: Principal = Object.freeze({ userId: '', orgId: '' });
 
-/** The API key from `X-Session-API-Key` or `Authorization: Bearer`; both work everywhere. */
+const asList = (value: HeaderValue): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/**
+ * The API key from `X-Session-API-Key` or `Authorization: Bearer`; both work everywhere, and
+ * both may name the same key. Two different keys (two `Authorization` headers, or the two
+ * headers naming different keys) are a 400: the request is refused, never served with one of
+ * them picked. Repeated headers arrive as arrays, or joined with commas (Node, fetch `Headers`).
+ */
 export function readApiKey(headers: HttpRequest['headers']): string | undefined {
-  const session = headerValue(headers['x-session-api-key'])?.trim();
-  if (session) return session;
-  return BEARER.exec(headerValue(headers.authorization) ?? '')?.[1];
+  const authorization = asList(headers.authorization)
+    .flatMap((value) => value.split(JOINED_AUTHORIZATION))
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (new Set(authorization).size > 1) throw new PlatformError('BAD_REQUEST', 'Send one Authorization header, not several');
+  const keys = new Set<string>();
+  for (const value of asList(headers['x-session-api-key'])) {
+    // API keys never hold commas: a comma is where repeated headers were joined.
+    for (const key of value.split(',')) if (key.trim()) keys.add(key.trim());
+  }
+  const bearer = authorization[0] === undefined ? undefined : BEARER.exec(authorization[0])?.[1];
+  if (bearer) keys.add(bearer);
+  if (keys.size > 1) throw new PlatformError('BAD_REQUEST', 'The request names more than one API key: send one key, in X-Session-API-Key or Authorization: Bearer');
+  return keys.values().next().value;
 }
 
 /**
@@ -73,6 +111,7 @@ export function readApiKey(headers: HttpRequest['headers']): string | undefined 
  */
 export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerOptions = {}): HttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const routes = allRoutes();
   const openapiRoute: RouteDefinition = {
     method: 'GET',
@@ -98,34 +137,66 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   }
 
   async function handle(request: HttpRequest): Promise<HttpResponse | null> {
-    const url = new URL(request.url, 'http://localhost');
-    const match = router.match(request.method.toUpperCase(), url.pathname);
+    // Other methods (OPTIONS, TRACE, WebDAV's) are left to the host, as Fastify's router leaves
+    // them (it only routes these to the plugin): CORS middleware can answer OPTIONS.
+    if (!SERVED_METHODS.has(request.method.toUpperCase())) return null;
+    const target = splitTarget(request.url);
+    if (!target) return null;
+    const match = router.match(request.method.toUpperCase(), target.path);
     if (match.kind === 'not-found') return null;
+    if (!paramsDecode(match.params)) return jsonResponse(404, { detail: 'Not Found' });
     if (match.kind === 'method-not-allowed') {
       return jsonResponse(405, { detail: 'Method not allowed' }, { allow: match.allow.join(', ') });
     }
-    const { route, params } = match;
+    const { route } = match;
+    let result: RouteResult;
     try {
       const principal = route.auth === false ? ANONYMOUS : await authenticate(request);
+      // Ids and query values no record can have stop here, before any storage call.
+      const params = decodePathParams(route.path, match.params);
+      checkQuery(target.query);
       const raw = request.body ?? new Uint8Array();
       const limit = route.maxBodyBytes ?? maxBodyBytes;
       let body: unknown;
       if (route.rawBody) {
         // The route checks size and content itself.
       } else if (route.body) {
-        body = readJsonBody(raw, request.headers['content-type'], limit);
+        body = readJsonBody(raw, request.headers['content-type'], limit, maxJsonDepth);
         if (body === undefined && route.body.required) {
           throw new PlatformError('VALIDATION_FAILED', 'Request body is required', {
             issues: [{ loc: ['body'], msg: 'Field required', type: 'missing' }],
           });
         }
+        // JSON `null` is not "no body": the route's schema decides (an object schema answers 422).
+        if (body === null) parseInput(route.body.schema, null);
       } else if (raw.byteLength > limit) {
         throw tooLarge(limit);
       }
-      const result = await route.handle({ platform, principal, params, query: url.searchParams, headers: request.headers, body, rawBody: raw });
-      return jsonResponse(result.status, result.body);
+      result = await route.handle({ platform, principal, params, query: target.query, headers: request.headers, body, rawBody: raw });
     } catch (error) {
       return errorResponse(error, options.logger);
+    }
+    return serialize(route, result);
+  }
+
+  /**
+   * The answer on the wire. A body `JSON.stringify` cannot serialize (a record nested too deep,
+   * stored before depth limits existed) gets the route's stand-in when it has one, otherwise a
+   * logged 500; it never escapes as an exception.
+   */
+  function serialize(route: RouteDefinition, result: RouteResult): HttpResponse {
+    try {
+      return jsonResponse(result.status, result.body);
+    } catch (error) {
+      if (route.unserializable) {
+        try {
+          return jsonResponse(result.status, route.unserializable(result.body));
+        } catch {
+          // fall through to the 500
+        }
+      }
+      options.logger?.error({ err: error, route: `${route.method} ${route.path}` }, 'response could not be serialized');
+      return jsonResponse(500, { detail: 'Internal server error' });
     }
   }
 

@@ -4,8 +4,18 @@
  * `@agent-platform/http/express`, or serve `createFetchHandler` anywhere `fetch` handlers run.
  * @module
  */
-export { createHttpHandler, readApiKey, allRoutes, DEFAULT_MAX_BODY_BYTES, type HttpHandler, type HttpHandlerOptions } from './handler.js';
+export {
+  createHttpHandler,
+  readApiKey,
+  allRoutes,
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_JSON_DEPTH,
+  type HttpHandler,
+  type HttpHandlerOptions,
+} from './handler.js';
 export { createFetchHandler, type FetchHandler } from './fetch.js';
 export { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
-export { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
+export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './error-response.js';
+export { MAX_PATH_PARAM_LENGTH } from './request-checks.js';
 export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult } from './types.js';

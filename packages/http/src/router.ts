@@ -6,8 +6,9 @@ interface CompiledRoute {
 }
 
 export type RouteMatch =
+  /** `params` are as they appear in the path, still percent-encoded. */
   | { kind: 'found'; route: RouteDefinition; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: HttpMethod[] }
+  | { kind: 'method-not-allowed'; allow: HttpMethod[]; params: Record<string, string> }
   | { kind: 'not-found' };
 
 const isParam = (segment: string) => segment.startsWith('{') && segment.endsWith('}');
@@ -41,7 +42,7 @@ export class Router {
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = best.find((candidate) => candidate.compiled.route.method === wanted);
     if (hit) return { kind: 'found', route: hit.compiled.route, params: hit.params };
-    return { kind: 'method-not-allowed', allow: best.map((candidate) => candidate.compiled.route.method) };
+    return { kind: 'method-not-allowed', allow: best.map((candidate) => candidate.compiled.route.method), params: (best[0] as { params: Record<string, string> }).params };
   }
 }
 
@@ -53,13 +54,8 @@ function matchSegments(segments: string[], parts: string[]): Record<string, stri
     const part = parts[i] as string;
     if (isParam(segment)) {
       if (part === '') return null;
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(part);
-      } catch {
-        return null;
-      }
-      params[segment.slice(1, -1)] = decoded;
+      // Kept percent-encoded: the handler decodes and checks them (404 for one that cannot be an id).
+      params[segment.slice(1, -1)] = part;
     } else if (segment !== part) {
       return null;
     }

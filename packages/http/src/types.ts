@@ -72,4 +72,9 @@ export interface RouteDefinition {
   rawBody?: boolean;
   responses: Record<number, RouteResponseDoc>;
   handle(context: RouteContext): Promise<RouteResult>;
+  /**
+   * What to answer instead when the result's body cannot be serialized (`JSON.stringify`
+   * throws: a stored value nested too deep). Without it such an answer is a logged 500.
+   */
+  unserializable?(body: unknown): unknown;
 }

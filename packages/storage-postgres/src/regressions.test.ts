@@ -15,14 +15,31 @@ import {
   makeDeliveryRecord,
   makeRunRecord,
   makeSettingsRecord,
+  makeStartTaskRecord,
   makeWebhookRecord,
   uniqueId,
 } from '@agent-platform/testing';
 import { createPGliteStorage, createPostgresStorage, migrate } from './index.js';
+import { MAX_JSONB_DEPTH, toText } from './json.js';
 import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
 
 /** Strings `jsonb` refuses or that the stored escaping must leave alone. */
-const AWKWARD = ['nul \u0000 inside', '\u0000', 'mark \uffff', '\uffff0', '\uffff\uffff', 'slash \\u0000 text', '\\\u0000', 'emoji 🎉'];
+const AWKWARD = [
+  'nul \u0000 inside',
+  '\u0000',
+  'mark \uffff',
+  '\uffff0',
+  '\uffff\uffff',
+  'slash \\u0000 text',
+  '\\\u0000',
+  'emoji 🎉',
+  'lone \ud800 high',
+  'lone \udc00 low',
+  '\udc00\ud800',
+  '\uffffd800',
+  '\uffffj',
+  'slash \\ud800 text',
+];
 
 interface Backend {
   open(): Promise<StorageAdapter>;
@@ -67,7 +84,7 @@ function describeRegressions(name: string, backend: () => Backend): void {
       expect(await storage.webhooks.getBySource(orgId, 'second')).toEqual(second);
     });
 
-    it('stores and returns U+0000, U+FFFF and backslashes exactly, in records and events', async () => {
+    it('stores and returns U+0000, lone surrogates, U+FFFF and backslashes exactly, in records and events', async () => {
       const settings = makeSettingsRecord({ values: { language: AWKWARD.join('|') } });
       await storage.settings.put(settings);
       expect(await storage.settings.get(settings.user_id)).toEqual(settings);
@@ -95,6 +112,53 @@ function describeRegressions(name: string, backend: () => Backend): void {
       await storage.apiKeys.insert(key);
       const [row] = await backend().raw('SELECT data->>$2 AS name FROM agent_platform.api_keys WHERE id = $1', [key.id, 'name']);
       expect(row?.name).toBe('plain');
+    });
+
+    it("keeps text columns equal to data->>'field', escaped alike, so a column derived in SQL matches a parameter", async () => {
+      const text = 'x\u0000\ud800\uffff0\udc00y';
+      const webhook = makeWebhookRecord({ id: `${uniqueId('wh')}${text}`, org_id: `${uniqueId('org')}${text}`, source: text, name: text });
+      await storage.webhooks.insert(webhook);
+      const rows = await backend().raw(
+        `SELECT id = data->>'id' AS id, org_id = data->>'org_id' AS org, source = data->>'source' AS source, data->>'name' AS name
+         FROM agent_platform.webhooks WHERE id = $1`,
+        [toText(webhook.id)],
+      );
+      expect(rows).toEqual([{ id: true, org: true, source: true, name: 'x\uffff0\uffffd800\uffff\uffff0\uffffdc00y' }]);
+      // Columns taken from the jsonb in SQL (runs.insertMany) hold the same escaped text.
+      const run = makeRunRecord({ id: `${uniqueId('run')}${text}`, org_id: webhook.org_id, automation_id: `${uniqueId('auto')}${text}` });
+      await storage.runs.insertMany([run]);
+      expect(await backend().raw('SELECT id, org_id, automation_id FROM agent_platform.runs WHERE id = $1', [toText(run.id)])).toEqual([
+        { id: toText(run.id), org_id: toText(run.org_id), automation_id: toText(run.automation_id) },
+      ]);
+      expect(await storage.runs.listByAutomation(run.org_id, run.automation_id, { limit: 5, offset: 0 })).toEqual({ items: [run], total: 1 });
+    });
+
+    it('keeps what the database parses shallow: parts nested deeper than the limit are stored as JSON text', async () => {
+      let deep: unknown = 'leaf \u0000';
+      for (let level = 0; level < 10_000; level += 1) deep = [deep];
+      const task = makeStartTaskRecord({ request: { deep } });
+      await storage.startTasks.insert(task);
+      const [row] = await backend().raw(
+        `SELECT jsonb_typeof(data->'request'->'deep') AS kind, data->>'id' AS id FROM agent_platform.start_tasks WHERE id = $1`,
+        [task.id],
+      );
+      expect(row).toEqual({ kind: 'array', id: task.id });
+      // The record is level 1, `deep` level 3: arrays down to level MAX_JSONB_DEPTH, then a string of JSON text.
+      const kindAt = async (level: number) => {
+        const path = `{request,deep${',0'.repeat(level - 3)}}`;
+        const [inner] = await backend().raw('SELECT jsonb_typeof(data #> $2::text[]) AS kind FROM agent_platform.start_tasks WHERE id = $1', [task.id, path]);
+        return inner?.kind;
+      };
+      expect(await kindAt(MAX_JSONB_DEPTH)).toBe('array');
+      expect(await kindAt(MAX_JSONB_DEPTH + 1)).toBe('string');
+      const stored = await storage.startTasks.get(task.id);
+      let value: unknown = (stored?.request as { deep: unknown }).deep;
+      let depth = 0;
+      while (Array.isArray(value)) {
+        value = value[0];
+        depth += 1;
+      }
+      expect({ depth, value }).toEqual({ depth: 10_000, value: 'leaf \u0000' });
     });
 
     it('rejects a page id whose instant the database cannot read as VALIDATION_FAILED', async () => {

@@ -20,7 +20,7 @@
  */
 import { claimPatch, leasedRunOps, leaseLapsed, recoveryPatch } from '@agent-platform/core';
 import type { ClaimRequest, RunPatch, RunQueue, RunRecord, RunRef, RunsRepository } from '@agent-platform/core';
-import { fromJsonb, toJsonb } from './json.js';
+import { fromJsonb, fromText, toJsonb, toText } from './json.js';
 import { runPatchOf } from './repositories/runs.js';
 import { recordsOf, type DataRow } from './repositories/rows.js';
 import type { Backend, Sql } from './sql.js';
@@ -74,13 +74,13 @@ export function createRunQueue(backend: Pick<Backend, 'sql' | 'transaction'>, ru
     async renew(owner, refs, leaseExpiresAt) {
       if (refs.length === 0) return [];
       const { rows } = await backend.sql.query<{ org_id: string; id: string }>(RENEW, [
-        refs.map((run) => run.orgId),
-        refs.map((run) => run.id),
-        owner,
-        leaseExpiresAt,
+        refs.map((run) => toText(run.orgId)),
+        refs.map((run) => toText(run.id)),
+        toText(owner),
+        toText(leaseExpiresAt),
       ]);
       // Each run renewed once, however often `refs` names it.
-      return rows.map((row) => ({ orgId: row.org_id, id: row.id }));
+      return rows.map((row) => ({ orgId: fromText(row.org_id), id: fromText(row.id) }));
     },
 
     recover(now, maxAttempts) {
@@ -108,7 +108,7 @@ async function claimIn(sql: Sql, request: ClaimRequest, max: number): Promise<Ru
   if (Number.isFinite(perOrg) || Number.isFinite(global)) {
     const { rows } = await sql.query<{ org_id: string; n: number }>(COUNT_RUNNING);
     for (const row of rows) {
-      running.set(row.org_id, Number(row.n));
+      running.set(fromText(row.org_id), Number(row.n));
       total += Number(row.n);
     }
   }
@@ -120,8 +120,8 @@ async function claimIn(sql: Sql, request: ClaimRequest, max: number): Promise<Ru
     const need = slots - picked.length;
     // Without a per-org limit every candidate is taken: no more than the slots are needed.
     const limit = Number.isFinite(perOrg) ? Math.min(need + ROUND_SLACK, MAX_ROUND) : need;
-    const params: unknown[] = [request.now.toISOString(), [...full], limit];
-    if (last) params.push(last.created_at, last.id);
+    const params: unknown[] = [request.now.toISOString(), [...full].map(toText), limit];
+    if (last) params.push(last.created_at, toText(last.id));
     const { rows } = await sql.query<DataRow>(candidates(last !== undefined), params);
     const found = recordsOf<RunRecord>(rows);
     for (const run of found) {

@@ -35,7 +35,7 @@ export class ApiKeysService {
 
   /** Creates a key; the answer is the only time the key is shown. */
   async create(principal: Principal, input: unknown): Promise<CreatedApiKey> {
-    const { name } = parseInput(apiKeyCreateInputSchema, input ?? {});
+    const { name } = parseInput(apiKeyCreateInputSchema, input === undefined ? {} : input);
     const key = generateApiKey();
     const record = this.record(principal, key, name);
     await this.context.storage.apiKeys.insert(record);

@@ -1,5 +1,5 @@
 import type { AutomationIndex } from '../automations/automation-index.js';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, notFound, validationError } from '../errors.js';
 import type { PageQuery } from '../schemas/common.js';
 import type { Principal } from '../schemas/principal.js';
 import {
@@ -21,6 +21,15 @@ import { nowIso, type ServiceContext } from './context.js';
 export function toRunView(record: RunRecord): Run {
   const { dispatch_payload_json: _payload, lease_owner: _owner, lease_expires_at: _expires, not_before: _notBefore, ...run } = record;
   return run;
+}
+
+/** A dispatch payload as stored: 422 when it cannot be serialized (nested too deep for `JSON.stringify`). */
+function serializePayload(payload: unknown): string {
+  try {
+    return JSON.stringify(payload);
+  } catch {
+    throw validationError(['body', 'payload'], 'payload cannot be stored: nested too deep or not plain JSON', 'value_error');
+  }
 }
 
 function storedTrigger(trigger: { source: string; on: string | string[]; filter?: string | null | undefined }): StoredTrigger {
@@ -72,7 +81,8 @@ export class AutomationsService {
   }
 
   async update(principal: Principal, id: string, input: unknown): Promise<Automation> {
-    const parsed = parseInput(automationUpdateInputSchema, input ?? {});
+    // Only a missing body means "no change": an explicit JSON null is a 422.
+    const parsed = parseInput(automationUpdateInputSchema, input === undefined ? {} : input);
     const record = await this.load(principal, id);
     let trigger = record.trigger;
     if (parsed.trigger) {
@@ -109,13 +119,14 @@ export class AutomationsService {
 
   /** A manual run: PENDING, with the optional payload standing in for an event. */
   async dispatch(principal: Principal, id: string, input: unknown): Promise<Run> {
-    const parsed = parseInput(automationDispatchInputSchema, input ?? {});
+    const parsed = parseInput(automationDispatchInputSchema, input === undefined ? {} : input);
+    const payloadJson = parsed.payload ? serializePayload(parsed.payload) : null;
     const automation = await this.load(principal, id);
     const run = newRunRecord(this.context, {
       orgId: automation.org_id,
       automationId: automation.id,
       createdAt: nowIso(this.context),
-      manual: { createdBy: principal.userId, payloadJson: parsed.payload ? JSON.stringify(parsed.payload) : null },
+      manual: { createdBy: principal.userId, payloadJson },
     });
     await this.context.storage.transaction(async (tx) => {
       await tx.runs.insertMany([run]);

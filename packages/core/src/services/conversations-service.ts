@@ -46,7 +46,7 @@ export class ConversationsService {
 
   /** Starts a conversation; the answer is its start task. */
   async start(principal: Principal, input: unknown): Promise<StartTask> {
-    const parsed = parseInput(startConversationInputSchema, input ?? {});
+    const parsed = parseInput(startConversationInputSchema, input === undefined ? {} : input);
     if (!this.runtime) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime is configured');
     const specs = await this.runtime.listSpecs();
     if (parsed.sandbox_spec_id && !specs.some((spec) => spec.id === parsed.sandbox_spec_id)) {

@@ -19,7 +19,7 @@ export class GitProvidersService {
   constructor(private readonly context: ServiceContext) {}
 
   async store(principal: Principal, input: unknown): Promise<void> {
-    const parsed = parseInput(providerTokensInputSchema, input ?? {});
+    const parsed = parseInput(providerTokensInputSchema, input === undefined ? {} : input);
     const { secrets } = this.context;
     await this.context.storage.transaction(async (tx) => {
       const now = nowIso(this.context);
@@ -47,7 +47,7 @@ export class GitProvidersService {
 
   /** Removes every stored token, or only those of the providers named. */
   async unset(principal: Principal, input: unknown): Promise<void> {
-    const parsed = parseInput(unsetProviderTokensInputSchema, input ?? {});
+    const parsed = parseInput(unsetProviderTokensInputSchema, input === undefined ? {} : input);
     await this.context.storage.transaction(async (tx) => {
       if (!parsed.providers) {
         await tx.providerTokens.delete(principal.userId);

@@ -34,7 +34,8 @@ export class SettingsService {
   constructor(private readonly context: ServiceContext) {}
 
   async store(principal: Principal, input: unknown): Promise<void> {
-    const parsed = parseInput(settingsInputSchema, input ?? {});
+    // Only a missing body means "no fields": an explicit JSON null is a 422, not a reset.
+    const parsed = parseInput(settingsInputSchema, input === undefined ? {} : input);
     await this.context.storage.transaction(async (tx) => {
       const now = nowIso(this.context);
       const stored = (await tx.settings.get(principal.userId)) ?? emptySettingsRecord(principal.userId, now);

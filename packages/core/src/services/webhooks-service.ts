@@ -81,7 +81,7 @@ export class WebhooksService {
   }
 
   async update(principal: Principal, id: string, input: unknown): Promise<WebhookView> {
-    const parsed = parseInput(webhookUpdateInputSchema, input ?? {});
+    const parsed = parseInput(webhookUpdateInputSchema, input === undefined ? {} : input);
     const record = await this.load(principal, id);
     const updated: WebhookRecord = {
       ...record,
@@ -107,7 +107,7 @@ export class WebhooksService {
    * 24 h, unless the body says otherwise; 0 ends it at once). The new secret is shown only here.
    */
   async rotateSecret(principal: Principal, id: string, input: unknown): Promise<RotatedWebhook> {
-    const parsed = parseInput(webhookRotateInputSchema, input ?? {});
+    const parsed = parseInput(webhookRotateInputSchema, input === undefined ? {} : input);
     const record = await this.load(principal, id);
     const secret = parsed.webhook_secret ?? generateWebhookSecret();
     const graceSeconds = parsed.grace_period_seconds ?? this.context.webhookSecretGraceSeconds;

@@ -37,7 +37,7 @@ export const conversationRoutes: RouteDefinition[] = [
     body: { schema: startConversationInputSchema, required: false },
     responses: { 200: { description: 'The start task', schema: startTaskSchema }, 401: unauthorized, ...bodyErrors, 503: unavailable },
     async handle({ platform, principal, body }) {
-      return { status: 200, body: await platform.conversations.start(principal, body ?? {}) };
+      return { status: 200, body: await platform.conversations.start(principal, body === undefined ? {} : body) };
     },
   },
   {

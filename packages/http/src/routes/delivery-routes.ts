@@ -6,6 +6,9 @@ import { z } from 'zod';
 const BASE = '/api/automation/v1/deliveries';
 const TAG = 'deliveries';
 
+/** Stands in for a stored payload that cannot be serialized (nested too deep). */
+export const UNSHOWABLE_PAYLOAD = '[payload not shown: it is nested too deeply to serialize; it is kept as received]';
+
 export const deliveryRoutes: RouteDefinition[] = [
   {
     method: 'GET',
@@ -29,6 +32,9 @@ export const deliveryRoutes: RouteDefinition[] = [
     async handle({ platform, principal, params }) {
       return { status: 200, body: await platform.deliveries.get(principal, params.id as string) };
     },
+    // A payload stored before nesting was limited may be too deep to serialize: the delivery
+    // stays readable, with a note in place of its payload.
+    unserializable: (delivery) => ({ ...(delivery as Record<string, unknown>), payload: UNSHOWABLE_PAYLOAD }),
   },
   {
     method: 'POST',

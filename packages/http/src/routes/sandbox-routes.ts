@@ -56,7 +56,7 @@ export const sandboxRoutes: RouteDefinition[] = [
     body: { schema: startSandboxInputSchema, required: false },
     responses: { 200: { description: 'The sandbox', schema: sandboxSchema }, 401: unauthorized, ...bodyErrors, 503: unavailable },
     async handle({ platform, principal, query, body }) {
-      const parsed = parseInput(startSandboxInputSchema, body ?? {});
+      const parsed = parseInput(startSandboxInputSchema, body === undefined ? {} : body);
       return { status: 200, body: await platform.sandboxes.start(principal, query.get('sandbox_spec_id') ?? parsed.sandbox_spec_id) };
     },
   },

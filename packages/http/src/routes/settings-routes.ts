@@ -18,7 +18,7 @@ export const settingsRoutes: RouteDefinition[] = [
     body: { schema: settingsInputSchema, required: true },
     responses: { 200: { description: 'Settings stored', schema: messageResponseSchema }, 401: unauthorized, ...bodyErrors },
     async handle({ platform, principal, body }) {
-      await platform.settings.store(principal, body ?? {});
+      await platform.settings.store(principal, body);
       return { status: 200, body: { message: 'Settings stored' } };
     },
   },
@@ -42,7 +42,7 @@ export const settingsRoutes: RouteDefinition[] = [
     body: { schema: providerTokensInputSchema, required: true },
     responses: { 200: { description: 'Tokens stored', schema: messageResponseSchema }, 401: unauthorized, ...bodyErrors },
     async handle({ platform, principal, body }) {
-      await platform.gitProviders.store(principal, body ?? {});
+      await platform.gitProviders.store(principal, body);
       return { status: 200, body: { message: 'Git providers stored' } };
     },
   },

@@ -3,7 +3,7 @@
  * with three principals: alice and bob share org `acme`; mallory is in org `evil`.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import {
   createAesGcmSecretBox,
   createAgentPlatform,
@@ -15,8 +15,9 @@ import {
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import express from 'express';
 import Fastify from 'fastify';
-import { createExpressRouter } from '../express.js';
-import { agentPlatformPlugin } from '../fastify.js';
+import { createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '../express.js';
+import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '../fastify.js';
+import type { ServerLimits } from '../node-server.js';
 import type { HandlerLogger } from '../error-response.js';
 
 export const KEYS = {
@@ -55,6 +56,15 @@ export interface HarnessOptions {
   maxBodyBytes?: number;
   /** Extra engine options (GitHub secrets, event limits, a clock, ...). */
   platform?: Partial<AgentPlatformOptions>;
+  /** The bindings' own body deadline (`bodyTimeoutMs`); default the handler's. */
+  bodyTimeoutMs?: number;
+  /** Server timeouts (`fastifyServerOptions` / `hardenNodeServer`); default theirs. */
+  limits?: ServerLimits;
+  /**
+   * Whether the server is set up as the reference servers set theirs up (server options,
+   * hardening, error handlers). Default true; false gives the bare binding on a bare server.
+   */
+  hardened?: boolean;
 }
 
 export type Binding = 'fastify' | 'express';
@@ -76,28 +86,44 @@ export async function startHarness(binding: Binding, options: HarnessOptions = {
     error: (object, message) => logs.push(JSON.stringify({ ...object, message })),
     warn: (object, message) => logs.push(JSON.stringify({ ...object, message })),
   };
-  const handlerOptions = { platform, logger, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) };
+  const handlerOptions = {
+    platform,
+    logger,
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+  };
+  const hardened = options.hardened ?? true;
 
   let baseUrl: string;
   let close: () => Promise<void>;
   if (binding === 'fastify') {
-    const app = Fastify({ logger: false });
+    const app = Fastify({ logger: false, ...(hardened ? fastifyServerOptions(options.limits) : {}) });
     await app.register(agentPlatformPlugin, handlerOptions);
-    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+    if (hardened) installFastifyErrorHandlers(app, { logger });
+    else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     close = () => app.close();
   } else {
     const app = express();
     app.use(createExpressRouter(handlerOptions));
-    app.use((_request, response) => {
-      response.status(404).json({ detail: 'Not Found' });
-    });
-    const server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
+    if (hardened) {
+      app.use(expressNotFoundHandler());
+      app.use(expressErrorHandler({ logger }));
+    } else {
+      app.use((_request, response) => {
+        response.status(404).json({ detail: 'Not Found' });
+      });
+    }
+    const server = createServer(app);
+    if (hardened) hardenNodeServer(server, options.limits);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    close = () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
   }
 
   async function request(method: string, path: string, init: RequestOptions = {}): Promise<ApiResponse> {

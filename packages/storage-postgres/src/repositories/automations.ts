@@ -4,7 +4,7 @@
  * @module
  */
 import type { AutomationRecord, AutomationsRepository } from '@agent-platform/core';
-import { toJsonb } from '../json.js';
+import { toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
 
@@ -15,14 +15,14 @@ export function automationsRepository(sql: Sql): AutomationsRepository {
         sql,
         `INSERT INTO agent_platform.automations (id, org_id, source, enabled, created_at, data)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT DO NOTHING RETURNING 1`,
-        [record.id, record.org_id, record.trigger.source, record.enabled, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.org_id), toText(record.trigger.source), record.enabled, record.created_at, toJsonb(record)],
         `An automation with id ${record.id} already exists`,
       );
     },
     async get(orgId, id) {
       const { rows } = await sql.query<DataRow>(
         'SELECT data::text AS data FROM agent_platform.automations WHERE id = $1 AND org_id = $2',
-        [id, orgId],
+        [toText(id), toText(orgId)],
       );
       return recordOf<AutomationRecord>(rows);
     },
@@ -32,7 +32,7 @@ export function automationsRepository(sql: Sql): AutomationsRepository {
         `SELECT (SELECT count(*) FROM agent_platform.automations WHERE org_id = $1)::int AS total,
                 array(SELECT data::text FROM agent_platform.automations WHERE org_id = $1
                       ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) AS items`,
-        [orgId, ...limitOffset(options)],
+        [toText(orgId), ...limitOffset(options)],
       );
     },
     async listEnabledBySource(orgId, source) {
@@ -40,7 +40,7 @@ export function automationsRepository(sql: Sql): AutomationsRepository {
       const { rows } = await sql.query<DataRow>(
         `SELECT data::text AS data FROM agent_platform.automations
          WHERE org_id = $1 AND source = $2 AND enabled ORDER BY id`,
-        [orgId, source],
+        [toText(orgId), toText(source)],
       );
       return recordsOf<AutomationRecord>(rows);
     },
@@ -48,7 +48,7 @@ export function automationsRepository(sql: Sql): AutomationsRepository {
       const { rowCount } = await sql.query(
         `UPDATE agent_platform.automations SET source = $3, enabled = $4, created_at = $5, data = $6::jsonb
          WHERE id = $1 AND org_id = $2`,
-        [record.id, record.org_id, record.trigger.source, record.enabled, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.org_id), toText(record.trigger.source), record.enabled, record.created_at, toJsonb(record)],
       );
       return rowCount > 0;
     },
@@ -57,11 +57,11 @@ export function automationsRepository(sql: Sql): AutomationsRepository {
       await sql.query(
         `UPDATE agent_platform.automations SET data = jsonb_set(data, '{last_triggered_at}', to_jsonb($3::text))
          WHERE org_id = $1 AND id = ANY ($2::text[])`,
-        [orgId, [...ids], at],
+        [toText(orgId), ids.map(toText), toText(at)],
       );
     },
     async delete(orgId, id) {
-      const { rowCount } = await sql.query('DELETE FROM agent_platform.automations WHERE id = $1 AND org_id = $2', [id, orgId]);
+      const { rowCount } = await sql.query('DELETE FROM agent_platform.automations WHERE id = $1 AND org_id = $2', [toText(id), toText(orgId)]);
       return rowCount > 0;
     },
   };

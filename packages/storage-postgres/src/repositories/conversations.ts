@@ -6,7 +6,7 @@
  */
 import { checkPageLimit, decodeSeqPage, encodeSeqPage, StorageConflictError } from '@agent-platform/core';
 import type { AppConversationRecord, ConversationEvent, ConversationsRepository } from '@agent-platform/core';
-import { fromJsonb, toJsonb } from '../json.js';
+import { fromJsonb, toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, recordOf, recordsOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
@@ -30,12 +30,12 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
         sql,
         `INSERT INTO agent_platform.conversations (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)
          ON CONFLICT DO NOTHING RETURNING 1`,
-        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
         `A conversation with id ${record.id} already exists`,
       );
     },
     async get(id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.conversations WHERE id = $1', [id]);
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.conversations WHERE id = $1', [toText(id)]);
       return recordOf<AppConversationRecord>(rows);
     },
     async listByUser(userId, options) {
@@ -44,14 +44,14 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
     async update(record) {
       const { rowCount } = await sql.query(
         'UPDATE agent_platform.conversations SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
-        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
       );
       return rowCount > 0;
     },
     async appendEvents(conversationId, events) {
       // Serialized now: what is stored and what is returned are both this text, read back.
       const text = toJsonb(events);
-      const { rows } = await sql.query<{ first: number }>(APPEND, [conversationId, events.length, text]);
+      const { rows } = await sql.query<{ first: number }>(APPEND, [toText(conversationId), events.length, text]);
       const first = rows[0]?.first;
       if (first === undefined) {
         throw new StorageConflictError(`Cannot append events to unknown conversation ${conversationId}`);
@@ -68,7 +68,7 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
       const { rows } = await sql.query<DataRow & { seq: number }>(
         `SELECT seq, data::text AS data FROM agent_platform.conversation_events
          WHERE conversation_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-        [conversationId, from, limit + 1],
+        [toText(conversationId), from, limit + 1],
       );
       const page = rows.slice(0, limit);
       const last = page.at(-1);

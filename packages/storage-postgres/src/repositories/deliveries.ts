@@ -4,7 +4,7 @@
  * @module
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord } from '@agent-platform/core';
-import { toJsonb } from '../json.js';
+import { fromText, toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
@@ -50,26 +50,26 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRep
         sql,
         `INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT DO NOTHING RETURNING 1`,
-        [record.id, record.org_id, record.source, record.status, record.received_at, toJsonb(record)],
+        [toText(record.id), toText(record.org_id), toText(record.source), toText(record.status), record.received_at, toJsonb(record)],
         `A delivery with id ${record.id} already exists`,
       );
     },
     async get(orgId, id) {
       const { rows } = await sql.query<DataRow>(
         'SELECT data::text AS data FROM agent_platform.deliveries WHERE id = $1 AND org_id = $2',
-        [id, orgId],
+        [toText(id), toText(orgId)],
       );
       return recordOf<DeliveryRecord>(rows);
     },
     async list(orgId, options) {
-      const params: unknown[] = [orgId];
+      const params: unknown[] = [toText(orgId)];
       let filter = 'org_id = $1';
       if (options.source !== undefined) {
-        params.push(options.source);
+        params.push(toText(options.source));
         filter += ` AND source = $${params.length}`;
       }
       if (options.status !== undefined) {
-        params.push(options.status);
+        params.push(toText(options.status));
         filter += ` AND status = $${params.length}`;
       }
       const [limit, offset] = limitOffset(options);
@@ -91,7 +91,7 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRep
           hooks.claimed(claim.now);
           return null;
         }
-        if (row?.holder) return row.holder;
+        if (row?.holder) return fromText(row.holder);
       }
       throw new Error(`claimDedupKey: the claim of key "${claim.key}" changed hands ${CLAIM_ATTEMPTS} times in a row`);
     },
@@ -100,7 +100,7 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRep
 
 /** Read once, when called: later changes to `claim` do not reach the statement. */
 function claimParams(claim: DedupClaim): string[] {
-  return [claim.orgId, claim.source, claim.key, claim.deliveryId, claim.expiresAt, claim.now];
+  return [toText(claim.orgId), toText(claim.source), toText(claim.key), toText(claim.deliveryId), claim.expiresAt, claim.now];
 }
 
 /**

@@ -3,7 +3,7 @@
  * @module
  */
 import type { GithubLinkRecord, GithubLinksRepository } from '@agent-platform/core';
-import { toJsonb } from '../json.js';
+import { fromText, toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { recordsOf, type DataRow } from './rows.js';
 
@@ -13,13 +13,13 @@ export function githubLinksRepository(sql: Sql): GithubLinksRepository {
       await sql.query(
         `INSERT INTO agent_platform.github_links (kind, key, org_id, created_at, data) VALUES ($1, $2, $3, $4, $5::jsonb)
          ON CONFLICT (kind, key, org_id) DO UPDATE SET created_at = EXCLUDED.created_at, data = EXCLUDED.data`,
-        [record.kind, record.key, record.org_id, record.created_at, toJsonb(record)],
+        [toText(record.kind), toText(record.key), toText(record.org_id), record.created_at, toJsonb(record)],
       );
     },
     async delete(kind, key, orgId) {
       const { rowCount } = await sql.query(
         'DELETE FROM agent_platform.github_links WHERE kind = $1 AND key = $2 AND org_id = $3',
-        [kind, key, orgId],
+        [toText(kind), toText(key), toText(orgId)],
       );
       return rowCount > 0;
     },
@@ -29,14 +29,14 @@ export function githubLinksRepository(sql: Sql): GithubLinksRepository {
         `SELECT DISTINCT l.org_id FROM agent_platform.github_links l
          JOIN unnest($1::text[], $2::text[]) AS r(kind, key) ON l.kind = r.kind AND l.key = r.key
          ORDER BY l.org_id`,
-        [refs.map((ref) => ref.kind), refs.map((ref) => ref.key)],
+        [refs.map((ref) => toText(ref.kind)), refs.map((ref) => toText(ref.key))],
       );
-      return rows.map((row) => row.org_id);
+      return rows.map((row) => fromText(row.org_id));
     },
     async listByOrg(orgId) {
       const { rows } = await sql.query<DataRow>(
         'SELECT data::text AS data FROM agent_platform.github_links WHERE org_id = $1 ORDER BY created_at, kind, key',
-        [orgId],
+        [toText(orgId)],
       );
       return recordsOf<GithubLinkRecord>(rows);
     },

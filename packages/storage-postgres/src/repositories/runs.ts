@@ -9,7 +9,7 @@
 import type { RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
 import { FINAL_RUN_STATUSES, RUN_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
 import { isUniqueViolation } from '../errors.js';
-import { toJsonb } from '../json.js';
+import { toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
 
@@ -52,7 +52,7 @@ export function runsRepository(sql: Sql): RunsRepository {
       }
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.runs WHERE id = $1 AND org_id = $2', [id, orgId]);
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.runs WHERE id = $1 AND org_id = $2', [toText(id), toText(orgId)]);
       return recordOf<RunRecord>(rows);
     },
     async listByAutomation(orgId, automationId, options) {
@@ -61,13 +61,13 @@ export function runsRepository(sql: Sql): RunsRepository {
         `SELECT (SELECT count(*) FROM agent_platform.runs WHERE org_id = $1 AND automation_id = $2)::int AS total,
                 array(SELECT data::text FROM agent_platform.runs WHERE org_id = $1 AND automation_id = $2
                       ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) AS items`,
-        [orgId, automationId, ...limitOffset(options)],
+        [toText(orgId), toText(automationId), ...limitOffset(options)],
       );
     },
     async listByStatus(status, limit) {
       const { rows } = await sql.query<DataRow>(
         'SELECT data::text AS data FROM agent_platform.runs WHERE status = $1 ORDER BY created_at, id LIMIT $2',
-        [status, Math.max(0, Math.floor(limit))],
+        [toText(status), Math.max(0, Math.floor(limit))],
       );
       return recordsOf<RunRecord>(rows);
     },
@@ -78,7 +78,14 @@ export function runsRepository(sql: Sql): RunsRepository {
         `UPDATE agent_platform.runs SET status = coalesce($4::text, status), data = data || $5::jsonb
          WHERE id = $1 AND org_id = $2 AND status = ANY($3::text[]) AND ${NOT_FINAL}${lease}
          RETURNING data::text AS data`,
-        [id, orgId, [...guard.from], written.status ?? null, toJsonb(written), ...(typeof guard.leaseOwner === 'string' ? [guard.leaseOwner] : [])],
+        [
+          toText(id),
+          toText(orgId),
+          guard.from.map(toText),
+          written.status === undefined ? null : toText(written.status),
+          toJsonb(written),
+          ...(typeof guard.leaseOwner === 'string' ? [toText(guard.leaseOwner)] : []),
+        ],
       );
       return recordOf<RunRecord>(rows);
     },

@@ -3,7 +3,7 @@
  * @module
  */
 import type { SandboxRecord, SandboxesRepository } from '@agent-platform/core';
-import { toJsonb } from '../json.js';
+import { toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, recordOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
@@ -15,12 +15,12 @@ export function sandboxesRepository(sql: Sql): SandboxesRepository {
         sql,
         `INSERT INTO agent_platform.sandboxes (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)
          ON CONFLICT DO NOTHING RETURNING 1`,
-        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
         `A sandbox with id ${record.id} already exists`,
       );
     },
     async get(id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.sandboxes WHERE id = $1', [id]);
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.sandboxes WHERE id = $1', [toText(id)]);
       return recordOf<SandboxRecord>(rows);
     },
     async listByUser(userId, options) {
@@ -29,12 +29,12 @@ export function sandboxesRepository(sql: Sql): SandboxesRepository {
     async update(record) {
       const { rowCount } = await sql.query(
         'UPDATE agent_platform.sandboxes SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
-        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
       );
       return rowCount > 0;
     },
     async delete(id) {
-      const { rowCount } = await sql.query('DELETE FROM agent_platform.sandboxes WHERE id = $1', [id]);
+      const { rowCount } = await sql.query('DELETE FROM agent_platform.sandboxes WHERE id = $1', [toText(id)]);
       return rowCount > 0;
     },
   };

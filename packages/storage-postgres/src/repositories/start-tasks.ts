@@ -3,7 +3,7 @@
  * @module
  */
 import type { StartTaskRecord, StartTasksRepository } from '@agent-platform/core';
-import { toJsonb } from '../json.js';
+import { toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, recordOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
@@ -15,12 +15,12 @@ export function startTasksRepository(sql: Sql): StartTasksRepository {
         sql,
         `INSERT INTO agent_platform.start_tasks (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)
          ON CONFLICT DO NOTHING RETURNING 1`,
-        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
         `A start task with id ${record.id} already exists`,
       );
     },
     async get(id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.start_tasks WHERE id = $1', [id]);
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.start_tasks WHERE id = $1', [toText(id)]);
       return recordOf<StartTaskRecord>(rows);
     },
     async listByUser(userId, options) {
@@ -29,7 +29,7 @@ export function startTasksRepository(sql: Sql): StartTasksRepository {
     async update(record) {
       const { rowCount } = await sql.query(
         'UPDATE agent_platform.start_tasks SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
-        [record.id, record.created_by_user_id, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
       );
       return rowCount > 0;
     },

@@ -4,6 +4,7 @@
  */
 import { checkPageLimit, decodePageCursor, encodePageCursor, validationError } from '@agent-platform/core';
 import type { CursorOptions, CursorPage } from '@agent-platform/core';
+import { toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { recordsOf, type DataRow } from './rows.js';
 
@@ -29,11 +30,11 @@ export async function userPage<T extends { created_at: string; id: string }>(
           `SELECT data::text AS data FROM ${table}
            WHERE user_id = $1 AND (created_at, id) < ($2::timestamptz, $3)
            ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [userId, cursor.createdAt, cursor.id, limit + 1],
+          [toText(userId), cursor.createdAt, toText(cursor.id), limit + 1],
         )
       : await sql.query<DataRow>(
           `SELECT data::text AS data FROM ${table} WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-          [userId, limit + 1],
+          [toText(userId), limit + 1],
         ));
   } catch (error) {
     // A forged page id whose instant the database cannot read (class 22: data exception).

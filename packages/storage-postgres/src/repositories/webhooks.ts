@@ -5,7 +5,7 @@
 import type { WebhookRecord, WebhooksRepository } from '@agent-platform/core';
 import { StorageConflictError } from '@agent-platform/core';
 import { isUniqueViolation } from '../errors.js';
-import { toJsonb } from '../json.js';
+import { toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
@@ -16,21 +16,21 @@ export function webhooksRepository(sql: Sql): WebhooksRepository {
         sql,
         `INSERT INTO agent_platform.webhooks (id, org_id, source, created_at, data) VALUES ($1, $2, $3, $4, $5::jsonb)
          ON CONFLICT DO NOTHING RETURNING 1`,
-        [record.id, record.org_id, record.source, record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.org_id), toText(record.source), record.created_at, toJsonb(record)],
         `The webhook id exists, or the org already has a webhook for source "${record.source}"`,
       );
     },
     async get(orgId, id) {
       const { rows } = await sql.query<DataRow>(
         'SELECT data::text AS data FROM agent_platform.webhooks WHERE id = $1 AND org_id = $2',
-        [id, orgId],
+        [toText(id), toText(orgId)],
       );
       return recordOf<WebhookRecord>(rows);
     },
     async getBySource(orgId, source) {
       const { rows } = await sql.query<DataRow>(
         'SELECT data::text AS data FROM agent_platform.webhooks WHERE org_id = $1 AND source = $2',
-        [orgId, source],
+        [toText(orgId), toText(source)],
       );
       return recordOf<WebhookRecord>(rows);
     },
@@ -40,7 +40,7 @@ export function webhooksRepository(sql: Sql): WebhooksRepository {
         `SELECT (SELECT count(*) FROM agent_platform.webhooks WHERE org_id = $1)::int AS total,
                 array(SELECT data::text FROM agent_platform.webhooks WHERE org_id = $1
                       ORDER BY created_at, id LIMIT $2 OFFSET $3) AS items`,
-        [orgId, ...limitOffset(options)],
+        [toText(orgId), ...limitOffset(options)],
       );
     },
     async update(record) {
@@ -48,7 +48,7 @@ export function webhooksRepository(sql: Sql): WebhooksRepository {
         // Guarded: moving to a source the org already has fails inside the database.
         const { rowCount } = await sql.guardedQuery(
           `UPDATE agent_platform.webhooks SET source = $3, created_at = $4, data = $5::jsonb WHERE id = $1 AND org_id = $2`,
-          [record.id, record.org_id, record.source, record.created_at, toJsonb(record)],
+          [toText(record.id), toText(record.org_id), toText(record.source), record.created_at, toJsonb(record)],
         );
         return rowCount > 0;
       } catch (error) {
@@ -59,7 +59,7 @@ export function webhooksRepository(sql: Sql): WebhooksRepository {
       }
     },
     async delete(orgId, id) {
-      const { rowCount } = await sql.query('DELETE FROM agent_platform.webhooks WHERE id = $1 AND org_id = $2', [id, orgId]);
+      const { rowCount } = await sql.query('DELETE FROM agent_platform.webhooks WHERE id = $1 AND org_id = $2', [toText(id), toText(orgId)]);
       return rowCount > 0;
     },
   };

@@ -11,6 +11,7 @@ import { describeConversations } from './conversations.js';
 import { describeCopies } from './copies.js';
 import { describeDeliveries } from './deliveries.js';
 import { describeGithubLinks } from './github-links.js';
+import { describeHostileValues } from './hostile-values.js';
 import { describeLifecycle } from './lifecycle.js';
 import { describeProviderTokens } from './provider-tokens.js';
 import { describeRuns } from './runs.js';
@@ -70,5 +71,6 @@ export function testStorageAdapter(
     describeStartTasks(ctx);
     describeTransactions(ctx);
     describeCopies(ctx);
+    describeHostileValues(ctx);
   });
 }
