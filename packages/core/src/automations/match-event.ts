@@ -1,4 +1,4 @@
-import { isTruthy } from '../expressions/jmespath.js';
+import { EvaluationBudgetError } from '../expressions/evaluation-budget.js';
 import type { DeliveryOutcome } from '../schemas/delivery.js';
 import type { CompiledAutomation } from './compiled-automation.js';
 import type { SourceIndex } from './source-index.js';
@@ -10,6 +10,14 @@ import type { SourceIndex } from './source-index.js';
  * proportional to the automations that can match it.
  */
 export const PATTERN_MISS_OUTCOME_LIMIT = 100;
+
+/**
+ * The time all of one event's filters may take together, in ms. Each filter is bounded on its own
+ * (`MAX_EVALUATION_MS`), but an org could save many hostile filters on one source; past this the
+ * rest of the event's filters are not evaluated (fail closed, recorded), so one event never holds
+ * the process for long. Only automations of the sender's own org and source share the cap.
+ */
+export const MAX_EVENT_FILTER_MS = 250;
 
 export interface MatchResult {
   /** One entry per candidate considered; `run_id` is filled in when runs are created. */
@@ -26,13 +34,20 @@ const outcome = (automation: CompiledAutomation, reason: DeliveryOutcome['reason
   run_id: null,
 });
 
-/** Evaluates one automation's filter; a failure matches nothing (fail closed) and is reported. */
+/**
+ * Evaluates one automation's filter; a failure matches nothing (fail closed) and is reported.
+ * That includes going past the evaluation budget (DESIGN §7, §16), which bounds every filter
+ * in time and memory: a hostile filter costs its own automation a match, nothing more.
+ */
 function filterOutcome(automation: CompiledAutomation, payload: unknown): DeliveryOutcome {
   if (automation.filterCompileError) return outcome(automation, 'filter_error', automation.filterCompileError);
   if (!automation.filter) return outcome(automation, 'matched');
   try {
-    return outcome(automation, isTruthy(automation.filter.evaluate(payload)) ? 'matched' : 'filter_false');
+    return outcome(automation, automation.filter.test(payload) ? 'matched' : 'filter_false');
   } catch (error) {
+    if (error instanceof EvaluationBudgetError) {
+      return outcome(automation, 'filter_error', `filter exceeded its evaluation budget (${error.detail})`);
+    }
     return outcome(automation, 'filter_error', error instanceof Error ? error.message : String(error));
   }
 }
@@ -42,16 +57,27 @@ export function matchEvent(index: SourceIndex, eventKey: string, payload: unknow
   const hits = index.lookup(eventKey);
   const outcomes: DeliveryOutcome[] = [];
   const matched: CompiledAutomation[] = [];
+  let spent = 0;
+  const evaluate = (automation: CompiledAutomation): DeliveryOutcome => {
+    if (!automation.filter || automation.filterCompileError) return filterOutcome(automation, payload);
+    if (spent >= MAX_EVENT_FILTER_MS) {
+      return outcome(automation, 'filter_error', `filter not evaluated: this event's filters already took more than ${MAX_EVENT_FILTER_MS} ms`);
+    }
+    const began = performance.now();
+    const result = filterOutcome(automation, payload);
+    spent += performance.now() - began;
+    return result;
+  };
   if (index.size <= PATTERN_MISS_OUTCOME_LIMIT) {
     const hitSet = new Set(hits);
     for (const automation of index.all) {
-      const result = hitSet.has(automation) ? filterOutcome(automation, payload) : outcome(automation, 'event_pattern');
+      const result = hitSet.has(automation) ? evaluate(automation) : outcome(automation, 'event_pattern');
       outcomes.push(result);
       if (result.matched) matched.push(automation);
     }
   } else {
     for (const automation of hits) {
-      const result = filterOutcome(automation, payload);
+      const result = evaluate(automation);
       outcomes.push(result);
       if (result.matched) matched.push(automation);
     }

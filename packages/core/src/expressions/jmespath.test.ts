@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpressionError, MAX_EXPRESSION_LENGTH, compileExpression, isTruthy } from '@agent-platform/core';
+import { EvaluationBudgetError, ExpressionError, MAX_EVALUATION_STEPS, MAX_EXPRESSION_LENGTH, compileExpression, isTruthy } from '@agent-platform/core';
 
 const payload = {
   type: 'Issue',
@@ -38,5 +38,31 @@ describe('compileExpression', () => {
   it('applies JMESPath truthiness', () => {
     expect([null, false, '', [], {}].map((value) => isTruthy(value))).toEqual([false, false, false, false, false]);
     expect([0, 'x', [1], { a: 1 }, true].map((value) => isTruthy(value))).toEqual([true, true, true, true, true]);
+  });
+
+  it('tests truthiness within the same evaluation', () => {
+    expect(compileExpression('data.labels').test(payload)).toBe(true);
+    expect(compileExpression('data.missing').test(payload)).toBe(false);
+    expect(compileExpression('data').test({ data: {} })).toBe(false);
+  });
+
+  it('lower-cases a long text once for many icontains calls, with the right answers', () => {
+    const body = `${'Lorem Ipsum '.repeat(100_000)}The END`;
+    const other = `${'Lorem Ipsum '.repeat(100_000)}The FIN`;
+    const filter = compileExpression(
+      `${Array.from({ length: 60 }, (_, i) => `icontains(body, 'zz${i}')`).join(' || ')} || (icontains(body, 'the end') && !icontains(other, 'the end'))`,
+    );
+    expect(filter.test({ body, other })).toBe(true);
+    expect(filter.test({ body: other, other: body })).toBe(false);
+  });
+
+  it('throws EvaluationBudgetError past the budget, and honours smaller limits', () => {
+    const filter = compileExpression('items[?x > `0`].x');
+    const items = { items: Array.from({ length: 1000 }, (_, x) => ({ x })) };
+    expect(filter.evaluate(items)).toHaveLength(999);
+    expect(() => filter.evaluate(items, { maxSteps: 100, maxBytes: 1 << 20, maxMs: 1000 })).toThrow(EvaluationBudgetError);
+    expect(() => filter.evaluate(items, { maxSteps: 100, maxBytes: 1 << 20, maxMs: 1000 })).toThrow(/more than 100 steps/);
+    const huge = { items: Array.from({ length: MAX_EVALUATION_STEPS }, (_, x) => ({ x })) };
+    expect(() => filter.evaluate(huge)).toThrow(/^expression exceeded its evaluation budget/);
   });
 });

@@ -1,19 +1,27 @@
 /**
  * JMESPath as the platform uses it: the community implementation plus the two functions the
  * filter language adds, `icontains` and `glob`. Expressions are compiled once and checked for
- * unknown functions, so a bad filter is refused when it is saved, not when an event arrives.
+ * unknown functions and for exponential growth (see `growth-check.ts`), so a bad filter is
+ * refused when it is saved, not when an event arrives. Every evaluation is bounded in time and
+ * memory (see `evaluation-budget.ts`): past its budget it throws {@link EvaluationBudgetError}
+ * (DESIGN §7, §16).
  * @module
  */
-import {
-  TYPE_ARRAY_STRING,
-  TYPE_STRING,
-  TreeInterpreter,
-  compile,
-  isRegistered,
-  registerFunction,
-  type JSONValue,
-} from '@jmespath-community/jmespath';
-import { globMatch } from './glob.js';
+import { compile, type JSONValue } from '@jmespath-community/jmespath';
+import { BoundedInterpreter, isFalse } from './bounded-interpreter.js';
+import { DEFAULT_EVALUATION_LIMITS, type EvaluationLimits } from './evaluation-budget.js';
+import { growthProblem } from './growth-check.js';
+
+export {
+  DEFAULT_EVALUATION_LIMITS,
+  EvaluationBudgetError,
+  MAX_EVALUATION_BYTES,
+  MAX_EVALUATION_MS,
+  MAX_EVALUATION_STEPS,
+  type BudgetLimit,
+  type EvaluationLimits,
+} from './evaluation-budget.js';
+export { MAX_STATIC_GROWTH } from './growth-check.js';
 
 /** Longest expression accepted (filters and event-key expressions). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -24,30 +32,25 @@ type ExpressionNode = ReturnType<typeof compile>;
 
 export interface CompiledExpression {
   readonly source: string;
-  /** Evaluates against a payload. Throws on a runtime error such as a wrong argument type. */
-  evaluate(data: unknown): JSONValue;
+  /**
+   * Evaluates against a payload. Throws on a runtime error such as a wrong argument type, and
+   * {@link EvaluationBudgetError} past the evaluation budget (`limits`, by default
+   * {@link DEFAULT_EVALUATION_LIMITS}).
+   */
+  evaluate(data: unknown, limits?: Readonly<EvaluationLimits>): JSONValue;
+  /** Whether the value is truthy (JMESPath truthiness), within the same budget; throws as `evaluate`. */
+  test(data: unknown, limits?: Readonly<EvaluationLimits>): boolean;
 }
 
-let registered = false;
+let shared: BoundedInterpreter | undefined;
 
-/** Registers `icontains` and `glob` once per process. */
-function ensureFunctions(): void {
-  if (registered) return;
-  registered = true;
-  registerFunction(
-    'icontains',
-    ([subject, search]) => {
-      const needle = (search as string).toLowerCase();
-      if (typeof subject === 'string') return subject.toLowerCase().includes(needle);
-      return (subject as string[]).some((item) => item.toLowerCase() === needle);
-    },
-    [{ types: [TYPE_STRING, TYPE_ARRAY_STRING] }, { types: [TYPE_STRING] }],
-    { override: true },
-  );
-  registerFunction('glob', ([subject, pattern]) => globMatch(subject as string, pattern as string), [
-    { types: [TYPE_STRING] },
-    { types: [TYPE_STRING] },
-  ], { override: true });
+/**
+ * The interpreter (with `icontains` and `glob`) evaluations run on. Evaluation is synchronous,
+ * so one serves the process; a nested evaluation (which nothing does today) gets its own.
+ */
+function interpreter(): BoundedInterpreter {
+  shared ??= new BoundedInterpreter();
+  return shared.busy ? new BoundedInterpreter() : shared;
 }
 
 export class ExpressionError extends Error {
@@ -56,7 +59,7 @@ export class ExpressionError extends Error {
 
 /** Compiles an expression, or throws {@link ExpressionError} with a message fit for a user. */
 export function compileExpression(source: string): CompiledExpression {
-  ensureFunctions();
+  const runtime = interpreter();
   if (source.length > MAX_EXPRESSION_LENGTH) {
     throw new ExpressionError(`expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   }
@@ -66,33 +69,33 @@ export function compileExpression(source: string): CompiledExpression {
   } catch (error) {
     throw new ExpressionError(`invalid JMESPath expression: ${(error as Error).message}`);
   }
-  const unknown = unknownFunction(ast);
+  const unknown = unknownFunction(ast, runtime.runtime);
   if (unknown) throw new ExpressionError(`unknown function ${unknown}()`);
+  const growth = growthProblem(ast);
+  if (growth) throw new ExpressionError(growth);
   return {
     source,
-    evaluate: (data) => TreeInterpreter.search(ast, data as JSONValue),
+    evaluate: (data, limits = DEFAULT_EVALUATION_LIMITS) => interpreter().evaluate(ast, data as JSONValue, limits),
+    test: (data, limits = DEFAULT_EVALUATION_LIMITS) => interpreter().test(ast, data as JSONValue, limits),
   };
 }
 
 /** JMESPath truthiness: false, null, "", [] and {} are false; everything else (0 included) is true. */
 export function isTruthy(value: JSONValue): boolean {
-  if (value === null || value === false || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
+  return !isFalse(value);
 }
 
 /** The name of the first function the expression calls that is not registered. */
-function unknownFunction(node: unknown): string | undefined {
+function unknownFunction(node: unknown, functions: { isRegistered(name: string): boolean }): string | undefined {
   if (node === null || typeof node !== 'object') return undefined;
   const record = node as Record<string, unknown>;
-  if (record.type === 'Function' && typeof record.name === 'string' && !isRegistered(record.name)) {
+  if (record.type === 'Function' && typeof record.name === 'string' && !functions.isRegistered(record.name)) {
     return record.name;
   }
   for (const value of Object.values(record)) {
     const children = Array.isArray(value) ? value : [value];
     for (const child of children) {
-      const found = unknownFunction(child);
+      const found = unknownFunction(child, functions);
       if (found) return found;
     }
   }

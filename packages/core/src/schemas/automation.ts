@@ -19,7 +19,12 @@ export const automationTriggerSchema = z.object({
   type: z.literal('event', { error: 'must be "event": automations run on events, not on a schedule' }),
   source: triggerSourceSchema,
   on: z.union([eventPatternSchema, z.array(eventPatternSchema).min(1).max(MAX_PATTERNS)]),
-  /** JMESPath over the payload; the automation fires when the result is truthy. */
+  /**
+   * JMESPath over the payload; the automation fires when the result is truthy. Refused (422)
+   * when it does not compile, calls an unknown function, or can build values that grow
+   * exponentially with its length; each evaluation is bounded in time and memory and fails
+   * closed past the bound (see `expressions/evaluation-budget.ts`).
+   */
   filter: expressionSchema.nullish(),
 });
 export type AutomationTriggerInput = z.input<typeof automationTriggerSchema>;
