@@ -39,7 +39,7 @@ export async function startServer(dir: string, env: Record<string, string>): Pro
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output.join('')}`)));
   });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  // `onData` stays attached and keeps collecting the output after startup.
   return { child, output, baseUrl };
 }
 
