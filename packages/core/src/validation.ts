@@ -13,7 +13,12 @@ type ZodIssue = z.core.$ZodIssue;
 export const MAX_ECHOED_KEY_LENGTH = 64;
 
 /** A key from the input as it may appear in an answer: at most {@link MAX_ECHOED_KEY_LENGTH} characters. */
-export const echoedKey = (key: string): string => (key.length > MAX_ECHOED_KEY_LENGTH ? `${key.slice(0, MAX_ECHOED_KEY_LENGTH)}…` : key);
+export const echoedKey = (key: string): string => {
+  // Control characters and lone surrogates are shown as U+FFFD: escaped in JSON they would make
+  // a 64-character excerpt six times as long, and they are never part of a real field name.
+  const shown = key.length > MAX_ECHOED_KEY_LENGTH ? `${key.slice(0, MAX_ECHOED_KEY_LENGTH)}…` : key;
+  return shown.replace(/[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+};
 
 function describe(issue: ZodIssue, root: LocRoot): ValidationIssue[] {
   const loc = [root, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : typeof part === 'string' ? echoedKey(part) : part))];
