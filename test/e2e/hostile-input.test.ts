@@ -106,10 +106,12 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
   });
 
   it('2. a body that never ends is cut off in bounded time, while everyone else is served', async () => {
-    const slow = neverEndingBody(server.baseUrl, `POST /api/automation/v1/events/acme/ci HTTP/1.1\r\nHost: x\r\nX-Signature-256: sha256=00`);
+    const began = Date.now();
+    const slow = neverEndingBody(server.baseUrl, `POST /api/automation/v1/events/acme/ci HTTP/1.1\r\nHost: x\r\nX-Signature-256: sha256=00`, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await health()).status).toBe(200);
-    const { answer, ms } = await slow;
+    const answer = await slow.answer;
+    const ms = Date.now() - began;
     expect(ms).toBeLessThan((REQUEST_TIMEOUT_SECONDS + 5) * 1000);
     if (answer) expectApiError(answer, [400, 408]);
   });
