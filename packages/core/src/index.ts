@@ -25,6 +25,8 @@ export { ApiKeysService, type SeedApiKeyInput } from './services/api-keys-servic
 export { WebhooksService, generateWebhookSecret, type WebhookSecrets } from './services/webhooks-service.js';
 export { createAgentPlatform, type AgentPlatform, type AgentPlatformOptions } from './platform.js';
 export * from './schemas/automation.js';
+export * from './schemas/metrics.js';
+export * from './schemas/agent-events.js';
 export * from './schemas/run.js';
 export * from './schemas/delivery.js';
 export * from './schemas/github-link.js';
@@ -42,9 +44,22 @@ export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from '.
 export * from './schemas/sandbox-spec.js';
 export * from './schemas/sandbox.js';
 export * from './schemas/app-conversation.js';
-export type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, AgentSettings } from './ports/agent-runner.js';
+export type {
+  AgentEvent,
+  AgentOutcome,
+  AgentPlatformTools,
+  AgentRunInput,
+  AgentRunner,
+  AgentSettings,
+  ConfirmationDecision,
+  PendingAction,
+} from './ports/agent-runner.js';
 export { createCommandAgentRunner, type CommandAgentRunnerOptions } from './agents/command-agent-runner.js';
 export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type AgentLaunch } from './agents/agent-environment.js';
+export { chooseAgent, createAgentRouter, type AgentChoice, type AgentRouterOptions } from './agents/agent-router.js';
+export { createAgentPlatformTools } from './agents/platform-tools.js';
+export { scrubSecrets, secretValuesOf } from './agents/secret-values.js';
+export { redact } from './agents/line-splitter.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';

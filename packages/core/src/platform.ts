@@ -23,6 +23,7 @@ import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
+import { createAgentPlatformTools } from './agents/platform-tools.js';
 import { SandboxesService } from './services/sandboxes-service.js';
 import { ConversationsService } from './services/conversations-service.js';
 import type { RunQueue } from './ports/run-queue.js';
@@ -152,6 +153,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
   const webhooks = new WebhooksService(context);
+  const automations = new AutomationsService(context, index);
+  context.agentTools = (owner) => createAgentPlatformTools(automations, webhooks, owner);
   const settings = new SettingsService(context);
   const conversations = new ConversationsService(context, settings, options.runtime ?? null, options.agent ?? null, {
     timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800,
@@ -181,7 +184,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     gitProviders: new GitProvidersService(context),
     apiKeys: new ApiKeysService(context),
     webhooks,
-    automations: new AutomationsService(context, index),
+    automations,
     events: new EventsService(context, index, webhooks, {
       maxBodyBytes: maxEventBodyBytes,
       dedupWindowSeconds,

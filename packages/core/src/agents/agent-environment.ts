@@ -6,6 +6,7 @@
 import type { AgentRunInput, AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxFile } from '../ports/sandbox-runtime.js';
 import type { ProviderType } from '../schemas/provider-tokens.js';
+import { secretValuesOf } from './secret-values.js';
 
 export const EVENT_FILE = '.agent-platform/event.json';
 export const MCP_CONFIG_FILE = '.agent-platform/mcp.json';
@@ -27,7 +28,6 @@ export function agentLaunch(input: AgentRunInput, workingDir: string): AgentLaun
     AGENT_PLATFORM_CONVERSATION_ID: input.conversationId,
   };
   const files: SandboxFile[] = [];
-  const secrets: string[] = [];
   const inSandbox = (relative: string) => `${workingDir.replace(/\/+$/, '')}/${relative}`;
   if (input.runId) env.AGENT_PLATFORM_RUN_ID = input.runId;
   if (input.eventPayloadJson !== null) {
@@ -39,14 +39,11 @@ export function agentLaunch(input: AgentRunInput, workingDir: string): AgentLaun
   };
   set('LLM_MODEL', settings.llmModel);
   set('LLM_BASE_URL', settings.llmBaseUrl);
-  if (settings.llmApiKey) {
-    env.LLM_API_KEY = settings.llmApiKey;
-    secrets.push(settings.llmApiKey);
-  }
+  // The command agent is the LLM client here, so it gets the key (the built-in agent never does).
+  if (settings.llmApiKey) env.LLM_API_KEY = settings.llmApiKey;
   for (const [provider, entry] of Object.entries(settings.providerTokens) as [ProviderType, { token: string; host: string | null }][]) {
     env[`${providerPrefix(provider)}_TOKEN`] = entry.token;
     if (entry.host) env[`${providerPrefix(provider)}_HOST`] = entry.host;
-    secrets.push(entry.token);
   }
   if (settings.gitUserName) {
     env.GIT_AUTHOR_NAME = settings.gitUserName;
@@ -59,17 +56,18 @@ export function agentLaunch(input: AgentRunInput, workingDir: string): AgentLaun
   if (settings.mcpConfig) {
     files.push({ path: MCP_CONFIG_FILE, content: JSON.stringify(settings.mcpConfig), mode: 0o600 });
     env.AGENT_PLATFORM_MCP_CONFIG_FILE = inSandbox(MCP_CONFIG_FILE);
-    for (const server of [...settings.mcpConfig.sse_servers, ...settings.mcpConfig.shttp_servers]) if (server.api_key) secrets.push(server.api_key);
-    for (const server of settings.mcpConfig.stdio_servers) for (const value of Object.values(server.env)) if (value) secrets.push(value);
   }
+  // Custom secrets never replace a variable the platform sets.
+  for (const [name, value] of Object.entries(settings.customSecrets)) if (!(name in env)) env[name] = value;
   set('MAX_ITERATIONS', settings.maxIterations);
   set('MAX_BUDGET_PER_TASK', settings.maxBudgetPerTask);
   set('CONFIRMATION_MODE', settings.confirmationMode);
-  return { env, files, secrets: secrets.filter((secret) => secret.length >= 4) };
+  return { env, files, secrets: secretValuesOf(settings) };
 }
 
 /** Settings with nothing set: for tests and for owners who stored none. */
 export const emptyAgentSettings = (): AgentSettings => ({
+  agent: null,
   llmModel: null,
   llmApiKey: null,
   llmBaseUrl: null,
@@ -80,4 +78,6 @@ export const emptyAgentSettings = (): AgentSettings => ({
   maxIterations: null,
   maxBudgetPerTask: null,
   confirmationMode: null,
+  enableDefaultCondenser: true,
+  customSecrets: {},
 });

@@ -1,15 +1,23 @@
 /**
  * The agent runner port: runs an agent for a conversation inside a sandbox and reports what it
- * does as conversation events. The built-in adapter is the command runner
- * (`createCommandAgentRunner`), which runs a configured program in the sandbox.
+ * does as conversation events. Adapters: the command runner (`createCommandAgentRunner`, a
+ * configured program in the sandbox), the built-in LLM agent (`@agent-platform/agent`), and
+ * `createAgentRouter`, which picks one per owner (DESIGN §12).
  * @module
  */
+import type { AgentEventDraft } from '../schemas/agent-events.js';
+import type { Automation } from '../schemas/automation.js';
+import type { ConversationEvent } from '../schemas/app-conversation.js';
+import type { MetricsSnapshot } from '../schemas/metrics.js';
 import type { ProviderType } from '../schemas/provider-tokens.js';
 import type { McpConfig } from '../schemas/mcp-config.js';
+import type { WebhookView } from '../schemas/webhook.js';
 import type { SandboxRuntime } from './sandbox-runtime.js';
 
 /** The owner's settings, decrypted: they reach the agent only at run time. */
 export interface AgentSettings {
+  /** The owner's `agent` setting: the name of a registered runner (DESIGN §12). */
+  agent: string | null;
   llmModel: string | null;
   llmApiKey: string | null;
   llmBaseUrl: string | null;
@@ -20,7 +28,35 @@ export interface AgentSettings {
   maxIterations: number | null;
   maxBudgetPerTask: number | null;
   confirmationMode: boolean | null;
+  /** Summarise older history when the context nears the model's limit (default on). */
+  enableDefaultCondenser: boolean;
+  /** `secrets_store.custom_secrets`: name → value, set as environment variables of the agent's commands. */
+  customSecrets: Record<string, string>;
 }
+
+/**
+ * What an agent may do on the platform for its owner (spec 4.5), validated exactly as the HTTP
+ * API validates it. Nothing here returns a webhook signing secret.
+ */
+export interface AgentPlatformTools {
+  listAutomations(): Promise<Automation[]>;
+  /** Body as `POST /api/automation/v1`; a `PlatformError` (VALIDATION, …) when it is refused. */
+  createAutomation(input: unknown): Promise<Automation>;
+  /** Body as `PATCH /api/automation/v1/{id}`. */
+  updateAutomation(id: string, input: unknown): Promise<Automation>;
+  disableAutomation(id: string): Promise<Automation>;
+  /** Registered webhook sources, without their secrets. */
+  listWebhookSources(): Promise<WebhookView[]>;
+}
+
+/** An action held for the user's approval (confirmation mode). */
+export interface PendingAction {
+  actionEventId: string;
+  toolName: string;
+  summary: string | null;
+}
+
+export type ConfirmationDecision = { accept: true } | { accept: false; reason: string };
 
 export interface AgentRunInput {
   runtime: SandboxRuntime;
@@ -35,18 +71,35 @@ export interface AgentRunInput {
   settings: AgentSettings;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The owner's platform tools; absent where the host gives none. */
+  platformTools?: AgentPlatformTools;
+  /** Events the conversation already holds, oldest first (a resumed conversation's history). */
+  history?: readonly ConversationEvent[];
+  /**
+   * Asks the user to approve an action (confirmation mode); resolves with their decision. Absent:
+   * nobody can answer, and a runner in confirmation mode runs actions without asking.
+   */
+  confirm?: (action: PendingAction) => Promise<ConfirmationDecision>;
 }
 
 /** What the agent did, as it happens; secrets are never in it. */
 export type AgentEvent =
   | { type: 'output'; message: string }
   | { type: 'event'; data: Record<string, unknown> }
+  /** An OpenHands-shaped event, stored under `id` (chosen by the runner, so observations can name their action). */
+  | { type: 'record'; id: string; event: AgentEventDraft }
+  /** The token usage and cost so far. */
+  | { type: 'metrics'; metrics: MetricsSnapshot }
   | { type: 'finished'; outcome: AgentOutcome };
 
 export interface AgentOutcome {
   status: 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
   /** Why it did not complete: the end of the agent's error output, or what stopped it. */
   reason: string | null;
+  /** The agent's token usage and cost, for agents that report them. */
+  metrics?: MetricsSnapshot | null;
+  /** The agent's final answer (the finish tool's message), when it gave one. */
+  finalResponse?: string | null;
 }
 
 export interface AgentRunner {

@@ -10,6 +10,7 @@
  * through `storage.runs.transition`, the one compare-and-set every status change uses.
  * @module
  */
+import type { MetricsSnapshot } from '../schemas/metrics.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
 
 /** A run by its org and id. */
@@ -43,6 +44,8 @@ export interface RunCompletion {
   status: Extract<RunStatus, 'COMPLETED' | 'FAILED' | 'SKIPPED'>;
   error_detail: string | null;
   completed_at: string;
+  /** The agent's token usage and cost, when it reported them. */
+  metrics?: MetricsSnapshot | null;
 }
 
 /** What a run handed back to the queue writes. `lease_owner` and `lease_expires_at` are cleared. */

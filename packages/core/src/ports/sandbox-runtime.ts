@@ -66,6 +66,13 @@ export interface ExecInput {
   maxOutputBytes?: number;
   /** Aborting kills the command; the result says `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * The command's standard input. A string or bytes is written whole and stdin is closed; an
+   * async iterable is streamed as it yields (each chunk written as it comes) and stdin is closed
+   * when it ends. Absent: stdin is empty (closed at once). A command that exits before reading
+   * all of it is not an error; iteration of the input stops.
+   */
+  stdin?: string | Uint8Array | AsyncIterable<string | Uint8Array>;
 }
 
 export interface ExecResult {

@@ -140,6 +140,7 @@ export type RunPatch = Partial<
     | 'lease_owner'
     | 'lease_expires_at'
     | 'not_before'
+    | 'metrics'
   >
 >;
 
@@ -155,6 +156,7 @@ export const RUN_PATCH_FIELDS = [
   'lease_owner',
   'lease_expires_at',
   'not_before',
+  'metrics',
 ] as const satisfies readonly (keyof RunPatch)[];
 
 export interface DeliveryListOptions extends ListOptions {

@@ -9,8 +9,20 @@ import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import { nowIso, type ServiceContext } from '../services/context.js';
+import type { MetricsSnapshot } from '../schemas/metrics.js';
+import { scrubSecrets, secretValuesOf } from '../agents/secret-values.js';
 
-export type NewConversationEvent = Pick<ConversationEvent, 'kind' | 'source' | 'message' | 'data'>;
+export type NewConversationEvent = Pick<ConversationEvent, 'kind' | 'source' | 'message' | 'data'> & { id?: string };
+
+/** A user's message as OpenHands stores it. */
+export function userMessageEvent(text: string): NewConversationEvent {
+  return {
+    kind: 'MessageEvent',
+    source: 'user',
+    message: text,
+    data: { llm_message: { role: 'user', content: [{ type: 'text', text }] }, activated_microagents: [], extended_content: [] },
+  };
+}
 
 /** Thrown when the runtime would not start a sandbox; the record is left with status ERROR. */
 export class SandboxStartError extends Error {}
@@ -58,13 +70,14 @@ export async function removeStoredSandbox(context: ServiceContext, runtime: Sand
 }
 
 export async function appendConversationEvent(context: ServiceContext, conversationId: string, event: NewConversationEvent): Promise<void> {
+  const { id, ...body } = event;
   await context.storage.conversations.appendEvents(conversationId, [
-    { id: context.ids.newId('evt'), conversation_id: conversationId, created_at: nowIso(context), ...event },
+    { id: id ?? context.ids.newId('evt'), conversation_id: conversationId, created_at: nowIso(context), ...body },
   ]);
 }
 
 /** What the session's agent is given besides where it runs. */
-export type SessionAgentInput = Omit<AgentRunInput, 'runtime' | 'sandboxId' | 'conversationId'>;
+export type SessionAgentInput = Omit<AgentRunInput, 'runtime' | 'sandboxId' | 'conversationId' | 'platformTools'>;
 
 /**
  * One agent at work, for an automation run or an API-started conversation: it opens a sandbox
@@ -76,6 +89,9 @@ export class AgentSession {
   private sandbox: string | null = null;
   private conversation: string | null = null;
   private removed = false;
+  /** Secret values of the running agent's settings, scrubbed from every event it reports. */
+  private secrets: readonly string[] = [];
+  private metrics: MetricsSnapshot | null = null;
 
   constructor(
     private readonly context: ServiceContext,
@@ -104,24 +120,38 @@ export class AgentSession {
   async openConversation(record: AppConversationRecord, firstMessage: string | null): Promise<AppConversationRecord> {
     await this.context.storage.conversations.insert(record);
     this.conversation = record.id;
-    if (firstMessage !== null) await this.append({ kind: 'message', source: 'user', message: firstMessage, data: null });
+    if (firstMessage !== null) await this.append(userMessageEvent(firstMessage));
     return record;
   }
 
   /** Runs the agent to its outcome; an agent that throws ends FAILED with its message. */
   async run(input: SessionAgentInput, describeTimeout: () => string): Promise<AgentOutcome> {
     const { sandbox, conversation } = this.opened();
+    this.secrets = secretValuesOf(input.settings);
+    const platformTools = this.context.agentTools?.(this.owner);
     try {
       let outcome: AgentOutcome = { status: 'FAILED', reason: 'the agent reported no outcome' };
-      for await (const event of this.agent.run({ ...input, runtime: this.runtime, sandboxId: sandbox, conversationId: conversation })) {
+      const agentInput = { ...input, runtime: this.runtime, sandboxId: sandbox, conversationId: conversation, ...(platformTools ? { platformTools } : {}) };
+      for await (const event of this.agent.run(agentInput)) {
         if (event.type === 'output') await this.append({ kind: 'agent_output', source: 'agent', message: event.message, data: null });
         else if (event.type === 'event') await this.append({ kind: 'agent_event', source: 'agent', message: null, data: event.data });
-        else outcome = event.outcome.status === 'TIMED_OUT' ? { status: 'TIMED_OUT', reason: describeTimeout() } : event.outcome;
+        else if (event.type === 'record') await this.append({ id: event.id, ...event.event } as NewConversationEvent);
+        else if (event.type === 'metrics') await this.recordMetrics(event.metrics);
+        else outcome = event.outcome.status === 'TIMED_OUT' ? { ...event.outcome, status: 'TIMED_OUT', reason: describeTimeout() } : event.outcome;
       }
-      return outcome;
+      if (outcome.metrics) await this.recordMetrics(outcome.metrics);
+      return { ...outcome, reason: outcome.reason === null ? null : scrubSecrets(outcome.reason, this.secrets), metrics: outcome.metrics ?? this.metrics };
     } catch (error) {
-      return { status: 'FAILED', reason: error instanceof Error ? error.message : String(error) };
+      const reason = error instanceof Error ? error.message : String(error);
+      return { status: 'FAILED', reason: scrubSecrets(reason, this.secrets), metrics: this.metrics };
     }
+  }
+
+  /** The latest token usage and cost, kept on the conversation as the agent goes. */
+  private async recordMetrics(metrics: MetricsSnapshot): Promise<void> {
+    this.metrics = metrics;
+    const current = await this.context.storage.conversations.get(this.opened().conversation);
+    if (current) await this.context.storage.conversations.update({ ...current, metrics, updated_at: nowIso(this.context) });
   }
 
   /**
@@ -133,6 +163,7 @@ export class AgentSession {
     if (!this.conversation) return;
     const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
     await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
+    await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: executionStatus } });
     const current = await this.context.storage.conversations.get(this.conversation);
     if (current) {
       await this.context.storage.conversations.update({
@@ -152,7 +183,7 @@ export class AgentSession {
   }
 
   private append(event: NewConversationEvent): Promise<void> {
-    return appendConversationEvent(this.context, this.opened().conversation, event);
+    return appendConversationEvent(this.context, this.opened().conversation, scrubSecrets(event, this.secrets));
   }
 
   private opened(): { sandbox: string; conversation: string } {

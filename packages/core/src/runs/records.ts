@@ -38,6 +38,7 @@ export function newRunRecord(context: ServiceContext, run: NewRun): RunRecord {
     created_at: run.createdAt,
     started_at: null,
     completed_at: null,
+    metrics: null,
     dispatch_payload_json: run.manual?.payloadJson ?? null,
   };
 }
@@ -76,6 +77,7 @@ export function newConversationRecord(context: ServiceContext, conversation: New
     llm_model: conversation.llmModel,
     sandbox_status: 'RUNNING',
     execution_status: conversation.running ? 'running' : 'idle',
+    metrics: null,
     created_at: now,
     updated_at: now,
   };

@@ -235,6 +235,7 @@ export class RunExecutor {
         status: outcome.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED',
         error_detail: outcome.status === 'COMPLETED' ? null : (outcome.reason ?? `the agent ended ${outcome.status}`),
         completed_at: this.now(),
+        metrics: outcome.metrics ?? null,
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { sandboxStatusSchema } from './sandbox-spec.js';
+import { AGENT_EVENT_KINDS, eventSourceSchema } from './agent-events.js';
+import { metricsSnapshotSchema } from './metrics.js';
 
 export const CONVERSATION_TRIGGERS = ['gui', 'automation', 'api'] as const;
-export const EXECUTION_STATUSES = ['idle', 'running', 'paused', 'finished', 'error', 'stopped'] as const;
+/** OpenHands' execution statuses, and `stopped` (cancelled or shut down). */
+export const EXECUTION_STATUSES = ['idle', 'running', 'paused', 'waiting_for_confirmation', 'finished', 'error', 'stuck', 'stopped'] as const;
 
 /** An app conversation (OpenHands shape). */
 export const appConversationSchema = z.object({
@@ -19,6 +22,8 @@ export const appConversationSchema = z.object({
   llm_model: z.string().nullable(),
   sandbox_status: sandboxStatusSchema.nullable(),
   execution_status: z.enum(EXECUTION_STATUSES),
+  /** The agent's token usage and cost so far (built-in agent). */
+  metrics: metricsSnapshotSchema.nullish(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
@@ -31,7 +36,13 @@ export const appConversationRecordSchema = appConversationSchema.extend({
 });
 export type AppConversationRecord = z.infer<typeof appConversationRecordSchema>;
 
-export const CONVERSATION_EVENT_KINDS = ['message', 'agent_output', 'agent_event', 'status'] as const;
+/**
+ * The OpenHands kinds (`MessageEvent`, `ActionEvent`, …: see `agent-events.ts`, with their body in
+ * `data`), and the platform's own: `agent_output` (a line a command agent printed),
+ * `agent_event` (a JSON line it printed), `status` (how the agent ended). `message` is the
+ * pre-OpenHands user message, still read from older stores.
+ */
+export const CONVERSATION_EVENT_KINDS = [...AGENT_EVENT_KINDS, 'message', 'agent_output', 'agent_event', 'status'] as const;
 
 /** Something that happened in a conversation: a message, the agent's output, a status change. */
 export const conversationEventSchema = z.object({
@@ -40,14 +51,19 @@ export const conversationEventSchema = z.object({
   /** Position in the conversation, from 0, without gaps. */
   seq: z.number().int().min(0),
   kind: z.enum(CONVERSATION_EVENT_KINDS),
-  source: z.enum(['user', 'agent', 'system']),
-  /** The message text, for messages and plain agent output. */
+  source: eventSourceSchema,
+  /** The message text, for messages and plain agent output; a one-line rendering of other events. */
   message: z.string().nullable(),
   /** A structured event (an agent's JSON line, a status change). */
   data: z.record(z.string(), z.unknown()).nullable(),
   created_at: timestampSchema,
 });
 export type ConversationEvent = z.infer<typeof conversationEventSchema>;
+
+/** A stored event as the OpenHands agent-server sends it: `{ id, timestamp, source, kind, ...data }`. */
+export function toAgentServerEvent(event: ConversationEvent): Record<string, unknown> {
+  return { ...(event.data ?? {}), id: event.id, timestamp: event.created_at, source: event.source, kind: event.kind };
+}
 
 export const START_TASK_STATUSES = ['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'STARTING_CONVERSATION', 'READY', 'ERROR'] as const;
 

@@ -18,5 +18,7 @@ export * from './delivery.js';
 export * from './github-link.js';
 export * from './sandbox-spec.js';
 export * from './sandbox.js';
+export * from './metrics.js';
+export * from './agent-events.js';
 export * from './app-conversation.js';
 export * from './v1-pages.js';

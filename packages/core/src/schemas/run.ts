@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
+import { metricsSnapshotSchema } from './metrics.js';
 
 export const RUN_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'] as const;
 export const runStatusSchema = z.enum(RUN_STATUSES);
@@ -26,6 +27,8 @@ export const runSchema = z.object({
   created_at: timestampSchema,
   started_at: timestampSchema.nullable(),
   completed_at: timestampSchema.nullable(),
+  /** The agent's token usage and cost (built-in agent); `null` before it ran or for agents that report none. */
+  metrics: metricsSnapshotSchema.nullish(),
 });
 export type Run = z.infer<typeof runSchema>;
 

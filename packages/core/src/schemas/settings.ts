@@ -10,6 +10,27 @@ export type SettingsSecretField = (typeof SETTINGS_SECRET_FIELDS)[number];
 export const SETTINGS_STICKY_FIELDS = ['llm_model', 'llm_base_url'] as const;
 
 const optionalString = z.string().nullish();
+
+/** A custom secret's name: it becomes an environment variable of the agent's commands. */
+export const customSecretNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'a custom secret name is an environment variable name: letters, digits and _, not starting with a digit');
+
+/** One custom secret as sent: its value, or `{ secret, description }` as OpenHands sends it. */
+const customSecretInputSchema = z.union([
+  z.string().max(65_536),
+  z.object({ secret: z.string().max(65_536).nullish(), description: z.string().max(1000).nullish() }),
+]);
+
+/**
+ * `secrets_store`: `custom_secrets` (name → value) are stored sealed and given to the agent's
+ * commands as environment variables. Sent, it replaces the stored set (a member without a value
+ * keeps the stored one); omitted, the stored set stays. `provider_tokens` is ignored: tokens are
+ * stored through `POST /api/add-git-providers`.
+ */
+export const secretsStoreInputSchema = z.looseObject({
+  custom_secrets: z.record(customSecretNameSchema, customSecretInputSchema).nullish(),
+});
 const flag = (fallback: boolean) =>
   z
     .boolean()
@@ -18,8 +39,6 @@ const flag = (fallback: boolean) =>
 
 /**
  * Body of `POST /api/settings` (spec 2.2). No field is required; unknown fields are ignored.
- * `secrets_store` is accepted for compatibility and ignored: provider tokens are stored
- * through `POST /api/add-git-providers`.
  */
 export const settingsInputSchema = z.object({
   language: optionalString,
@@ -31,7 +50,7 @@ export const settingsInputSchema = z.object({
   llm_api_key: optionalString,
   llm_base_url: optionalString,
   remote_runtime_resource_factor: z.number().int().min(1).nullish(),
-  secrets_store: z.record(z.string(), z.unknown()).nullish(),
+  secrets_store: secretsStoreInputSchema.nullish(),
   enable_default_condenser: flag(true),
   enable_sound_notifications: flag(false),
   enable_proactive_conversation_starters: flag(true),
@@ -88,6 +107,8 @@ export const settingsViewSchema = settingsValuesSchema.extend({
   mcp_config: mcpConfigViewSchema.nullable(),
   /** Provider → its host (or `null` for the provider's default host), for each stored token. */
   provider_tokens_set: z.record(z.string(), z.string().nullable()),
+  /** The stored custom secrets: names and descriptions, never values. */
+  custom_secrets: z.array(z.object({ name: z.string(), description: z.string().nullable() })),
 });
 export type SettingsView = z.infer<typeof settingsViewSchema>;
 
@@ -100,6 +121,8 @@ export const settingsRecordSchema = z.object({
   values: settingsValuesSchema,
   secrets: z.partialRecord(z.enum(SETTINGS_SECRET_FIELDS), z.string()),
   mcp_config: mcpConfigSchema.nullable(),
+  /** Custom secrets by name, each value sealed; absent in records stored before they existed. */
+  custom_secrets: z.record(z.string(), z.object({ secret: z.string(), description: z.string().nullable() })).nullish(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });

@@ -20,7 +20,7 @@ import { nowIso, type ServiceContext } from './context.js';
 /** A run as returned: the stored dispatch payload stays internal. */
 export function toRunView(record: RunRecord): Run {
   const { dispatch_payload_json: _payload, lease_owner: _owner, lease_expires_at: _expires, not_before: _notBefore, ...run } = record;
-  return run;
+  return { ...run, metrics: run.metrics ?? null };
 }
 
 /** A dispatch payload as stored: 422 when it cannot be serialized (nested too deep for `JSON.stringify`). */

@@ -4,6 +4,9 @@ import type { SecretBox } from '../ports/secret-box.js';
 import type { StorageAdapter } from '../ports/storage.js';
 import type { PublishedChange } from '../ports/change-feed.js';
 
+import type { AgentPlatformTools } from '../ports/agent-runner.js';
+import type { Principal } from '../schemas/principal.js';
+
 /** What every service is built from: the ports and the engine's settings. */
 export interface ServiceContext {
   storage: StorageAdapter;
@@ -20,6 +23,8 @@ export interface ServiceContext {
    * time limits stand behind it.
    */
   announce(change: PublishedChange): Promise<void>;
+  /** The platform tools an agent gets for its owner (spec 4.5); set once the services exist. */
+  agentTools?: (owner: Principal) => AgentPlatformTools;
 }
 
 export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();

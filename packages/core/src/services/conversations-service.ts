@@ -28,7 +28,7 @@ export interface Page<T> {
   next_page_id: string | null;
 }
 
-const toConversation = ({ org_id: _org, run_id: _run, ...view }: AppConversationRecord): AppConversation => view;
+const toConversation = ({ org_id: _org, run_id: _run, ...view }: AppConversationRecord): AppConversation => ({ ...view, metrics: view.metrics ?? null });
 const toTask = ({ org_id: _org, ...view }: StartTaskRecord): StartTask => view;
 const cursor = (query: CursorQuery) => ({ limit: query.limit, ...(query.page_id ? { pageId: query.page_id } : {}) });
 

@@ -5,6 +5,7 @@ import {
   SETTINGS_STICKY_FIELDS,
   SETTINGS_VALUE_FIELDS,
   settingsInputSchema,
+  type ParsedSettingsInput,
   type SettingsRecord,
   type SettingsValues,
   type SettingsView,
@@ -13,6 +14,9 @@ import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
 import { maskMcpConfig, openMcpConfig, sealMcpConfig } from './mcp-secrets.js';
 import type { AgentSettings } from '../ports/agent-runner.js';
+
+type CustomSecretsInput = NonNullable<ParsedSettingsInput['secrets_store']>['custom_secrets'];
+type StoredCustomSecrets = NonNullable<SettingsRecord['custom_secrets']>;
 
 /** A user's settings with every default applied: what a record starts from. */
 export const defaultSettingsValues = (): SettingsValues => {
@@ -52,8 +56,22 @@ export class SettingsService {
         else if (next != null) secrets[field] = this.context.secrets.seal(next);
       }
       const mcpConfig = parsed.mcp_config ? sealMcpConfig(parsed.mcp_config, stored.mcp_config, this.context.secrets) : null;
-      await tx.settings.put({ ...stored, values: values as SettingsValues, secrets, mcp_config: mcpConfig, updated_at: now });
+      const customSecrets = this.customSecrets(parsed.secrets_store?.custom_secrets, stored.custom_secrets ?? {});
+      await tx.settings.put({ ...stored, values: values as SettingsValues, secrets, mcp_config: mcpConfig, custom_secrets: customSecrets, updated_at: now });
     });
+  }
+
+  /** The custom secrets to store: the sent set (sealed), a member without a value keeping the stored one. */
+  private customSecrets(sent: CustomSecretsInput, stored: StoredCustomSecrets): StoredCustomSecrets {
+    if (sent == null) return stored;
+    const next: StoredCustomSecrets = {};
+    for (const [name, member] of Object.entries(sent)) {
+      const value = typeof member === 'string' ? member : (member.secret ?? '');
+      const description = typeof member === 'string' ? (stored[name]?.description ?? null) : (member.description ?? stored[name]?.description ?? null);
+      if (value !== '') next[name] = { secret: this.context.secrets.seal(value), description };
+      else if (stored[name]) next[name] = { secret: stored[name].secret, description };
+    }
+    return next;
   }
 
   /** The settings with secrets masked; 404 when the user has stored neither settings nor tokens. */
@@ -77,6 +95,7 @@ export class SettingsService {
       sandbox_api_key_set: base.secrets.sandbox_api_key !== undefined,
       mcp_config: base.mcp_config ? maskMcpConfig(base.mcp_config) : null,
       provider_tokens_set: providerTokensSet,
+      custom_secrets: Object.entries(base.custom_secrets ?? {}).map(([name, { description }]) => ({ name, description })),
     });
   }
 
@@ -93,7 +112,10 @@ export class SettingsService {
     for (const [provider, token] of Object.entries(tokens?.tokens ?? {})) {
       if (token) providerTokens[provider as keyof typeof providerTokens] = { token: box.open(token.token), host: token.host };
     }
+    const customSecrets: Record<string, string> = {};
+    for (const [name, { secret }] of Object.entries(record?.custom_secrets ?? {})) customSecrets[name] = box.open(secret);
     return {
+      agent: values?.agent ?? null,
       llmModel: values?.llm_model ?? null,
       llmApiKey: record?.secrets.llm_api_key ? box.open(record.secrets.llm_api_key) : null,
       llmBaseUrl: values?.llm_base_url ?? null,
@@ -104,6 +126,8 @@ export class SettingsService {
       maxIterations: values?.max_iterations ?? null,
       maxBudgetPerTask: values?.max_budget_per_task ?? null,
       confirmationMode: values?.confirmation_mode ?? null,
+      enableDefaultCondenser: values?.enable_default_condenser ?? true,
+      customSecrets,
     };
   }
 }
