@@ -1,0 +1,25 @@
+/**
+ * `@agent-platform/agent`: the built-in LLM agent (DESIGN §12). Plug it into the platform as an
+ * `AgentRunner`, usually behind core's `createAgentRouter` so owners without an `llm_model` get
+ * the command runner.
+ *
+ * @example
+ * ```ts
+ * import { createAgentPlatform, createAgentRouter, createCommandAgentRunner } from '@agent-platform/core';
+ * import { createLlmAgentRunner } from '@agent-platform/agent';
+ *
+ * const agent = createAgentRouter({
+ *   llm: createLlmAgentRunner(),
+ *   fallback: createCommandAgentRunner({ command: 'my-agent --headless' }),
+ * });
+ * const platform = createAgentPlatform({ storage, secrets, publicUrl, runtime, agent });
+ * ```
+ * @module
+ */
+export { createLlmAgentRunner, type LlmAgentRunnerOptions } from './llm-agent-runner.js';
+export { resolveModel, ModelConfigError, type ResolvedModel, type ModelSettings } from './model.js';
+export { MetricsTracker } from './metrics.js';
+export { describeModelError } from './provider-errors.js';
+export type { CondenserOptions } from './condenser.js';
+export type { TerminalOptions } from './tools/terminal.js';
+export type { AgentTool, ToolContext, ToolResult } from './tools/tool.js';

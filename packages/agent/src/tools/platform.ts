@@ -1,0 +1,93 @@
+/**
+ * Platform tools (spec 4.5): the agent lists, creates, updates and disables its owner's
+ * automations and lists the registered webhook sources. Every input goes through the same
+ * service call as the HTTP API, so it is validated exactly as the API validates it, and a
+ * refusal comes back to the model with the API's reasons. No answer holds a signing secret.
+ * @module
+ */
+import { PlatformError, automationCreateInputSchema, automationUpdateInputSchema } from '@agent-platform/core';
+import { jsonSchema } from 'ai';
+import { z } from 'zod';
+import { parseWith, type AgentTool, type ToolContext, type ToolResult } from './tool.js';
+
+/** The API's own request schema, as JSON Schema for the model. */
+const schemaOf = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+
+const asText = (value: unknown): string => JSON.stringify(value, null, 2);
+
+/** A refusal as the model should see it: the API's detail and field errors. */
+function refusal(error: unknown): ToolResult {
+  if (error instanceof PlatformError) {
+    const details = error.issues?.length ? `\n${asText(error.issues)}` : '';
+    return { text: `refused (${error.code}): ${error.message}${details}`, isError: true };
+  }
+  throw error;
+}
+
+async function call(context: ToolContext, work: (tools: NonNullable<ToolContext['platform']>) => Promise<unknown>): Promise<ToolResult> {
+  if (!context.platform) return { text: 'platform tools are not available here', isError: true };
+  try {
+    return { text: asText(await work(context.platform)), isError: false };
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+const none = z.object({});
+const byId = z.object({ id: z.string().min(1) });
+const update = z.object({ id: z.string().min(1), changes: z.record(z.string(), z.unknown()) });
+
+function platformTool<Args>(tool: Omit<AgentTool<Args>, 'actionKind' | 'observationKind'>): AgentTool<Args> {
+  return { ...tool, actionKind: 'PlatformToolAction', observationKind: 'PlatformToolObservation' };
+}
+
+export function platformTools(): AgentTool<any>[] {
+  const createSchema = schemaOf(automationCreateInputSchema);
+  const updateSchema = schemaOf(automationUpdateInputSchema);
+  return [
+    platformTool({
+      name: 'list_automations',
+      description: "List the owner's event automations (up to 100): trigger, instructions, enabled.",
+      inputSchema: none,
+      parse: parseWith(none),
+      summarize: () => 'list automations',
+      readOnly: true,
+      execute: (_args, context) => call(context, (tools) => tools.listAutomations()),
+    }),
+    platformTool({
+      name: 'list_webhook_sources',
+      description: 'List the registered webhook sources (custom event sources) an automation trigger can name. Secrets are never shown.',
+      inputSchema: none,
+      parse: parseWith(none),
+      summarize: () => 'list webhook sources',
+      readOnly: true,
+      execute: (_args, context) => call(context, (tools) => tools.listWebhookSources()),
+    }),
+    platformTool({
+      name: 'create_automation',
+      description:
+        'Create an event automation for the owner: when an event from `trigger.source` matching `trigger.on` (and `trigger.filter`, a JMESPath ' +
+        'expression over the payload) arrives, an agent runs `instructions`. The body is exactly that of POST /api/automation/v1.',
+      inputSchema: jsonSchema(createSchema),
+      parse: (input) => ({ ok: true, args: input as Record<string, unknown> }),
+      summarize: (args) => `create automation ${typeof args.name === 'string' ? JSON.stringify(args.name) : ''}`.trim(),
+      execute: (args, context) => call(context, (tools) => tools.createAutomation(args)),
+    }),
+    platformTool({
+      name: 'update_automation',
+      description: `Change an automation: \`changes\` holds the fields to change, as PATCH /api/automation/v1/{id} takes them: ${JSON.stringify(updateSchema)}`,
+      inputSchema: update,
+      parse: parseWith(update),
+      summarize: (args) => `update automation ${args.id}`,
+      execute: (args, context) => call(context, (tools) => tools.updateAutomation(args.id, args.changes)),
+    }),
+    platformTool({
+      name: 'disable_automation',
+      description: 'Disable an automation (it stays, and can be enabled again with update_automation).',
+      inputSchema: byId,
+      parse: parseWith(byId),
+      summarize: (args) => `disable automation ${args.id}`,
+      execute: (args, context) => call(context, (tools) => tools.disableAutomation(args.id)),
+    }),
+  ];
+}
