@@ -80,6 +80,8 @@ describe.each(runtimes)('runs on the $name runtime', ({ name, env }) => {
       AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
       AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
       AGENT_PLATFORM_AGENT_COMMAND: AGENT,
+      // These owners set an llm_model for the command agent to read; the built-in agent stays out.
+      AGENT_PLATFORM_BUILTIN_AGENT: 'off',
     });
     expect((await call('POST', '/api/settings', { llm_model: 'e2e/model', llm_api_key: LLM_KEY, git_user_name: 'Alice Agent' })).status).toBe(200);
     expect((await call('POST', '/api/add-git-providers', { provider_tokens: { github: { token: GITHUB_TOKEN } } })).status).toBe(200);
@@ -108,12 +110,13 @@ describe.each(runtimes)('runs on the $name runtime', ({ name, env }) => {
     const conversation = (await call('GET', `/api/v1/app-conversations/${run.conversation_id}`)).json;
     expect(conversation).toMatchObject({ trigger: 'automation', execution_status: 'finished', title: 'succeed' });
     const { text, items } = await eventsOf(run.conversation_id);
-    expect(items[0]).toMatchObject({ kind: 'message', source: 'user', message: expect.stringContaining('"branch":"main"') });
+    expect(items[0]).toMatchObject({ kind: 'MessageEvent', source: 'user', message: expect.stringContaining('"branch":"main"') });
     const outputs = items.filter((event) => event.kind === 'agent_output').map((event) => event.message);
     expect(outputs).toContain('task: succeed');
     expect(outputs).toContain(`model=e2e/model key=[redacted] token=[redacted] author=Alice Agent run=${run.id}`);
     expect(outputs).toContain(`event: ${body}`);
     expect(items).toContainEqual(expect.objectContaining({ kind: 'agent_event', data: { type: 'tool', name: 'shell' } }));
+    expect(items.at(-2)).toMatchObject({ kind: 'ConversationStateUpdateEvent', source: 'environment', data: { key: 'execution_status', value: 'finished' } });
     expect(items.at(-1)).toMatchObject({ kind: 'status', data: { status: 'COMPLETED', reason: null } });
     expect(text).not.toContain(LLM_KEY);
     expect(text).not.toContain(GITHUB_TOKEN);

@@ -40,6 +40,8 @@ export interface ServerConfig {
   dockerImages: string[];
   /** The agent's command line; `null` for the demo agent. */
   agentCommand: string | null;
+  /** Whether owners with `llm_model` set get the built-in LLM agent (`AGENT_PLATFORM_BUILTIN_AGENT`, default on). */
+  builtInAgent: boolean;
 }
 
 export type StorageConfig =
@@ -54,6 +56,15 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** `on`/`off` (also `true`/`false`, `1`/`0`); unset: `fallback`. */
+function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
+  const text = value?.trim().toLowerCase();
+  if (!text) return fallback;
+  if (['on', 'true', '1', 'yes'].includes(text)) return true;
+  if (['off', 'false', '0', 'no'].includes(text)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${value}"`);
+}
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 3000;
@@ -193,5 +204,6 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     sandbox: parseSandbox(env.AGENT_PLATFORM_SANDBOX),
     dockerImages: parseDockerImages(env.AGENT_PLATFORM_DOCKER_IMAGES),
     agentCommand: env.AGENT_PLATFORM_AGENT_COMMAND?.trim() || null,
+    builtInAgent: parseSwitch('AGENT_PLATFORM_BUILTIN_AGENT', env.AGENT_PLATFORM_BUILTIN_AGENT, true),
   };
 }

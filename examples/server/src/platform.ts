@@ -1,4 +1,5 @@
-import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, type AgentPlatform } from '@agent-platform/core';
+import { createAesGcmSecretBox, createAgentPlatform, createAgentRouter, createCommandAgentRunner, type AgentPlatform } from '@agent-platform/core';
+import { createLlmAgentRunner } from '@agent-platform/agent';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { openStorage, resolveSecretKey } from './storage.js';
 import { createDockerRuntime } from '@agent-platform/sandbox-docker';
@@ -15,22 +16,33 @@ export interface ServerPlatform {
 /**
  * The engine on the server's embedded defaults: PGlite storage in a data directory (PostgreSQL with
  * `DATABASE_URL`, or memory), seeded API keys, sandboxes
- * as local processes (or Docker containers with `AGENT_PLATFORM_SANDBOX=docker`), and the demo
- * agent unless `AGENT_PLATFORM_AGENT_COMMAND` names another.
+ * as local processes (or Docker containers with `AGENT_PLATFORM_SANDBOX=docker`); the built-in LLM
+ * agent for owners with `llm_model` set, and for the others the demo agent unless
+ * `AGENT_PLATFORM_AGENT_COMMAND` names another.
  */
 export async function createServerPlatform(config: ServerConfig, logger: Logger): Promise<ServerPlatform> {
   const secretKey = resolveSecretKey(config, logger);
   const storage = await openStorage(config, logger);
   const runtime = config.sandbox === 'docker' ? createDockerRuntime({ images: config.dockerImages }) : createProcessRuntime();
   logger.info({ sandbox: config.sandbox, ...(config.sandbox === 'docker' ? { images: config.dockerImages } : {}) }, 'sandbox runtime');
-  if (!config.agentCommand) logger.info('AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
+  const fallbackName = config.agentCommand ? 'command' : 'demo';
+  if (config.builtInAgent) {
+    logger.info(
+      { fallback: fallbackName },
+      `owners with llm_model set get the built-in LLM agent; the others get the ${fallbackName === 'demo' ? 'demo agent, which calls no model' : 'AGENT_PLATFORM_AGENT_COMMAND agent'}`,
+    );
+  } else if (!config.agentCommand) logger.info('AGENT_PLATFORM_BUILTIN_AGENT=off and AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
   const platform = createAgentPlatform({
     storage,
     secrets: createAesGcmSecretBox({ keys: { k1: secretKey } }),
     publicUrl: config.publicUrl,
     github: { webhookSecrets: config.githubWebhookSecrets },
     runtime,
-    agent: createCommandAgentRunner(config.agentCommand ? { command: config.agentCommand } : demoAgent()),
+    agent: createAgentRouter({
+      llm: config.builtInAgent ? createLlmAgentRunner() : null,
+      fallback: createCommandAgentRunner(config.agentCommand ? { command: config.agentCommand } : demoAgent()),
+      fallbackName,
+    }),
     executor: {
       leaseMs: config.runLeaseMs,
       concurrency: config.runConcurrency,

@@ -355,7 +355,7 @@ describe('conversations', () => {
 
     const page = await alice.conversations.events(conversation.id, { limit: 100 });
     pageSchema(conversationEventSchema).parse(page);
-    expect(page.items[0]).toMatchObject({ kind: 'message', source: 'user', message: 'list the files' });
+    expect(page.items[0]).toMatchObject({ kind: 'MessageEvent', source: 'user', message: 'list the files' });
     expect(await collect(alice.conversations.iterateEvents(conversation.id, { pageSize: 1 }))).toEqual(page.items);
 
     expect((await alice.conversations.list()).items.map((item) => item.id)).toContain(conversation.id);

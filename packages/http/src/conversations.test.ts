@@ -55,8 +55,8 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
     const events = await api.request('GET', `/api/v1/app-conversations/${task.app_conversation_id}/events`);
     expect(events.status).toBe(200);
     const items = events.json.items as { kind: string; seq: number; message: string | null; data: unknown }[];
-    expect(items.map((event) => event.kind)).toEqual(['message', 'agent_output', 'agent_event', 'agent_output', 'status']);
-    expect(items.map((event) => event.seq)).toEqual([0, 1, 2, 3, 4]);
+    expect(items.map((event) => event.kind)).toEqual(['MessageEvent', 'agent_output', 'agent_event', 'agent_output', 'ConversationStateUpdateEvent', 'status']);
+    expect(items.map((event) => event.seq)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(items[1]?.message).toBe('task: list the files');
     expect(items[2]?.data).toEqual({ kind: 'tool_call', tool: 'ls' });
     expect(items[3]?.message).toContain(`model=demo/model`);

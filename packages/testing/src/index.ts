@@ -28,3 +28,12 @@ export { testRunQueue } from './run-queue/index.js';
 export type { SharedBackend, SharedBackendFactory, TestRunQueueOptions } from './run-queue/index.js';
 export { testSandboxRuntime } from './sandbox/index.js';
 export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './sandbox/index.js';
+export { startFakeLlmServer } from './fake-llm/index.js';
+export type {
+  FakeLlmServer,
+  FakeLlmServerOptions,
+  FakeLlmToolCall,
+  FakeLlmTurn,
+  FakeLlmUsage,
+  RecordedLlmRequest,
+} from './fake-llm/index.js';

@@ -162,8 +162,9 @@ export class AgentSession {
     if (options.removeSandbox) await this.dispose();
     if (!this.conversation) return;
     const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
-    await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
+    // The state update first: the `status` event, with the reason, stays the conversation's last.
     await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: executionStatus } });
+    await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
     const current = await this.context.storage.conversations.get(this.conversation);
     if (current) {
       await this.context.storage.conversations.update({

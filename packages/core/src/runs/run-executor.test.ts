@@ -66,7 +66,7 @@ describe('RunExecutor', () => {
     const conversation = await p.storage.conversations.get(run.conversation_id!);
     expect(conversation).toMatchObject({ trigger: 'automation', run_id: run.id, execution_status: 'finished', title: 'triage' });
     const events = await eventsOf(p, run.conversation_id!);
-    expect(events.map((event) => event.kind)).toEqual(['message', 'agent_output', 'agent_event', 'agent_event', 'status']);
+    expect(events.map((event) => event.kind)).toEqual(['MessageEvent', 'agent_output', 'agent_event', 'agent_event', 'ConversationStateUpdateEvent', 'status']);
     expect(events[0]?.message).toBe('Triage the issue\n\nEvent payload:\n{"issue":{"number":7}}');
     expect(events[1]?.message).toBe('task: Triage the issue');
     expect(events[3]?.data).toEqual({ issue: { number: 7 } });
