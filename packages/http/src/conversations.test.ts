@@ -62,7 +62,7 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
     expect(items[3]?.message).toContain(`model=demo/model`);
     expect(items[3]?.message).toContain(`conv=${task.app_conversation_id}`);
     expect(events.text).not.toContain('sk-very-secret-value');
-    expect(items[4]?.data).toEqual({ status: 'COMPLETED', reason: null });
+    expect(items[5]?.data).toEqual({ status: 'COMPLETED', reason: null });
 
     // The sandbox stays, the user's to inspect or delete.
     const sandbox = await api.request('GET', `/api/v1/sandboxes?id=${task.sandbox_id}`);

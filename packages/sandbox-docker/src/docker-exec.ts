@@ -9,6 +9,8 @@ import type Dockerode from 'dockerode';
 import { BoundedDecoder, ExecEventQueue, type ExecEvent, type ExecResult } from '@agent-platform/core';
 import { isConflict } from './docker-errors.js';
 import { StreamDemuxer } from './demux.js';
+import { StdinFeed } from './stdin-feed.js';
+import type { StdinInput } from './stdin-feed.js';
 
 /**
  * Runs as the exec's process: `docker exec` makes it a session (and process group) leader, so it
@@ -34,6 +36,11 @@ export interface DockerExecOptions {
   timeoutMs: number | undefined;
   maxOutputBytes: number;
   signal: AbortSignal | undefined;
+  /**
+   * Given: stdin is attached and written to the hijacked connection, whose write side is then
+   * half-closed (the command sees end of file). Absent: stdin is not attached (empty).
+   */
+  stdin: StdinInput | undefined;
   /** Called when the kill could not run now (the container is paused): run it after resume. */
   deferKill(kill: () => Promise<void>): void;
 }
@@ -45,6 +52,7 @@ export class DockerExec {
   private done = false;
   private stream: Duplex | undefined;
   private exec: Dockerode.Exec | undefined;
+  private stdinFeed: StdinFeed | undefined;
   private timedOut = false;
   private cancelled = false;
   private killed = false;
@@ -68,16 +76,18 @@ export class DockerExec {
       WorkingDir: options.workingDir,
       AttachStdout: true,
       AttachStderr: true,
-      AttachStdin: false,
+      AttachStdin: options.stdin !== undefined,
       Tty: false,
     });
-    const stream = (await this.exec.start({ hijack: true, stdin: false })) as Duplex;
+    const stream = (await this.exec.start({ hijack: true, stdin: options.stdin !== undefined })) as Duplex;
     this.stream = stream;
     const demuxer = new StreamDemuxer((type, payload) => this.output(type, (type === 'stdout' ? this.stdout : this.stderr).write(payload)));
     stream.on('data', (chunk: Buffer) => demuxer.write(chunk));
     stream.on('end', () => void this.finish());
     stream.on('close', () => void this.finish());
     stream.on('error', () => void this.finish());
+    // Not multiplexed: what is written is the command's stdin; `end()` half-closes the connection.
+    if (options.stdin !== undefined) this.stdinFeed = new StdinFeed(stream, options.stdin);
 
     if (options.timeoutMs !== undefined) this.timer(options.timeoutMs, () => void this.stop('timedOut'));
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -167,6 +177,7 @@ export class DockerExec {
   private async finish(): Promise<void> {
     if (this.finishing) return;
     this.finishing = true;
+    this.stdinFeed?.stop();
     for (const handle of this.timers) clearTimeout(handle);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     let exitCode: number | null = null;

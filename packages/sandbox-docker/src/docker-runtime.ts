@@ -20,6 +20,7 @@ import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-er
 import { DockerExec } from './docker-exec.js';
 import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type ResolvedSpec } from './docker-specs.js';
 import { INSTANCE_LABEL, MANAGED_LABEL, SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
+import { checkStdin } from './stdin-feed.js';
 
 export const RUNTIME_NAME = 'docker';
 /** Limits of a sandbox at resource factor 1 when the runtime sets none. */
@@ -66,7 +67,10 @@ export interface DockerRuntimeOptions {
  *
  * Commands run through `docker exec` as `sh -c` in the working directory; a timeout, an abort or
  * a consumer that stops early kills the command's whole process group (by a second exec, which
- * needs `/tmp` and `kill` in the image; while paused, the kill runs right after resume). Files
+ * needs `/tmp` and `kill` in the image; while paused, the kill runs right after resume).
+ * `ExecInput.stdin`, when given, is attached and written to the exec's hijacked connection, whose
+ * write side is half-closed at its end; the iterable's `return()` is called once the command's
+ * stream ends or it is killed. Files
  * are written through the Engine's archive endpoint, so images need no tools for them.
  * Sandboxes outlive the runtime object: a new runtime on the same engine finds them by label;
  * `close()` removes only those this instance created.
@@ -204,6 +208,7 @@ class DockerRuntime implements SandboxRuntime {
   }
 
   private async *execIterator(sandboxId: string, input: ExecInput): AsyncGenerator<ExecEvent> {
+    checkStdin(input.stdin);
     const info = await this.require(sandboxId);
     if (info.State.Paused || !info.State.Running) {
       throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} is ${statusOf(info.State)}, not RUNNING`);
@@ -229,6 +234,7 @@ class DockerRuntime implements SandboxRuntime {
       timeoutMs: input.timeoutMs ?? this.options.defaultTimeoutMs,
       maxOutputBytes: input.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       signal: input.signal,
+      stdin: input.stdin,
       deferKill: (kill) => this.deferredKills.set(sandboxId, [...(this.deferredKills.get(sandboxId) ?? []), kill]),
     });
     await this.engine(() => run.start()).catch((error: unknown) => {

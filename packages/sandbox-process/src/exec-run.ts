@@ -1,6 +1,6 @@
 /**
- * One command of the process runtime: a `sh -c` child in its own process group, its output as
- * events, and the timeout and abort that kill it.
+ * One command of the process runtime: a `sh -c` child in its own process group, its standard
+ * input fed, its output as events, and the timeout and abort that kill it.
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -9,6 +9,8 @@ import { PlatformError } from '@agent-platform/core';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
 import { BoundedDecoder, ExecEventQueue } from '@agent-platform/core';
 import { signalGroup } from './process-groups.js';
+import { StdinFeed } from './stdin-feed.js';
+import type { StdinInput } from './stdin-feed.js';
 
 /** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */
 export const SHELL = '/bin/sh';
@@ -28,6 +30,8 @@ export interface ExecRunOptions {
   timeoutMs: number | undefined;
   maxOutputBytes: number;
   signal: AbortSignal | undefined;
+  /** Absent: the command's stdin is `/dev/null` (empty). */
+  stdin: StdinInput | undefined;
 }
 
 export class ExecRun {
@@ -39,6 +43,7 @@ export class ExecRun {
   private readonly child: ChildProcess;
   private readonly stdout: BoundedDecoder;
   private readonly stderr: BoundedDecoder;
+  private stdinFeed: StdinFeed | undefined;
   private readonly queue = new ExecEventQueue();
   private done = false;
   private resolveFinished!: () => void;
@@ -62,7 +67,7 @@ export class ExecRun {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     this.pgid = this.child.pid;
     this.child.on('error', (error) => {
@@ -76,9 +81,11 @@ export class ExecRun {
 
     this.child.stdout!.on('data', (chunk: Buffer) => this.output('stdout', this.stdout.write(chunk)));
     this.child.stderr!.on('data', (chunk: Buffer) => this.output('stderr', this.stderr.write(chunk)));
+    if (options.stdin !== undefined) this.stdinFeed = new StdinFeed(this.child.stdin!, options.stdin);
     this.child.on('exit', (code, signal) => {
       this.exit = { code, signal };
       this.clearTimeout();
+      this.closeStdin();
       this.armDrain(Date.now());
     });
     this.child.on('close', () => this.finish());
@@ -145,6 +152,12 @@ export class ExecRun {
     this.drainTimer.unref();
   }
 
+  /** The shell is gone (or never started): no more input; the iterable, if any, is closed. */
+  private closeStdin(): void {
+    this.stdinFeed?.stop();
+    this.child.stdin?.destroy();
+  }
+
   private clearTimeout(): void {
     if (this.timeoutTimer !== undefined) clearTimeout(this.timeoutTimer);
     this.timeoutTimer = undefined;
@@ -153,6 +166,7 @@ export class ExecRun {
   private finish(): void {
     if (this.done) return;
     this.clearTimeout();
+    this.closeStdin();
     if (this.drainTimer !== undefined) clearTimeout(this.drainTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     if (this.pgid !== undefined) {

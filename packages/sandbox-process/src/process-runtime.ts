@@ -19,6 +19,7 @@ import { ExecRun } from './exec-run.js';
 import { groupAlive, signalGroup, trackGroup, untrackGroup, waitGroupGone } from './process-groups.js';
 import { removeTree } from './remove-tree.js';
 import { writeSandboxFiles } from './sandbox-files.js';
+import { checkStdin } from './stdin-feed.js';
 
 /** The adapter name, as `SandboxRuntime.name`. */
 export const RUNTIME_NAME = 'process';
@@ -105,6 +106,10 @@ interface StartingSandbox {
  *   background processes their own output (`server > log 2>&1 &`).
  * - A consumer that stops iterating `exec` early (`break`, a throw) kills the command's whole
  *   group before `return()` resolves; iterate to the end to let background processes live on.
+ * - `ExecInput.stdin` goes through a pipe (absent: stdin is `/dev/null`); an async iterable is
+ *   written chunk by chunk as it yields, waiting while the pipe is full. When the command's shell
+ *   exits or is killed, the pipe is closed and the iterable's `return()` called; an iterable
+ *   that throws ends the input as if it had ended.
  * - `timeoutMs` counts wall time, paused time included.
  * - Errors (unknown sandbox NOT_FOUND, paused sandbox CONFLICT, bad input VALIDATION_FAILED) come
  *   from the first `next()` of the iterable `exec` returns; nothing runs until then. An already
@@ -246,6 +251,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
       timeoutMs: settings.timeoutMs,
       maxOutputBytes: settings.maxOutputBytes,
       signal: input.signal,
+      stdin: input.stdin,
     });
     const pgid = run.pgid;
     if (pgid === undefined) throw await run.spawnFailure();
@@ -485,6 +491,7 @@ function checkExecInput(
   if (input.files !== undefined && !Array.isArray(input.files)) {
     throw validationError(['files'], 'Files must be an array');
   }
+  checkStdin(input.stdin);
   return {
     timeoutMs: checkTimeout(input.timeoutMs, ['timeoutMs']) ?? defaultTimeoutMs,
     maxOutputBytes: checkMaxOutput(input.maxOutputBytes, ['maxOutputBytes']) ?? defaultMaxOutput,

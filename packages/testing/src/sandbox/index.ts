@@ -9,6 +9,7 @@ import { describeExec } from './exec.js';
 import { describeIsolation } from './isolation.js';
 import { describeLifecycle } from './lifecycle.js';
 import { describePause } from './pause.js';
+import { describeStdin } from './stdin.js';
 
 export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './context.js';
 
@@ -18,9 +19,9 @@ export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './context
  * tests build a second runtime with `factory` (to check that the host environment does not
  * leak, and that `close()` leaves nothing a fresh runtime could find).
  *
- * The commands it runs need a POSIX `sh` with `echo`, `printf`, `sleep` (fractional seconds),
- * `cat`, `ls`, `test`, `touch`, `head`, `tr`, `od`, `cut`, `env` and `grep`, and `/dev/zero`:
- * any Linux image with coreutils or busybox has them.
+ * The commands it runs need a POSIX `sh` with `echo`, `printf`, `read`, `sleep` (fractional
+ * seconds), `cat`, `ls`, `test`, `touch`, `head`, `tr`, `od`, `cut`, `env`, `grep`, `wc` and
+ * `md5sum`, and `/dev/zero`: any Linux image with coreutils or busybox has them.
  *
  * Time bounds are liveness checks only (a 30 s sleep with a 300 ms timeout must end within
  * 10 s), never speed checks.
@@ -53,6 +54,7 @@ export function testSandboxRuntime(
     const ctx = useRuntime(factory, { ...options, timeout });
     describeLifecycle(ctx);
     describeExec(ctx);
+    describeStdin(ctx);
     describePause(ctx);
     describeIsolation(ctx);
   });
