@@ -8,7 +8,7 @@
  * @module
  */
 import type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, MetricsSnapshot } from '@agent-platform/core';
-import { secretValuesOf } from '@agent-platform/core';
+import { redact, secretValuesOf } from '@agent-platform/core';
 import { streamText, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
 import { randomUUID } from 'node:crypto';
 import { commandEnvironment } from './command-env.js';
@@ -238,13 +238,14 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
           toolName: tool.name,
           toolCallId: call.toolCallId,
           actionId: action.id,
-          text: result.text,
+          // Secret values never reach the model (a third party) or the stored events.
+          text: redact(result.text, secrets),
           isError: result.isError,
           ...(result.observation ? { extra: result.observation } : {}),
         });
         history.push(observation);
         yield record(observation);
-        if (result.finish) finalResponse = result.text;
+        if (result.finish) finalResponse = redact(result.text, secrets);
       }
       if (finalResponse !== null) {
         yield finished({ status: 'COMPLETED', reason: null, metrics: metrics.snapshot(), finalResponse });
@@ -280,7 +281,9 @@ async function callModel(
   signal: AbortSignal,
   maxRetries: number,
 ): Promise<ModelStep> {
-  const result = streamText({ model: model.model, system, messages, tools, abortSignal: signal, maxRetries });
+  // onError: the error comes out of the stream and is reported once, as the run's reason (the
+  // SDK's default would print it, provider message and all, to stderr).
+  const result = streamText({ model: model.model, system, messages, tools, abortSignal: signal, maxRetries, onError: () => {} });
   const step: ModelStep = { text: '', reasoning: '', calls: [], responseId: '', usage: emptyUsage() };
   for await (const part of result.fullStream) {
     switch (part.type) {
