@@ -1,0 +1,248 @@
+/**
+ * The built-in LLM agent end to end, through the reference server run as a user runs it, on the
+ * process runtime and on Docker: the owner stores an LLM key and model (pointed at the fake LLM
+ * server, which speaks the OpenAI wire format), an event fires an automation, and the agent
+ * runs commands and edits a file in the sandbox; the run ends with its cost. Also: max
+ * iterations, the budget, a provider 401, an MCP tool on a real MCP server, and an automation the
+ * agent creates that a later event fires.
+ *
+ * The fake model is scripted by task: the first user message names the task, and the number of
+ * assistant messages so far says which step it is at.
+ */
+import { createHmac } from 'node:crypto';
+import Dockerode from 'dockerode';
+import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpServer, type LoopbackMcpServer } from './support/mcp-server.js';
+import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+
+const KEY = 'e2e-llm-agent-key-0123456789abcdef';
+const SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
+const TEST_IMAGE = process.env.AGENT_PLATFORM_TEST_IMAGE ?? 'agent-platform/busybox:test';
+const LLM_KEY = 'sk-e2e-llm-agent-key-4242424242';
+const MCP_KEY = 'mcp-e2e-key-0123456789';
+const CUSTOM_SECRET = 'custom-secret-value-31337';
+
+const rot13 = (text: string) =>
+  text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
+
+/** The task a request belongs to (its first user message) and how many steps it has taken. */
+function stepOf(request: RecordedLlmRequest): { task: string; step: number } {
+  const messages = request.body.messages as { role: string; content: unknown }[];
+  const first = messages.find((message) => message.role === 'user');
+  const task = /task:([a-z-]+)/.exec(JSON.stringify(first?.content ?? ''))?.[1] ?? 'unknown';
+  return { task, step: messages.filter((message) => message.role === 'assistant').length };
+}
+
+const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }], usage: { input: 2000, output: 100 } });
+
+const SCRIPTS: Record<string, (step: number) => FakeLlmTurn> = {
+  edit: (step) =>
+    [
+      call('terminal', { command: "printf 'hello world\\n' > hello.txt && ls" }),
+      call('file_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'world', new_str: 'agents' }),
+      call('terminal', { command: "cat hello.txt && echo \"token=$DEPLOY_TOKEN\" && env | tr 'A-Za-z' 'N-ZA-Mn-za-m'" }),
+      call('finish', { message: 'hello.txt now greets the agents' }),
+    ][step] ?? { text: 'done' },
+  loop: () => call('terminal', { command: 'true' }),
+  spend: () => ({ toolCalls: [{ name: 'terminal', arguments: { command: 'true' } }], usage: { input: 400_000, output: 1000 } }),
+  mcp: (step) => (step === 0 ? call('add', { a: 2, b: 3 }) : call('finish', { message: 'added' })),
+  automate: (step) =>
+    [
+      call('list_webhook_sources', {}),
+      call('create_automation', {
+        name: 'follow deploys',
+        trigger: { type: 'event', source: 'ci', on: 'deploy.finished' },
+        instructions: 'task:followup check the deploy',
+      }),
+      call('finish', { message: 'created' }),
+    ][step] ?? { text: 'done' },
+  followup: () => call('finish', { message: 'followed up on the deploy' }),
+};
+
+async function dockerReady(): Promise<boolean> {
+  try {
+    const docker = new Dockerode();
+    await docker.ping();
+    await docker.getImage(TEST_IMAGE).inspect();
+    return true;
+  } catch (error) {
+    if (process.env.CI === 'true' || process.env.AGENT_PLATFORM_DOCKER_TESTS === '1') {
+      throw new Error(`no Docker engine with ${TEST_IMAGE} (run scripts/docker-setup.sh): ${String(error)}`);
+    }
+    return false;
+  }
+}
+
+const runtimes: { name: 'process' | 'docker'; env: Record<string, string> }[] = [{ name: 'process', env: { AGENT_PLATFORM_SANDBOX: 'process' } }];
+if (await dockerReady()) runtimes.push({ name: 'docker', env: { AGENT_PLATFORM_SANDBOX: 'docker', AGENT_PLATFORM_DOCKER_IMAGES: TEST_IMAGE } });
+else describe('the built-in agent on docker', () => it.skip('no Docker engine here (scripts/docker-setup.sh starts one)', () => {}));
+
+describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => {
+  let server: RunningServer;
+  let llm: FakeLlmServer;
+  let mcp: LoopbackMcpServer;
+  let webhookSecret: string;
+
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(server.baseUrl + route, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
+  };
+  const settings = (overrides: Record<string, unknown> = {}) =>
+    api('POST', '/api/settings', {
+      llm_model: 'openai/gpt-4o',
+      llm_api_key: LLM_KEY,
+      llm_base_url: `${llm.url}/v1`,
+      git_user_name: 'Alice Agent',
+      secrets_store: { custom_secrets: { DEPLOY_TOKEN: { secret: CUSTOM_SECRET, description: 'deploys' } } },
+      max_iterations: null,
+      max_budget_per_task: null,
+      ...overrides,
+    });
+  const automation = async (task: string, on = `task.${task}`) =>
+    (await api('POST', '/api/automation/v1', { name: task, trigger: { type: 'event', source: 'ci', on }, instructions: `task:${task} please` })).json;
+  const send = async (type: string, payload: Record<string, unknown> = {}) => {
+    const body = JSON.stringify({ type, ...payload });
+    const response = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-signature-256': `sha256=${createHmac('sha256', webhookSecret).update(body).digest('hex')}` },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { matched: number };
+  };
+  const finishedRun = async (automationId: string) => {
+    let run: any;
+    for (let i = 0; i < 1200; i++) {
+      run = (await api('GET', `/api/automation/v1/${automationId}/runs`)).json.runs[0];
+      if (run && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(run.status)) return run;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the run did not finish: ${JSON.stringify(run)}`);
+  };
+  const eventsOf = async (conversationId: string) => {
+    const response = await fetch(`${server.baseUrl}/api/v1/app-conversations/${conversationId}/events?limit=100`, { headers: { authorization: `Bearer ${KEY}` } });
+    const text = await response.text();
+    return { text, items: (JSON.parse(text) as { items: any[] }).items };
+  };
+
+  beforeAll(async () => {
+    llm = await startFakeLlmServer({
+      apiKey: LLM_KEY,
+      respond: (request) => {
+        const { task, step } = stepOf(request);
+        return (SCRIPTS[task] ?? (() => ({ text: `no script for ${task}` })))(step);
+      },
+    });
+    mcp = await startMcpServer(MCP_KEY);
+    server = await startServer('examples/server', { ...env, AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`, AGENT_PLATFORM_SECRET_KEY: SECRET_KEY });
+    expect(server.output.join('')).toContain('owners with llm_model set get the built-in LLM agent');
+    webhookSecret = (await api('POST', '/api/automation/v1/webhooks', { name: 'CI', source: 'ci' })).json.webhook_secret;
+  }, 60_000);
+  afterAll(async () => {
+    if (server) expect(await stopServer(server)).toBe(0);
+    await llm?.close();
+    await mcp?.close();
+    const logs = server?.output.join('') ?? '';
+    for (const secret of [LLM_KEY, CUSTOM_SECRET, MCP_KEY, KEY]) expect(logs).not.toContain(secret);
+  }, 60_000);
+
+  it('an event runs the agent: commands and a file edit in the sandbox, OpenHands events stored, COMPLETED with its cost', async () => {
+    expect((await settings()).status).toBe(200);
+    const edit = await automation('edit');
+    expect((await send('task.edit', { build: 7 })).matched).toBe(1);
+    const run = await finishedRun(edit.id);
+    expect(run).toMatchObject({ status: 'COMPLETED', error_detail: null });
+    // Four calls of 2,000 + 100 tokens at gpt-4o's price ($2.50/M in, $10/M out).
+    expect(run.metrics).toMatchObject({ model_name: 'openai/gpt-4o', llm_calls: 4, cost_known: true });
+    expect(run.metrics.accumulated_cost).toBeCloseTo((4 * 2000 * 2.5 + 4 * 100 * 10) / 1e6, 6);
+    const conversation = (await api('GET', `/api/v1/app-conversations/${run.conversation_id}`)).json;
+    expect(conversation).toMatchObject({ execution_status: 'finished', metrics: { llm_calls: 4 } });
+
+    const { text, items } = await eventsOf(run.conversation_id);
+    expect(items.map((event) => event.kind)).toEqual([
+      'MessageEvent',
+      'agent_event',
+      ...Array(4).fill(['ActionEvent', 'ObservationEvent']).flat(),
+      'ConversationStateUpdateEvent',
+      'status',
+    ]);
+    expect(items[1].data).toMatchObject({ type: 'agent_selected', agent: 'llm' });
+    const observations = items.filter((event) => event.kind === 'ObservationEvent');
+    const catOutput = observations[2].data.observation.content[0].text as string;
+    expect(catOutput).toContain('hello agents');
+    // The command ran with the custom secret and the git identity, and without the LLM key (rot13,
+    // so a scrubber cannot hide what is there); the secret as printed is scrubbed before anyone sees it.
+    expect(catOutput).toContain('token=[redacted]');
+    expect(catOutput).toContain(rot13(`DEPLOY_TOKEN=${CUSTOM_SECRET}`));
+    expect(catOutput).toContain(rot13('GIT_AUTHOR_NAME=Alice Agent'));
+    expect(catOutput).not.toContain(rot13(LLM_KEY));
+    expect(catOutput).not.toContain(rot13('LLM_API_KEY'));
+    expect(text).not.toContain(LLM_KEY);
+    expect(text).not.toContain(CUSTOM_SECRET);
+    expect(JSON.stringify(llm.requests.map((request) => request.body))).not.toContain(CUSTOM_SECRET);
+    expect(JSON.stringify(llm.requests.map((request) => request.body))).toContain('token=[redacted]');
+  });
+
+  it('stops FAILED at max_iterations', async () => {
+    await settings({ max_iterations: 2 });
+    const loop = await automation('loop');
+    await api('POST', `/api/automation/v1/${loop.id}/dispatch`, {});
+    const run = await finishedRun(loop.id);
+    expect(run).toMatchObject({ status: 'FAILED', error_detail: 'max iterations reached (2)', metrics: { llm_calls: 2 } });
+  });
+
+  it('stops FAILED when max_budget_per_task is spent, with the cost recorded', async () => {
+    await settings({ max_budget_per_task: 1.5 });
+    const spend = await automation('spend');
+    await api('POST', `/api/automation/v1/${spend.id}/dispatch`, {});
+    const run = await finishedRun(spend.id);
+    // $1.01 per call: the second call crosses $1.50.
+    expect(run.status).toBe('FAILED');
+    expect(run.error_detail).toBe('budget exceeded: $2.0200 spent of max_budget_per_task $1.5');
+    expect(run.metrics).toMatchObject({ llm_calls: 2, max_budget_per_task: 1.5 });
+  });
+
+  it('a provider 401 fails the run with a reason that never holds the key', async () => {
+    await settings({ llm_api_key: 'sk-wrong-key-for-this-test-999' });
+    const loop = await automation('loop');
+    await api('POST', `/api/automation/v1/${loop.id}/dispatch`, {});
+    const run = await finishedRun(loop.id);
+    expect(run).toMatchObject({ status: 'FAILED', error_detail: 'the LLM provider rejected the API key for openai/gpt-4o (HTTP 401): check llm_api_key' });
+    expect(server.output.join('')).not.toContain('sk-wrong');
+  });
+
+  it('calls a tool of the owner\'s MCP server (streamable HTTP, the official SDK)', async () => {
+    await settings({ mcp_config: { shttp_servers: [{ url: mcp.url, api_key: MCP_KEY }], sse_servers: [], stdio_servers: [] } });
+    const task = await automation('mcp');
+    await api('POST', `/api/automation/v1/${task.id}/dispatch`, {});
+    const run = await finishedRun(task.id);
+    expect(run.status).toBe('COMPLETED');
+    expect(mcp.calls.at(-1)).toEqual({ tool: 'add', args: { a: 2, b: 3 } });
+    const { items } = await eventsOf(run.conversation_id);
+    const observation = items.find((event) => event.kind === 'ObservationEvent');
+    expect(observation.data).toMatchObject({ tool_name: 'add', observation: { kind: 'MCPToolObservation', content: [{ text: 'the sum is 5' }] } });
+    await settings({ mcp_config: null });
+  });
+
+  it('creates an automation for its owner, which a later event then fires', async () => {
+    await settings();
+    const automate = await automation('automate');
+    await api('POST', `/api/automation/v1/${automate.id}/dispatch`, {});
+    expect((await finishedRun(automate.id)).status).toBe('COMPLETED');
+    // The webhook sources it listed carry no secret.
+    const listed = llm.requests.find((request) => stepOf(request).task === 'automate' && stepOf(request).step === 1)!;
+    const sources = JSON.parse(listed.body.messages.find((message: any) => message.role === 'tool').content);
+    expect(sources).toEqual([expect.objectContaining({ source: 'ci', name: 'CI' })]);
+    expect(JSON.stringify(listed.body)).not.toContain(webhookSecret);
+
+    const created = (await api('GET', '/api/automation/v1')).json.automations.find((entry: any) => entry.name === 'follow deploys');
+    expect(created).toMatchObject({ enabled: true, trigger: { source: 'ci', on: 'deploy.finished' }, created_by: 'alice' });
+    expect((await send('deploy.finished', { env: 'prod' })).matched).toBe(1);
+    expect(await finishedRun(created.id)).toMatchObject({ status: 'COMPLETED' });
+  });
+});
