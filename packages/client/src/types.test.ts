@@ -20,7 +20,7 @@ import type {
   ValidationIssue,
 } from '@agent-platform/core/schemas';
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, type AgentPlatformError, type AgentPlatformErrorCode, type ReadyStartTask } from './index.js';
+import { createClient, isAgentEvent, type AgentPlatformError, type AgentPlatformErrorCode, type ConversationEvent, type MetricsSnapshot, type ReadyStartTask, type Run } from './index.js';
 
 const client = createClient({ baseUrl: 'http://localhost:3000' });
 type Client = typeof client;
@@ -77,5 +77,15 @@ describe('types', () => {
     void (() => client.events.send({ org_id: 'o', source: 's', secret: 'x' }));
     // @ts-expect-error: delivery status is one of four
     void (() => client.deliveries.list({ status: 'lost' }));
+  });
+
+  it('OpenHands events are typed by kind, and runs carry their metrics', () => {
+    const event = {} as ConversationEvent;
+    if (isAgentEvent(event, 'ActionEvent')) {
+      expectTypeOf(event.data.tool_call.function.name).toEqualTypeOf<string>();
+      expectTypeOf(event.data.metrics).toEqualTypeOf<MetricsSnapshot | null>();
+    }
+    if (isAgentEvent(event, 'ObservationEvent')) expectTypeOf(event.data.action_id).toEqualTypeOf<string>();
+    expectTypeOf<Run['metrics']>().toEqualTypeOf<MetricsSnapshot | null | undefined>();
   });
 });

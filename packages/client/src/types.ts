@@ -14,6 +14,9 @@ import type {
 } from '@agent-platform/core/schemas';
 
 export type {
+  AgentConversationEvent,
+  AgentEventData,
+  AgentEventKind,
   ApiKeyCreateInput,
   ApiKeyList,
   ApiKeyView,
@@ -36,6 +39,7 @@ export type {
   ErrorCode,
   IngestResult,
   MessageResponse,
+  MetricsSnapshot,
   PageQueryInput,
   ProviderTokensInput,
   ProviderType,
@@ -54,6 +58,7 @@ export type {
   StartConversationInput,
   StartTask,
   SuccessResponse,
+  TokenUsage,
   UnsetProviderTokensInput,
   ValidationIssue,
   WebhookCreateInput,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { sandboxStatusSchema } from './sandbox-spec.js';
-import { AGENT_EVENT_KINDS, eventSourceSchema } from './agent-events.js';
+import { AGENT_EVENT_KINDS, eventSourceSchema, type AgentEventData, type AgentEventKind } from './agent-events.js';
 import { metricsSnapshotSchema } from './metrics.js';
 
 export const CONVERSATION_TRIGGERS = ['gui', 'automation', 'api'] as const;
@@ -59,6 +59,19 @@ export const conversationEventSchema = z.object({
   created_at: timestampSchema,
 });
 export type ConversationEvent = z.infer<typeof conversationEventSchema>;
+
+/** A conversation event of one OpenHands kind, its `data` typed by that kind. */
+export type AgentConversationEvent<K extends AgentEventKind = AgentEventKind> = {
+  [Kind in K]: Omit<ConversationEvent, 'kind' | 'data'> & { kind: Kind; data: AgentEventData<Kind> };
+}[K];
+
+/**
+ * Narrows an event to an OpenHands kind, typing its `data`:
+ * `if (isAgentEvent(event, 'ActionEvent')) event.data.tool_call.function.name`.
+ */
+export function isAgentEvent<K extends AgentEventKind>(event: ConversationEvent, kind: K): event is ConversationEvent & AgentConversationEvent<K> {
+  return event.kind === kind && event.data !== null;
+}
 
 /** A stored event as the OpenHands agent-server sends it: `{ id, timestamp, source, kind, ...data }`. */
 export function toAgentServerEvent(event: ConversationEvent): Record<string, unknown> {
