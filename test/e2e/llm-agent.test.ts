@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import Dockerode from 'dockerode';
-import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing';
+import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpServer, type LoopbackMcpServer } from './support/mcp-server.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';

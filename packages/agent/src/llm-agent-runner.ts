@@ -9,7 +9,8 @@
  */
 import type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, MetricsSnapshot } from '@agent-platform/core';
 import { redact, secretValuesOf } from '@agent-platform/core';
-import { streamText, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema, streamText, type FlexibleSchema, type JSONSchema7, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { commandEnvironment } from './command-env.js';
 import { eventsToForget, shouldCondense, summarize, type CondenserOptions } from './condenser.js';
@@ -118,7 +119,7 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
     for (const tool of [...builtIn, ...(input.platformTools ? platformTools() : []), ...mcp.tools.map(mcpAgentTool)]) {
       if (!tools.has(tool.name)) tools.set(tool.name, tool);
     }
-    const toolSet: ToolSet = Object.fromEntries([...tools.values()].map((tool) => [tool.name, { description: tool.description, inputSchema: tool.inputSchema }]));
+    const toolSet: ToolSet = Object.fromEntries([...tools.values()].map((tool) => [tool.name, { description: tool.description, inputSchema: wireSchema(tool.inputSchema) }]));
     const context: ToolContext = {
       runtime: input.runtime,
       sandboxId: input.sandboxId,
@@ -258,6 +259,22 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
     input.signal?.removeEventListener('abort', onAbort);
     await mcp?.close().catch(() => {});
   }
+}
+
+/**
+ * A tool's schema as JSON Schema, converted once: the SDK would convert a zod schema again on
+ * every call (milliseconds each, DESIGN §17's per-step bar). Arguments are checked by the tool's
+ * own `parse`, so the SDK need not validate them.
+ */
+const converted = new WeakMap<object, FlexibleSchema<unknown>>();
+function wireSchema(schema: FlexibleSchema<any>): FlexibleSchema<unknown> {
+  if (!(schema instanceof z.ZodType)) return schema;
+  let json = converted.get(schema);
+  if (!json) {
+    json = jsonSchema(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JSONSchema7);
+    converted.set(schema, json);
+  }
+  return json;
 }
 
 function budgetReason(snapshot: MetricsSnapshot): string {
