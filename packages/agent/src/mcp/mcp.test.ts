@@ -399,7 +399,7 @@ server.connect(new StdioServerTransport());
         ],
         shttp_servers: [{ url: shttp.url, api_key: API_KEY }],
       }),
-      { runtime, sandboxId: SANDBOX, connectTimeoutMs: 3000 },
+      { runtime, sandboxId: SANDBOX },
     );
     try {
       expect(toolset.failures).toEqual([]);
@@ -423,7 +423,7 @@ server.connect(new StdioServerTransport());
     await toolset.close();
     expect(alive(pid)).toBe(false);
     await expect(tool(toolset, 'greet').call({ who: 'again' })).rejects.toThrow(/closed/);
-  });
+  }, 20_000);
 
   it('reports a server that exits with its exit code and stderr, without its env secrets', async () => {
     const toolset = await connectMcpServers(
