@@ -66,6 +66,7 @@ export { SandboxesService, type SandboxPage } from './services/sandboxes-service
 export { ConversationsService, type Page } from './services/conversations-service.js';
 export { BoundedDecoder } from './sandbox/bounded-decoder.js';
 export { ExecEventQueue } from './sandbox/exec-event-queue.js';
+export { checkStdin, StdinFeed, type StdinInput } from './sandbox/stdin-feed.js';
 export {
   checkPageLimit,
   decodePageCursor,

@@ -9,8 +9,7 @@ import type Dockerode from 'dockerode';
 import { BoundedDecoder, ExecEventQueue, type ExecEvent, type ExecResult } from '@agent-platform/core';
 import { isConflict } from './docker-errors.js';
 import { StreamDemuxer } from './demux.js';
-import { StdinFeed } from './stdin-feed.js';
-import type { StdinInput } from './stdin-feed.js';
+import { StdinFeed, type StdinInput } from '@agent-platform/core';
 
 /**
  * Runs as the exec's process: `docker exec` makes it a session (and process group) leader, so it

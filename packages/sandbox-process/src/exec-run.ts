@@ -9,8 +9,7 @@ import { PlatformError } from '@agent-platform/core';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
 import { BoundedDecoder, ExecEventQueue } from '@agent-platform/core';
 import { signalGroup } from './process-groups.js';
-import { StdinFeed } from './stdin-feed.js';
-import type { StdinInput } from './stdin-feed.js';
+import { StdinFeed, type StdinInput } from '@agent-platform/core';
 
 /** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */
 export const SHELL = '/bin/sh';

@@ -301,6 +301,42 @@ describe('createProcessRuntime', () => {
     });
   });
 
+  describe('stdin', () => {
+    it('refuses stdin that is neither a string, bytes nor an async iterable, running nothing', async () => {
+      const { id } = await runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID });
+      for (const stdin of [42, { text: 'x' }, ['a', 'b'], null]) {
+        const input = { command: 'touch ran.txt', stdin } as unknown as ExecInput;
+        expectCode(await execFailure(runtime, id, input), 'VALIDATION_FAILED');
+      }
+      expect((await run(runtime, id, 'test -e ran.txt && echo ran || echo not-run')).stdout).toBe('not-run\n');
+    });
+
+    it('ends the input when the iterable throws, or yields something that is not text or bytes', async () => {
+      const { id } = await runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID });
+      async function* failing(): AsyncGenerator<string> {
+        yield 'before\n';
+        throw new Error('input failed');
+      }
+      const failed = await run(runtime, id, { command: 'cat; echo after', stdin: failing() });
+      expect(failed.stdout).toBe('before\nafter\n');
+      expect(failed.result.exitCode).toBe(0);
+
+      let closed = false;
+      async function* odd(): AsyncGenerator<unknown> {
+        try {
+          yield 'text\n';
+          yield 42;
+          yield 'never\n';
+        } finally {
+          closed = true;
+        }
+      }
+      const input = { command: 'cat', stdin: odd() } as unknown as ExecInput;
+      expect((await run(runtime, id, input)).stdout).toBe('text\n');
+      expect(closed).toBe(true);
+    });
+  });
+
   describe('files', () => {
     it('refuses paths that leave the sandbox directory, and writes none of the batch', async () => {
       const sandbox = await runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID });
