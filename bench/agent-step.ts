@@ -3,7 +3,8 @@
  * process, as a provider is elsewhere) answers at once with a no-op command (`true`), so a step is one model call over loopback HTTP through the AI
  * SDK, one ActionEvent, the command in the sandbox and one ObservationEvent. The figure is the
  * time per step minus the time of the bare sandbox exec, measured on the same runtime just
- * before. Two set-ups: the runner alone, and a whole run through the engine (memory storage,
+ * before, and minus a bare round trip to the fake LLM (plain `fetch` of a streamed answer: the
+ * model's time, not the agent's). Two set-ups: the runner alone, and a whole run through the engine (memory storage,
  * every event stored). Prints one line.
  *
  *   npx tsx --conditions=agent-platform-source agent-step.ts [steps]
@@ -35,6 +36,22 @@ async function bareExec(runtime: SandboxRuntime, sandboxId: string, count: numbe
     for await (const _event of runtime.exec(sandboxId, { command: 'true' })) {
       // drain
     }
+    times.push(performance.now() - began);
+  }
+  return percentile(times, 50);
+}
+
+/**
+ * Milliseconds per bare round trip to the fake LLM (a streamed chat completion read to its end
+ * with plain `fetch`, no SDK): the model's share of a step, which is not the agent's.
+ */
+async function bareModelCall(count: number): Promise<number> {
+  const times: number[] = [];
+  const body = JSON.stringify({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'loop' }] });
+  for (let n = 0; n < count; n++) {
+    const began = performance.now();
+    const response = await fetch(`${llm.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body });
+    await response.text();
     times.push(performance.now() - began);
   }
   return percentile(times, 50);
@@ -86,12 +103,14 @@ const runtime = createProcessRuntime();
 const sandboxId = 'bench-agent-step';
 await runtime.start({ sandboxId, specId: (await runtime.listSpecs())[0]!.id });
 const exec = await bareExec(runtime, sandboxId, 100);
+const model = await bareModelCall(100);
 const alone = await runnerAlone(runtime, sandboxId);
 const engine = await throughEngine(runtime);
 await runtime.close();
 llmProcess.disconnect();
+// Overhead = step − bare exec − bare model round trip: what the agent itself adds.
 console.log(
-  `agent-step (${steps} steps, process runtime, fake LLM on loopback): bare exec p50 ${exec.toFixed(2)} ms; ` +
-    `runner step p50 ${alone.toFixed(2)} ms (overhead ${(alone - exec).toFixed(2)} ms); ` +
-    `through the engine with memory storage ${engine.toFixed(2)} ms/step (overhead ${(engine - exec).toFixed(2)} ms)`,
+  `agent-step (${steps} steps, process runtime, fake LLM in a child process): bare exec p50 ${exec.toFixed(2)} ms, bare model round trip p50 ${model.toFixed(2)} ms; ` +
+    `runner step p50 ${alone.toFixed(2)} ms (agent overhead ${(alone - exec - model).toFixed(2)} ms); ` +
+    `through the engine with memory storage ${engine.toFixed(2)} ms/step (agent overhead ${(engine - exec - model).toFixed(2)} ms)`,
 );

@@ -5,8 +5,9 @@
  * event), as OpenHands' LLM summarising condenser does.
  * @module
  */
-import { generateText, type LanguageModel, type LanguageModelUsage } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { HistoryEvent } from './events.js';
+import { callModel, type StepUsage } from './model-call.js';
 import { visibleEvents } from './history.js';
 
 export interface CondenserOptions {
@@ -59,20 +60,26 @@ function render(entry: HistoryEvent): string {
 }
 
 export async function summarize(
-  model: LanguageModel,
+  model: LanguageModelV3,
   forgotten: readonly HistoryEvent[],
   options: CondenserOptions & { signal: AbortSignal; maxRetries: number },
-): Promise<{ summary: string; usage: LanguageModelUsage }> {
+): Promise<{ summary: string; usage: StepUsage }> {
   const max = options.maxSummaryInputChars ?? 100_000;
   let transcript = forgotten.map(render).join('\n\n');
   if (transcript.length > max) transcript = transcript.slice(transcript.length - max);
-  const result = await generateText({
+  const result = await callModel({
     model,
-    system:
-      'You summarise the earlier part of a coding agent\'s work so that it can go on without it. Keep: the task\'s requirements, what was ' +
-      'done and found (files changed, commands that worked or failed, key facts), and what remains. Be concise and concrete.',
-    messages: [{ role: 'user', content: `Summarise these steps:\n\n${transcript}` }],
-    abortSignal: options.signal,
+    prompt: [
+      {
+        role: 'system',
+        content:
+          'You summarise the earlier part of a coding agent\'s work so that it can go on without it. Keep: the task\'s requirements, what was ' +
+          'done and found (files changed, commands that worked or failed, key facts), and what remains. Be concise and concrete.',
+      },
+      { role: 'user', content: [{ type: 'text', text: `Summarise these steps:\n\n${transcript}` }] },
+    ],
+    tools: [],
+    signal: options.signal,
     maxRetries: options.maxRetries,
   });
   return { summary: result.text.trim() || '(no summary)', usage: result.usage };

@@ -5,7 +5,9 @@
  * @module
  */
 import type { AgentEventData, ConversationEvent } from '@agent-platform/core';
-import type { ModelMessage } from 'ai';
+import type { LanguageModelV3Message } from '@ai-sdk/provider';
+
+type ModelMessage = LanguageModelV3Message;
 import type { HistoryEvent } from './events.js';
 
 type ToolResultPart = { type: 'tool-result'; toolCallId: string; toolName: string; output: { type: 'text' | 'error-text'; value: string } };
@@ -48,6 +50,7 @@ export function visibleEvents(events: readonly HistoryEvent[]): HistoryEvent[] {
   return visible;
 }
 
+/** The history as the provider's prompt (without the system message). */
 export function toModelMessages(events: readonly HistoryEvent[]): ModelMessage[] {
   const messages: ModelMessage[] = [];
   /** Tool calls of the assistant message being built, so later results find it. */
@@ -72,12 +75,12 @@ export function toModelMessages(events: readonly HistoryEvent[]): ModelMessage[]
       case 'MessageEvent': {
         flush();
         const text = textOf(event.data.llm_message.content);
-        messages.push(event.data.llm_message.role === 'assistant' ? { role: 'assistant', content: text } : { role: 'user', content: text });
+        messages.push({ role: event.data.llm_message.role === 'assistant' ? 'assistant' : 'user', content: [{ type: 'text', text }] });
         break;
       }
       case 'Condensation':
         flush();
-        messages.push({ role: 'user', content: `Summary of the earlier part of this task (older steps were condensed):\n${event.data.summary ?? ''}` });
+        messages.push({ role: 'user', content: [{ type: 'text', text: `Summary of the earlier part of this task (older steps were condensed):\n${event.data.summary ?? ''}` }] });
         break;
       case 'ActionEvent': {
         const data = event.data as AgentEventData<'ActionEvent'>;
@@ -131,12 +134,12 @@ function closeDanglingCalls(messages: ModelMessage[]): ModelMessage[] {
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as ModelMessage;
     out.push(message);
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    if (message.role !== 'assistant') continue;
     const calls = message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
     if (calls.length === 0) continue;
     const next = messages[index + 1];
     const answeredIds = new Set(
-      next?.role === 'tool' ? next.content.filter((part) => part.type === 'tool-result').map((part) => (part as ToolResultPart).toolCallId) : [],
+      next?.role === 'tool' ? next.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : [],
     );
     const missing = calls.filter((call) => !answeredIds.has(call.toolCallId));
     if (missing.length === 0) continue;

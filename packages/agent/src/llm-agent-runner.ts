@@ -9,9 +9,9 @@
  */
 import type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, MetricsSnapshot } from '@agent-platform/core';
 import { redact, secretValuesOf } from '@agent-platform/core';
-import { jsonSchema, streamText, type FlexibleSchema, type JSONSchema7, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
-import { z } from 'zod';
+import type { JSONSchema7, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { commandEnvironment } from './command-env.js';
 import { eventsToForget, shouldCondense, summarize, type CondenserOptions } from './condenser.js';
 import {
@@ -27,6 +27,7 @@ import {
 import { fromStoredEvents, toModelMessages, visibleEvents } from './history.js';
 import { connectMcpServers, type McpToolset } from './mcp/index.js';
 import { MetricsTracker } from './metrics.js';
+import { callModel, type ModelStep } from './model-call.js';
 import { ModelConfigError, resolveModel, type ResolvedModel } from './model.js';
 import { firstMessage, systemPrompt } from './prompt.js';
 import { describeModelError } from './provider-errors.js';
@@ -56,14 +57,6 @@ export interface LlmAgentRunnerOptions {
 
 /** Why the loop stopped early, as the abort reason of its signal. */
 type StopCause = 'cancelled' | 'timeout';
-
-interface ModelStep {
-  text: string;
-  reasoning: string;
-  calls: { toolCallId: string; toolName: string; input: unknown }[];
-  responseId: string;
-  usage: LanguageModelUsage;
-}
 
 export function createLlmAgentRunner(options: LlmAgentRunnerOptions = {}): AgentRunner {
   return { run: (input) => runAgent(input, options) };
@@ -119,7 +112,12 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
     for (const tool of [...builtIn, ...(input.platformTools ? platformTools() : []), ...mcp.tools.map(mcpAgentTool)]) {
       if (!tools.has(tool.name)) tools.set(tool.name, tool);
     }
-    const toolSet: ToolSet = Object.fromEntries([...tools.values()].map((tool) => [tool.name, { description: tool.description, inputSchema: wireSchema(tool.inputSchema) }]));
+    const wireTools: LanguageModelV3FunctionTool[] = [...tools.values()].map((tool) => ({
+      type: 'function',
+      name: tool.name,
+      description: tool.description,
+      inputSchema: wireSchema(tool.inputSchema),
+    }));
     const context: ToolContext = {
       runtime: input.runtime,
       sandboxId: input.sandboxId,
@@ -159,7 +157,14 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
 
       let step: ModelStep;
       try {
-        step = await callModel(model, system, toModelMessages(history), toolSet, stop.signal, maxRetries);
+        step = await callModel({
+          model: model.model,
+          prompt: [{ role: 'system', content: system }, ...toModelMessages(history)],
+          tools: wireTools,
+          signal: stop.signal,
+          maxRetries,
+        });
+        if (!step.responseId) step.responseId = `resp_${randomUUID()}`;
       } catch (error) {
         if (stop.signal.aborted) return yield finished(stopped());
         yield finished({ status: 'FAILED', reason: describeModelError(error, model.name, secrets), metrics: metrics.snapshot() });
@@ -262,16 +267,16 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
 }
 
 /**
- * A tool's schema as JSON Schema, converted once: the SDK would convert a zod schema again on
- * every call (milliseconds each, DESIGN §17's per-step bar). Arguments are checked by the tool's
- * own `parse`, so the SDK need not validate them.
+ * A tool's schema as JSON Schema for the provider, converted once per schema (a conversion costs
+ * milliseconds, against DESIGN §17's per-step bar). Arguments are checked by the tool's own
+ * `parse` when the model calls it.
  */
-const converted = new WeakMap<object, FlexibleSchema<unknown>>();
-function wireSchema(schema: FlexibleSchema<any>): FlexibleSchema<unknown> {
+const converted = new WeakMap<object, JSONSchema7>();
+function wireSchema(schema: z.ZodType | JSONSchema7): JSONSchema7 {
   if (!(schema instanceof z.ZodType)) return schema;
   let json = converted.get(schema);
   if (!json) {
-    json = jsonSchema(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JSONSchema7);
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JSONSchema7;
     converted.set(schema, json);
   }
   return json;
@@ -287,54 +292,4 @@ function safeSummary(tool: AgentTool<any>, args: Record<string, unknown>): strin
   } catch {
     return tool.name;
   }
-}
-
-/** One model call, streamed: its text, tool calls and usage. */
-async function callModel(
-  model: ResolvedModel,
-  system: string,
-  messages: ModelMessage[],
-  tools: ToolSet,
-  signal: AbortSignal,
-  maxRetries: number,
-): Promise<ModelStep> {
-  // onError: the error comes out of the stream and is reported once, as the run's reason (the
-  // SDK's default would print it, provider message and all, to stderr).
-  const result = streamText({ model: model.model, system, messages, tools, abortSignal: signal, maxRetries, onError: () => {} });
-  const step: ModelStep = { text: '', reasoning: '', calls: [], responseId: '', usage: emptyUsage() };
-  for await (const part of result.fullStream) {
-    switch (part.type) {
-      case 'text-delta':
-        step.text += part.text;
-        break;
-      case 'reasoning-delta':
-        step.reasoning += part.text;
-        break;
-      case 'tool-call':
-        step.calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
-        break;
-      case 'finish-step':
-        step.usage = part.usage;
-        step.responseId = part.response.id;
-        break;
-      case 'error':
-        throw part.error;
-      case 'abort':
-        throw new Error('aborted');
-      default:
-        break;
-    }
-  }
-  if (!step.responseId) step.responseId = `resp_${randomUUID()}`;
-  return step;
-}
-
-function emptyUsage(): LanguageModelUsage {
-  return {
-    inputTokens: 0,
-    inputTokenDetails: { noCacheTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    outputTokens: 0,
-    outputTokenDetails: { textTokens: 0, reasoningTokens: 0 },
-    totalTokens: 0,
-  } as LanguageModelUsage;
 }

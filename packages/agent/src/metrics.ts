@@ -6,14 +6,12 @@
  */
 import { calcPrice, type PriceCalculationResult } from '@pydantic/genai-prices';
 import type { MetricsSnapshot, TokenUsage } from '@agent-platform/core';
-import type { LanguageModelUsage } from 'ai';
+import type { StepUsage } from './model-call.js';
 import type { ResolvedModel } from './model.js';
 
 /** A model on the owner's own machine (Ollama) costs nothing. */
 type LocalPrice = { total_price: number; model: { context_window?: number } };
 const LOCAL_PRICE: LocalPrice = { total_price: 0, model: {} };
-
-const whole = (value: number | undefined): number => (value && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
 export class MetricsTracker {
   private usage: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
@@ -32,13 +30,13 @@ export class MetricsTracker {
   }
 
   /** Adds one model call's usage and cost. */
-  add(usage: LanguageModelUsage): void {
+  add(usage: StepUsage): void {
     const turn: TokenUsage = {
-      prompt_tokens: whole(usage.inputTokens),
-      completion_tokens: whole(usage.outputTokens),
-      cache_read_tokens: whole(usage.inputTokenDetails?.cacheReadTokens),
-      cache_write_tokens: whole(usage.inputTokenDetails?.cacheWriteTokens),
-      reasoning_tokens: whole(usage.outputTokenDetails?.reasoningTokens),
+      prompt_tokens: usage.inputTokens,
+      completion_tokens: usage.outputTokens,
+      cache_read_tokens: usage.cacheReadTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+      reasoning_tokens: usage.reasoningTokens,
     };
     this.calls += 1;
     this.lastPromptTokens = turn.prompt_tokens;

@@ -9,10 +9,10 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 
 export interface ResolvedModel {
-  model: Exclude<LanguageModel, string>;
+  model: LanguageModelV3;
   /** The model's name without the routing prefix, as the provider knows it. */
   modelId: string;
   /**

@@ -4,15 +4,13 @@
  * message is left out altogether (OpenAI's quotes part of the key).
  * @module
  */
-import { APICallError, RetryError } from 'ai';
+import { APICallError } from 'ai';
 import { redact } from '@agent-platform/core';
+import { ModelCallError } from './model-call.js';
 
-function lastCallError(error: unknown): { call: APICallError | null; attempts: number } {
-  if (RetryError.isInstance(error)) {
-    const last = error.lastError;
-    return { call: APICallError.isInstance(last) ? last : null, attempts: error.errors.length };
-  }
-  return { call: APICallError.isInstance(error) ? error : null, attempts: 1 };
+function lastCallError(error: unknown): { call: APICallError | null; attempts: number; last: unknown } {
+  const last = error instanceof ModelCallError ? error.lastError : error;
+  return { call: APICallError.isInstance(last) ? last : null, attempts: error instanceof ModelCallError ? error.attempts : 1, last };
 }
 
 /** The provider's own message from an error body, if it is one of the known shapes. */
@@ -27,7 +25,7 @@ function providerMessage(call: APICallError): string | null {
 }
 
 export function describeModelError(error: unknown, model: string, secrets: readonly string[]): string {
-  const { call, attempts } = lastCallError(error);
+  const { call, attempts, last } = lastCallError(error);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   if (call?.statusCode !== undefined) {
     const status = call.statusCode;
@@ -40,7 +38,6 @@ export function describeModelError(error: unknown, model: string, secrets: reado
     if (status >= 500) return `the LLM provider failed (HTTP ${status})${tries}${detail}`;
     return `the LLM provider refused the request for ${model} (HTTP ${status})${detail}`;
   }
-  const inner = RetryError.isInstance(error) ? error.lastError : error;
-  const message = inner instanceof Error ? inner.message : String(inner);
+  const message = last instanceof Error ? last.message : String(last);
   return `the LLM call for ${model} failed${tries}: ${redact(message, secrets)}`;
 }

@@ -3,7 +3,6 @@
  * `MCPToolObservation`. The arguments are checked by the MCP server, not here.
  * @module
  */
-import { jsonSchema } from 'ai';
 import type { McpTool } from '../mcp/index.js';
 import type { AgentTool } from './tool.js';
 
@@ -13,7 +12,7 @@ export function mcpAgentTool(tool: McpTool): AgentTool<Record<string, unknown>> 
   return {
     name: tool.name,
     description: tool.description || `The ${tool.name} tool of the MCP server ${tool.server}.`,
-    inputSchema: jsonSchema({ type: 'object', ...tool.inputSchema }),
+    inputSchema: { type: 'object', ...tool.inputSchema },
     actionKind: 'MCPToolAction',
     observationKind: 'MCPToolObservation',
     parse: (input) => (isObject(input) ? { ok: true, args: input } : { ok: false, error: 'the arguments must be a JSON object' }),

@@ -6,12 +6,12 @@
  * @module
  */
 import { PlatformError, automationCreateInputSchema, automationUpdateInputSchema } from '@agent-platform/core';
-import { jsonSchema } from 'ai';
+import type { JSONSchema7 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { parseWith, type AgentTool, type ToolContext, type ToolResult } from './tool.js';
 
 /** The API's own request schema, as JSON Schema for the model. */
-const schemaOf = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+const schemaOf = (schema: z.ZodType): JSONSchema7 => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JSONSchema7;
 
 const asText = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -68,7 +68,7 @@ export function platformTools(): AgentTool<any>[] {
       description:
         'Create an event automation for the owner: when an event from `trigger.source` matching `trigger.on` (and `trigger.filter`, a JMESPath ' +
         'expression over the payload) arrives, an agent runs `instructions`. The body is exactly that of POST /api/automation/v1.',
-      inputSchema: jsonSchema(createSchema),
+      inputSchema: createSchema,
       parse: (input) => ({ ok: true, args: input as Record<string, unknown> }),
       summarize: (args) => `create automation ${typeof args.name === 'string' ? JSON.stringify(args.name) : ''}`.trim(),
       execute: (args, context) => call(context, (tools) => tools.createAutomation(args)),

@@ -5,7 +5,8 @@
  * @module
  */
 import type { AgentPlatformTools, SandboxRuntime } from '@agent-platform/core';
-import type { FlexibleSchema } from 'ai';
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { z } from 'zod';
 
 export interface ToolContext {
   runtime: SandboxRuntime;
@@ -31,8 +32,8 @@ export interface ToolResult {
 export interface AgentTool<Args = Record<string, unknown>> {
   name: string;
   description: string;
-  /** The arguments' schema: zod for the built-in tools, JSON Schema (`jsonSchema()`) for MCP tools. */
-  inputSchema: FlexibleSchema<Args>;
+  /** The arguments' schema for the model: zod for the built-in tools, JSON Schema for MCP and platform tools. */
+  inputSchema: z.ZodType | JSONSchema7;
   /** The OpenHands action kind (`TerminalAction`) and observation kind (`TerminalObservation`). */
   actionKind: string;
   observationKind: string;
