@@ -9,7 +9,7 @@
  * @module
  */
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 
 export interface ModelStep {
   text: string;

@@ -4,7 +4,7 @@
  * message is left out altogether (OpenAI's quotes part of the key).
  * @module
  */
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 import { redact } from '@agent-platform/core';
 import { ModelCallError } from './model-call.js';
 
