@@ -27,5 +27,4 @@ export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
 export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
 export { operations, type OperationId, type OperationSpec, type CredentialScheme } from './operations.js';
 export type * from './types.js';
-/** Narrows a conversation event to an OpenHands kind (`ActionEvent`, `ObservationEvent`, …), typing its `data`. */
-export { isAgentEvent } from '@agent-platform/core/schemas';
+export { isAgentEvent } from './agent-events.js';

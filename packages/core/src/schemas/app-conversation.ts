@@ -65,14 +65,6 @@ export type AgentConversationEvent<K extends AgentEventKind = AgentEventKind> = 
   [Kind in K]: Omit<ConversationEvent, 'kind' | 'data'> & { kind: Kind; data: AgentEventData<Kind> };
 }[K];
 
-/**
- * Narrows an event to an OpenHands kind, typing its `data`:
- * `if (isAgentEvent(event, 'ActionEvent')) event.data.tool_call.function.name`.
- */
-export function isAgentEvent<K extends AgentEventKind>(event: ConversationEvent, kind: K): event is ConversationEvent & AgentConversationEvent<K> {
-  return event.kind === kind && event.data !== null;
-}
-
 /** A stored event as the OpenHands agent-server sends it: `{ id, timestamp, source, kind, ...data }`. */
 export function toAgentServerEvent(event: ConversationEvent): Record<string, unknown> {
   return { ...(event.data ?? {}), id: event.id, timestamp: event.created_at, source: event.source, kind: event.kind };
