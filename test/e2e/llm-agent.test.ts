@@ -10,15 +10,14 @@
  * assistant messages so far says which step it is at.
  */
 import { createHmac } from 'node:crypto';
-import Dockerode from 'dockerode';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpServer, type LoopbackMcpServer } from './support/mcp-server.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { serverRuntimes } from './support/runtimes.js';
 
 const KEY = 'e2e-llm-agent-key-0123456789abcdef';
 const SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
-const TEST_IMAGE = process.env.AGENT_PLATFORM_TEST_IMAGE ?? 'agent-platform/busybox:test';
 const LLM_KEY = 'sk-e2e-llm-agent-key-4242424242';
 const MCP_KEY = 'mcp-e2e-key-0123456789';
 const CUSTOM_SECRET = 'custom-secret-value-31337';
@@ -60,23 +59,7 @@ const SCRIPTS: Record<string, (step: number) => FakeLlmTurn> = {
   followup: () => call('finish', { message: 'followed up on the deploy' }),
 };
 
-async function dockerReady(): Promise<boolean> {
-  try {
-    const docker = new Dockerode();
-    await docker.ping();
-    await docker.getImage(TEST_IMAGE).inspect();
-    return true;
-  } catch (error) {
-    if (process.env.CI === 'true' || process.env.AGENT_PLATFORM_DOCKER_TESTS === '1') {
-      throw new Error(`no Docker engine with ${TEST_IMAGE} (run scripts/docker-setup.sh): ${String(error)}`);
-    }
-    return false;
-  }
-}
-
-const runtimes: { name: 'process' | 'docker'; env: Record<string, string> }[] = [{ name: 'process', env: { AGENT_PLATFORM_SANDBOX: 'process' } }];
-if (await dockerReady()) runtimes.push({ name: 'docker', env: { AGENT_PLATFORM_SANDBOX: 'docker', AGENT_PLATFORM_DOCKER_IMAGES: TEST_IMAGE } });
-else describe('the built-in agent on docker', () => it.skip('no Docker engine here (scripts/docker-setup.sh starts one)', () => {}));
+const runtimes = await serverRuntimes('the built-in agent on docker');
 
 describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => {
   let server: RunningServer;

@@ -7,13 +7,12 @@
  * Docker: in CI (`.ci/run` starts an engine and builds the image) this must run, not skip.
  */
 import { createHmac } from 'node:crypto';
-import Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { serverRuntimes, TEST_IMAGE } from './support/runtimes.js';
 
 const KEY = 'e2e-runs-key-0123456789abcdef';
 const SECRET_KEY = Buffer.alloc(32, 9).toString('base64');
-const TEST_IMAGE = process.env.AGENT_PLATFORM_TEST_IMAGE ?? 'agent-platform/busybox:test';
 const LLM_KEY = 'sk-e2e-runtime-llm-key-42';
 const GITHUB_TOKEN = 'ghp_e2e_runtime_token_43';
 
@@ -27,25 +26,7 @@ const AGENT = [
   'case "$AGENT_PLATFORM_INSTRUCTIONS" in fail*) echo "could not finish: quota exceeded" >&2; exit 3;; wait*) sleep 120;; esac',
 ].join('\n');
 
-async function dockerReady(): Promise<boolean> {
-  try {
-    const docker = new Dockerode();
-    await docker.ping();
-    await docker.getImage(TEST_IMAGE).inspect();
-    return true;
-  } catch (error) {
-    if (process.env.CI === 'true' || process.env.AGENT_PLATFORM_DOCKER_TESTS === '1') {
-      throw new Error(`no Docker engine with ${TEST_IMAGE} (run scripts/docker-setup.sh): ${String(error)}`);
-    }
-    return false;
-  }
-}
-
-const runtimes: { name: 'process' | 'docker'; env: Record<string, string> }[] = [
-  { name: 'process', env: { AGENT_PLATFORM_SANDBOX: 'process' } },
-];
-if (await dockerReady()) runtimes.push({ name: 'docker', env: { AGENT_PLATFORM_SANDBOX: 'docker', AGENT_PLATFORM_DOCKER_IMAGES: TEST_IMAGE } });
-else describe('runs on docker', () => it.skip('no Docker engine here (scripts/docker-setup.sh starts one)', () => {}));
+const runtimes = await serverRuntimes('runs on docker');
 
 describe.each(runtimes)('runs on the $name runtime', ({ name, env }) => {
   let server: RunningServer;
