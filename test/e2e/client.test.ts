@@ -41,6 +41,8 @@ beforeAll(async () => {
     AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY},mallory@evil:${OTHER_KEY}`,
     AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
     AGENT_PLATFORM_GITHUB_LINKS: 'acme-gh=acme',
+    // Alice stores a (fake) llm_model to check settings; her runs are the demo agent's.
+    AGENT_PLATFORM_BUILTIN_AGENT: 'off',
   });
   client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
 }, 60_000);

@@ -228,4 +228,24 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     expect((await send('deploy.finished', { env: 'prod' })).matched).toBe(1);
     expect(await finishedRun(created.id)).toMatchObject({ status: 'COMPLETED' });
   });
+
+  it('a conversation started over the V1 API runs the built-in agent on its first message', async () => {
+    await settings();
+    const task = (await api('POST', '/api/v1/app-conversations', { initial_message: 'task:followup now' })).json;
+    let current = task;
+    for (let i = 0; i < 400 && !['READY', 'ERROR'].includes(current.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      current = (await api('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json[0];
+    }
+    let conversation: any;
+    for (let i = 0; i < 400; i++) {
+      conversation = (await api('GET', `/api/v1/app-conversations/${current.app_conversation_id}`)).json;
+      if (conversation.execution_status !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(conversation).toMatchObject({ execution_status: 'finished', metrics: { llm_calls: 1, model_name: 'openai/gpt-4o' } });
+    const { items } = await eventsOf(current.app_conversation_id);
+    expect(items.find((event) => event.kind === 'ActionEvent').data).toMatchObject({ tool_name: 'finish', action: { kind: 'FinishAction', message: 'followed up on the deploy' } });
+    await api('DELETE', `/api/v1/sandboxes/${current.sandbox_id}`);
+  });
 });

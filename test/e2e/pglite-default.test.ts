@@ -18,7 +18,8 @@ afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
 describe('the reference server on embedded PGlite (the default)', () => {
   it('keeps everything across a restart', { timeout: 120_000 }, async () => {
-    const env = { AGENT_PLATFORM_STORAGE: '', AGENT_PLATFORM_DATA_DIR: dataDir, AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}` };
+    // The stored llm_model is only there to be kept across the restart: runs use the demo agent.
+    const env = { AGENT_PLATFORM_STORAGE: '', AGENT_PLATFORM_DATA_DIR: dataDir, AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`, AGENT_PLATFORM_BUILTIN_AGENT: 'off' };
     const call = (baseUrl: string) => async (method: string, route: string, body?: unknown) => {
       const response = await fetch(baseUrl + route, {
         method,
