@@ -6,7 +6,6 @@
  * Packages and entries are discovered from the package.json files. A package without
  * src/index.ts yet is reported as a skipped test instead of failing the build.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runProcess } from './run-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
@@ -101,16 +101,12 @@ console.log(JSON.stringify(out));
 
 type LoadResult = Record<string, Record<'require' | 'import', { file?: string; keys?: string[]; error?: string }>>;
 
-function loadInPlainNode(pkg: Pkg): LoadResult {
+async function loadInPlainNode(pkg: Pkg): Promise<LoadResult> {
   const specs = exportEntries(pkg).map(([subpath]) => path.posix.join(pkg.json.name, subpath));
   const stubVitest = 'vitest' in (pkg.json.peerDependencies ?? {});
   const { NODE_OPTIONS: _dropped, ...env } = process.env;
   const args = ['--input-type=module', '-e', loaderScript, JSON.stringify([specs, stubVitest])];
-  const child = spawnSync(process.execPath, args, {
-    cwd: pkg.dir,
-    env,
-    encoding: 'utf8',
-  });
+  const child = await runProcess(process.execPath, args, { cwd: pkg.dir, env });
   if (child.status !== 0) throw new Error(`loader exited ${child.status}:\n${child.stderr}`);
   return JSON.parse(child.stdout);
 }
@@ -141,15 +137,12 @@ function isEsmOnly(fromDir: string, specifier: string): boolean {
   return /\.mjs"/.test(targets) && !/\.js"/.test(targets);
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   if (buildable.length === 0) return;
   const [command, args] = pnpmCommand();
   const filters = buildable.flatMap((p) => ['--filter', `./${path.relative(root, p.dir)}`]);
   // append-only: plain prefixed output, and overrides an inherited `pnpm --silent` (npm_config_reporter).
-  const build = spawnSync(command, [...args, '--reporter=append-only', '-r', ...filters, 'build'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const build = await runProcess(command, [...args, '--reporter=append-only', '-r', ...filters, 'build'], { cwd: root });
   if (build.status !== 0) {
     throw new Error(`build failed (${build.error ?? `exit ${build.status}`}):\n${build.stdout}\n${build.stderr}`);
   }
@@ -192,8 +185,8 @@ for (const pkg of packages) {
 
     describe('loads from dist in plain node', () => {
       let loaded: LoadResult;
-      beforeAll(() => {
-        loaded = loadInPlainNode(pkg);
+      beforeAll(async () => {
+        loaded = await loadInPlainNode(pkg);
       });
 
       it.each(exportEntries(pkg).map(([subpath]) => subpath))('%s via require() and import()', (subpath) => {
