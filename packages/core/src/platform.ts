@@ -134,6 +134,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   if (!Number.isInteger(grace) || grace < 0) throw new Error('webhookSecretGraceSeconds must be a non-negative integer');
   if (!URL.canParse(options.publicUrl)) throw new Error(`publicUrl must be an absolute URL, got "${options.publicUrl}"`);
   let executor: RunExecutor | null = null;
+  let conversationsRef: ConversationsService | null = null;
   const context: ServiceContext = {
     storage: options.storage,
     secrets: options.secrets,
@@ -145,6 +146,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       // This process acts at once; the others hear of it through the feed.
       if (change.type === 'runs.pending') executor?.notify();
       if (change.type === 'run.cancelled') executor?.cancel(change.runId);
+      // Live streams in this process read on at once, started or not; others hear of it below.
+      if (change.type === 'conversation.events' || change.type === 'conversation.control') conversationsRef?.onChange(change);
       await options.storage.changes.publish(change).catch(() => {
         // Best effort: executors poll, and the matching index expires, behind the feed.
       });
@@ -159,6 +162,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const conversations = new ConversationsService(context, settings, options.runtime ?? null, options.agent ?? null, {
     timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800,
   });
+  conversationsRef = conversations;
   if (options.runtime && options.agent) {
     executor = new RunExecutor(context, settings, {
       ...options.executor,
@@ -170,8 +174,10 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const listener = new ChangeListenerLoop(context.storage, (change) => {
     if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
     else if (change.type === 'reset') index.invalidateAll();
-    if (change.type === 'run.cancelled') executor?.cancel(change.runId);
+    if (change.type === 'conversation.events' || change.type === 'conversation.control') conversations.onChange(change);
+    else if (change.type === 'run.cancelled') executor?.cancel(change.runId);
     else executor?.notify();
+    if (change.type === 'reset') conversations.onChange(change);
   });
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
   const dedupWindowSeconds = options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS;

@@ -18,6 +18,13 @@ export type StorageChange =
   | { type: 'run.cancelled'; orgId: string; runId: string }
   /** An automation of this org and trigger source was created, changed or deleted. */
   | { type: 'automations.changed'; orgId: string; source: string }
+  /** Events were appended to a conversation, up to `seq`: live streams read on from where they are. */
+  | { type: 'conversation.events'; conversationId: string; seq: number }
+  /**
+   * Someone asked a conversation's agent to do something (a follow-up message, pause, a
+   * confirmation answer): the process running it reads the conversation's state and acts.
+   */
+  | { type: 'conversation.control'; conversationId: string }
   /** Changes may have been missed (the listener reconnected): re-read everything cached. */
   | { type: 'reset' };
 

@@ -69,11 +69,14 @@ export async function removeStoredSandbox(context: ServiceContext, runtime: Sand
   if (record) await context.storage.sandboxes.update({ ...record, status: 'MISSING', updated_at: nowIso(context) }).catch(() => {});
 }
 
-export async function appendConversationEvent(context: ServiceContext, conversationId: string, event: NewConversationEvent): Promise<void> {
+/** Appends one event and tells live streams everywhere (the change feed) that it is there. */
+export async function appendConversationEvent(context: ServiceContext, conversationId: string, event: NewConversationEvent): Promise<ConversationEvent> {
   const { id, ...body } = event;
-  await context.storage.conversations.appendEvents(conversationId, [
+  const [stored] = await context.storage.conversations.appendEvents(conversationId, [
     { id: id ?? context.ids.newId('evt'), conversation_id: conversationId, created_at: nowIso(context), ...body },
   ]);
+  await context.announce({ type: 'conversation.events', conversationId, seq: (stored as ConversationEvent).seq });
+  return stored as ConversationEvent;
 }
 
 /** What the session's agent is given besides where it runs. */
@@ -183,7 +186,7 @@ export class AgentSession {
     await removeStoredSandbox(this.context, this.runtime, this.sandbox);
   }
 
-  private append(event: NewConversationEvent): Promise<void> {
+  private append(event: NewConversationEvent): Promise<ConversationEvent> {
     return appendConversationEvent(this.context, this.opened().conversation, scrubSecrets(event, this.secrets));
   }
 

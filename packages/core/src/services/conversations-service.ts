@@ -7,6 +7,8 @@
 import { PlatformError, notFound, validationError } from '../errors.js';
 import type { AgentRunner } from '../ports/agent-runner.js';
 import { AgentSession } from '../runs/agent-session.js';
+import { ConversationEventWatchers } from '../runs/event-watchers.js';
+import type { StorageChange } from '../ports/change-feed.js';
 import { newConversationRecord } from '../runs/records.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
@@ -35,6 +37,7 @@ const cursor = (query: CursorQuery) => ({ limit: query.limit, ...(query.page_id 
 export class ConversationsService {
   private readonly background = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
+  private readonly watchers: ConversationEventWatchers;
 
   constructor(
     private readonly context: ServiceContext,
@@ -42,7 +45,25 @@ export class ConversationsService {
     private readonly runtime: SandboxRuntime | null,
     private readonly agent: AgentRunner | null,
     private readonly options: { timeoutSeconds: number } = { timeoutSeconds: 1800 },
-  ) {}
+  ) {
+    this.watchers = new ConversationEventWatchers(context.storage);
+  }
+
+  /**
+   * Live events: `listener` gets the conversation's events with `seq >= fromSeq`, in order, each
+   * once, then every new one as it is stored (here or in another process on the same storage),
+   * until the returned function is called. 404 for a conversation that is not the caller's.
+   */
+  async watchEvents(principal: Principal, id: string, fromSeq: number, listener: (event: ConversationEvent) => void): Promise<() => void> {
+    await this.get(principal, id);
+    return this.watchers.watch(id, fromSeq, listener);
+  }
+
+  /** A change from the feed: new events (live streams read on), a control request, or a reset. */
+  onChange(change: StorageChange): void {
+    if (change.type === 'conversation.events') this.watchers.notify(change.conversationId, change.seq);
+    else if (change.type === 'reset') this.watchers.notifyAll();
+  }
 
   /** Starts a conversation; the answer is its start task. */
   async start(principal: Principal, input: unknown): Promise<StartTask> {
