@@ -138,6 +138,8 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
 
     for (let iteration = 1; iteration <= maxIterations; iteration++) {
       if (stop.signal.aborted) return yield finished(stopped());
+      // Follow-ups the user sent while the agent worked (already stored: only taken into the history).
+      for (const message of (await input.pendingMessages?.()) ?? []) history.push({ ...messageEvent('user', message.text), id: message.id });
 
       if (settings.enableDefaultCondenser && shouldCondense(history, metrics.lastPromptTokens, metrics.contextWindow, options.condenser ?? {})) {
         const forgottenIds = eventsToForget(history);

@@ -80,6 +80,11 @@ export interface AgentRunInput {
    * nobody can answer, and a runner in confirmation mode runs actions without asking.
    */
   confirm?: (action: PendingAction) => Promise<ConfirmationDecision>;
+  /**
+   * User messages stored since the agent started (follow-ups sent while it works), oldest first;
+   * each is returned once. Runners that can take them up mid-task call it between steps.
+   */
+  pendingMessages?: () => Promise<{ id: string; text: string }[]>;
 }
 
 /** What the agent did, as it happens; secrets are never in it. */

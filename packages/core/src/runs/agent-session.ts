@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentOutcome, AgentRunInput, AgentRunner } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
-import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
+import type { AppConversationRecord, ConversationEvent, EXECUTION_STATUSES } from '../schemas/app-conversation.js';
+
+type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import { nowIso, type ServiceContext } from '../services/context.js';
 import type { MetricsSnapshot } from '../schemas/metrics.js';
@@ -119,6 +121,18 @@ export class AgentSession {
     return this.sandbox;
   }
 
+  /** Takes up a stored conversation and its sandbox again (a follow-up, a resume). */
+  attach(record: AppConversationRecord): void {
+    if (!record.sandbox_id) throw new Error('AgentSession: the conversation has no sandbox');
+    this.sandbox = record.sandbox_id;
+    this.conversation = record.id;
+  }
+
+  /** Appends an event to the open conversation (scrubbed of the running agent's secrets). */
+  record(event: NewConversationEvent): Promise<ConversationEvent> {
+    return this.append(event);
+  }
+
   /** Stores the conversation (built by `newConversationRecord`) and its first message, if any. */
   async openConversation(record: AppConversationRecord, firstMessage: string | null): Promise<AppConversationRecord> {
     await this.context.storage.conversations.insert(record);
@@ -161,10 +175,10 @@ export class AgentSession {
    * Records how the agent ended (a `status` event and the execution status) and, with
    * `removeSandbox`, removes the sandbox first so the conversation says MISSING.
    */
-  async close(outcome: AgentOutcome, options: { removeSandbox: boolean }): Promise<void> {
+  async close(outcome: AgentOutcome, options: { removeSandbox: boolean; executionStatus?: ExecutionStatus }): Promise<void> {
     if (options.removeSandbox) await this.dispose();
     if (!this.conversation) return;
-    const executionStatus = outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error';
+    const executionStatus = options.executionStatus ?? (outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error');
     // The state update first: the `status` event, with the reason, stays the conversation's last.
     await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: executionStatus } });
     await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });

@@ -33,6 +33,10 @@ export const appConversationRecordSchema = appConversationSchema.extend({
   org_id: z.string(),
   /** The automation run it belongs to, for trigger `automation`. */
   run_id: z.string().nullable(),
+  /** Control requests for the process running the agent (any process may write them): pause. */
+  pause_requested: z.boolean().nullish(),
+  /** The user's answer to the action held for confirmation, until the agent takes it. */
+  confirmation_response: z.object({ action_id: z.string(), accept: z.boolean(), reason: z.string() }).nullish(),
 });
 export type AppConversationRecord = z.infer<typeof appConversationRecordSchema>;
 
@@ -88,10 +92,41 @@ export type StartTask = z.infer<typeof startTaskSchema>;
 export const startTaskRecordSchema = startTaskSchema.extend({ org_id: z.string() });
 export type StartTaskRecord = z.infer<typeof startTaskRecordSchema>;
 
+const MAX_MESSAGE = 50_000;
+
+/**
+ * A user message as OpenHands' `SendMessageRequest`: `{"role": "user", "content": [{"type":
+ * "text", "text": "..."}], "run": true}`; `content` may also be a plain string. `run` asks an idle
+ * agent to take it up (default false for a follow-up, true for a conversation's first message).
+ */
+export const sendMessageInputSchema = z.object({
+  role: z.literal('user').optional(),
+  content: z.union([
+    z.string().min(1).max(MAX_MESSAGE),
+    z
+      .array(z.looseObject({ type: z.literal('text'), text: z.string().max(MAX_MESSAGE) }))
+      .min(1)
+      .max(100),
+  ]),
+  run: z.boolean().optional(),
+});
+export type SendMessageInput = z.input<typeof sendMessageInputSchema>;
+
+/** The text of a message in any accepted shape; `null` when it has none. */
+export function messageText(message: string | z.output<typeof sendMessageInputSchema> | null | undefined): string | null {
+  if (message == null) return null;
+  if (typeof message === 'string') return message;
+  const text = typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('\n');
+  return text.trim() === '' ? null : text.slice(0, MAX_MESSAGE);
+}
+
+/** Body of `POST /api/conversations/{id}/events/respond_to_confirmation`. */
+export const confirmationResponseSchema = z.object({ accept: z.boolean(), reason: z.string().max(2000).nullish() });
+
 /** Body of `POST /api/v1/app-conversations`. */
 export const startConversationInputSchema = z.object({
-  /** The first message: the agent's task. A string, or `{ content }` as OpenHands clients send. */
-  initial_message: z.union([z.string().min(1).max(50_000), z.object({ content: z.string().min(1).max(50_000) })]).nullish(),
+  /** The first message: the agent's task. A string, or OpenHands' `SendMessageRequest` (`{ role, content, run }`). */
+  initial_message: z.union([z.string().min(1).max(MAX_MESSAGE), sendMessageInputSchema]).nullish(),
   title: z.string().max(500).nullish(),
   selected_repository: z.string().max(500).nullish(),
   selected_branch: z.string().max(200).nullish(),

@@ -6,13 +6,18 @@
  */
 import { PlatformError, notFound, validationError } from '../errors.js';
 import type { AgentRunner } from '../ports/agent-runner.js';
-import { AgentSession } from '../runs/agent-session.js';
+import { AgentSession, appendConversationEvent, userMessageEvent } from '../runs/agent-session.js';
+import { ConversationAgents } from './conversation-agents.js';
 import { ConversationEventWatchers } from '../runs/event-watchers.js';
 import type { StorageChange } from '../ports/change-feed.js';
 import { newConversationRecord } from '../runs/records.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
 import {
+  confirmationResponseSchema,
+  messageText,
+  sendMessageInputSchema,
+  toAgentServerEvent,
   startConversationInputSchema,
   type AppConversation,
   type AppConversationRecord,
@@ -25,12 +30,20 @@ import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
 import type { SettingsService } from './settings-service.js';
 
+/** The first user message of a history: the task, for runners that take no history. */
+function messageOf(history: readonly ConversationEvent[]): string {
+  return history.find((event) => event.source === 'user' && event.message)?.message ?? '';
+}
+
 export interface Page<T> {
   items: T[];
   next_page_id: string | null;
 }
 
-const toConversation = ({ org_id: _org, run_id: _run, ...view }: AppConversationRecord): AppConversation => ({ ...view, metrics: view.metrics ?? null });
+const toConversation = ({ org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, ...view }: AppConversationRecord): AppConversation => ({
+  ...view,
+  metrics: view.metrics ?? null,
+});
 const toTask = ({ org_id: _org, ...view }: StartTaskRecord): StartTask => view;
 const cursor = (query: CursorQuery) => ({ limit: query.limit, ...(query.page_id ? { pageId: query.page_id } : {}) });
 
@@ -38,6 +51,7 @@ export class ConversationsService {
   private readonly background = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
   private readonly watchers: ConversationEventWatchers;
+  private readonly agents: ConversationAgents;
 
   constructor(
     private readonly context: ServiceContext,
@@ -47,6 +61,7 @@ export class ConversationsService {
     private readonly options: { timeoutSeconds: number } = { timeoutSeconds: 1800 },
   ) {
     this.watchers = new ConversationEventWatchers(context.storage);
+    this.agents = new ConversationAgents(context, settings, options, this.stopping.signal);
   }
 
   /**
@@ -62,6 +77,7 @@ export class ConversationsService {
   /** A change from the feed: new events (live streams read on), a control request, or a reset. */
   onChange(change: StorageChange): void {
     if (change.type === 'conversation.events') this.watchers.notify(change.conversationId, change.seq);
+    else if (change.type === 'conversation.control') void this.agents.onControl(change.conversationId).catch(() => {});
     else if (change.type === 'reset') this.watchers.notifyAll();
   }
 
@@ -154,8 +170,9 @@ export class ConversationsService {
       await update({ status: 'WAITING_FOR_SANDBOX' });
       const sandboxId = await session.openSandbox(request.sandbox_spec_id ?? null);
       await update({ sandbox_id: sandboxId, status: 'STARTING_CONVERSATION' });
-      const message = typeof request.initial_message === 'string' ? request.initial_message : (request.initial_message?.content ?? null);
-      const runsAgent = Boolean(message && this.agent);
+      const message = messageText(request.initial_message);
+      // OpenHands' shape can hold the message without running it (`run: false`).
+      const runsAgent = Boolean(message && this.agent) && (typeof request.initial_message === 'string' || request.initial_message?.run !== false);
       const conversation = await session.openConversation(
         newConversationRecord(this.context, {
           owner: principal,
@@ -179,12 +196,124 @@ export class ConversationsService {
 
   /** The agent works on the first message; the sandbox stays for the user to inspect or delete. */
   private async runAgent(principal: Principal, session: AgentSession, message: string, llmModel: string | null): Promise<void> {
-    const settings = await this.settings.agentSettings(principal.userId);
-    if (llmModel) settings.llmModel = llmModel;
-    const outcome = await session.run(
-      { runId: null, instructions: message, eventPayloadJson: null, settings, timeoutMs: this.options.timeoutSeconds * 1000, signal: this.stopping.signal },
-      () => `timed out after ${this.options.timeoutSeconds} s`,
+    await this.agents.run(principal, session, { instructions: message, history: [], llmModel });
+  }
+
+  // ----- The agent-server subset (DESIGN §13) -----
+
+  /** A follow-up message. With `run`, an idle agent takes the conversation up again, whole history and all. */
+  async sendMessage(principal: Principal, id: string, input: unknown): Promise<{ success: true }> {
+    const message = parseInput(sendMessageInputSchema, input);
+    const record = await this.ownedRecord(principal, id);
+    const text = messageText(message);
+    if (text === null) throw validationError(['body', 'content'], 'the message has no text');
+    await appendConversationEvent(this.context, id, userMessageEvent(text));
+    if (this.isActive(record)) {
+      // The agent takes it up between its steps, wherever it runs.
+      await this.context.announce({ type: 'conversation.control', conversationId: id });
+    } else if (message.run) {
+      await this.resumeRecord(principal, record);
+    }
+    return { success: true };
+  }
+
+  /** Takes the conversation up again with its whole history; 409 when its agent is at work or its sandbox is gone. */
+  async resume(principal: Principal, id: string): Promise<{ success: true }> {
+    const record = await this.ownedRecord(principal, id);
+    if (this.isActive(record)) throw new PlatformError('CONFLICT', 'The agent is already running');
+    await this.resumeRecord(principal, record);
+    return { success: true };
+  }
+
+  /** Asks the running agent to stop after its current step; the conversation becomes `paused`. */
+  async pause(principal: Principal, id: string): Promise<{ success: true }> {
+    const record = await this.ownedRecord(principal, id);
+    if (!this.isActive(record)) return { success: true };
+    await this.context.storage.conversations.update({ ...record, pause_requested: true, updated_at: nowIso(this.context) });
+    await this.context.announce({ type: 'conversation.control', conversationId: id });
+    return { success: true };
+  }
+
+  /** Accepts or rejects the action held for confirmation; 409 when none is. */
+  async respondToConfirmation(principal: Principal, id: string, input: unknown): Promise<{ success: true }> {
+    const answer = parseInput(confirmationResponseSchema, input);
+    const record = await this.ownedRecord(principal, id);
+    if (record.execution_status !== 'waiting_for_confirmation') throw new PlatformError('CONFLICT', 'No action is waiting for confirmation');
+    const pending = await this.lastEvent(id, (event) => event.kind === 'ActionEvent');
+    if (!pending) throw new PlatformError('CONFLICT', 'No action is waiting for confirmation');
+    await this.context.storage.conversations.update({
+      ...record,
+      confirmation_response: { action_id: pending.id, accept: answer.accept, reason: answer.reason ?? '' },
+      updated_at: nowIso(this.context),
+    });
+    await this.context.announce({ type: 'conversation.control', conversationId: id });
+    return { success: true };
+  }
+
+  /** The agent's final answer: its `finish` message, or its last message; `""` before it gave one. */
+  async finalResponse(principal: Principal, id: string): Promise<{ response: string }> {
+    await this.ownedRecord(principal, id);
+    const last = await this.lastEvent(
+      id,
+      (event) =>
+        (event.kind === 'ActionEvent' && (event.data as { tool_name?: unknown } | null)?.tool_name === 'finish') ||
+        (event.kind === 'MessageEvent' && event.source === 'agent'),
     );
-    await session.close(outcome, { removeSandbox: false });
+    if (!last) return { response: '' };
+    if (last.kind === 'MessageEvent') return { response: last.message ?? '' };
+    const action = (last.data as { action?: { message?: unknown } }).action;
+    return { response: typeof action?.message === 'string' ? action.message : '' };
+  }
+
+  /** Events in the agent-server shape (`{ id, timestamp, source, kind, ...data }`), oldest first. */
+  async searchAgentServerEvents(principal: Principal, id: string, query: CursorQuery): Promise<Page<Record<string, unknown>>> {
+    const page = await this.events(principal, id, query);
+    return { items: page.items.map(toAgentServerEvent), next_page_id: page.next_page_id };
+  }
+
+  async countEvents(principal: Principal, id: string): Promise<number> {
+    await this.ownedRecord(principal, id);
+    return (await this.allEvents(id)).length;
+  }
+
+  /** Whether the conversation's agent is at work, here or in another process. */
+  private isActive(record: AppConversationRecord): boolean {
+    return this.agents.isRunningHere(record.id) || record.execution_status === 'running' || record.execution_status === 'waiting_for_confirmation';
+  }
+
+  private async resumeRecord(principal: Principal, record: AppConversationRecord): Promise<void> {
+    if (!this.runtime || !this.agent) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime or agent is configured');
+    const sandbox = record.sandbox_id ? await this.runtime.inspect(record.sandbox_id).catch(() => null) : null;
+    if (sandbox?.status !== 'RUNNING') throw new PlatformError('CONFLICT', "The conversation's sandbox is not running (it was deleted or paused)");
+    await this.context.storage.conversations.update({ ...record, execution_status: 'running', pause_requested: null, updated_at: nowIso(this.context) });
+    const history = await this.allEvents(record.id);
+    const session = new AgentSession(this.context, this.runtime, this.agent, principal);
+    session.attach(record);
+    const work = this.agents
+      .run(principal, session, { instructions: messageOf(history), history, llmModel: record.llm_model })
+      .catch(() => {})
+      .finally(() => this.background.delete(work));
+    this.background.add(work);
+  }
+
+  private async ownedRecord(principal: Principal, id: string): Promise<AppConversationRecord> {
+    const record = await this.context.storage.conversations.get(id);
+    if (!record || record.created_by_user_id !== principal.userId) throw notFound('Conversation');
+    return record;
+  }
+
+  private async allEvents(id: string): Promise<ConversationEvent[]> {
+    const events: ConversationEvent[] = [];
+    let pageId: string | undefined;
+    do {
+      const page = await this.context.storage.conversations.listEvents(id, { limit: 100, ...(pageId ? { pageId } : {}) });
+      events.push(...page.items);
+      pageId = page.nextPageId ?? undefined;
+    } while (pageId);
+    return events;
+  }
+
+  private async lastEvent(id: string, matches: (event: ConversationEvent) => boolean): Promise<ConversationEvent | null> {
+    return (await this.allEvents(id)).findLast(matches) ?? null;
   }
 }
