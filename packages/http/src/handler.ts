@@ -18,6 +18,7 @@ import { deliveryRoutes } from './routes/delivery-routes.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
+import { agentServerRoutes } from './routes/agent-server-routes.js';
 import type { HeaderValue, HttpRequest, HttpResponse, RouteDefinition, RouteResult } from './types.js';
 
 export interface HttpHandlerOptions {
@@ -65,6 +66,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...automationRoutes,
   ...sandboxRoutes,
   ...conversationRoutes,
+  ...agentServerRoutes,
 ];
 
 /** The methods the API answers, with 405 for one its path does not take. */
