@@ -4,6 +4,7 @@
  * confirmation-mode conversation accepted once and rejected once; pause and run.
  */
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
+import { createClient } from '@agent-platform/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -165,5 +166,28 @@ describe('the agent-server subset', () => {
     expect((await api('POST', '/api/conversations/conv_nope/events', { content: 'hi' })).status).toBe(404);
     const id = await start('task:chat my name is Bob');
     expect((await api('POST', `/api/conversations/${id}/events`, { content: [] })).status).toBe(422);
+  });
+
+  it('the client drives it: send, finalResponse, pause, run', async () => {
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    const ready = await client.conversations.waitUntilReady((await client.conversations.start({ initial_message: 'task:chat my name is Linus' })).id);
+    const id = ready.app_conversation_id;
+    await until(() => client.conversations.get(id), (conversation) => conversation.execution_status === 'finished', 'first answer');
+    expect(await client.conversations.finalResponse(id)).toBe('Noted.');
+    expect(await client.conversations.send(id, 'what is my name?', { run: true })).toEqual({ success: true });
+    await until(() => client.conversations.finalResponse(id), (response) => response === 'Your name is Linus.', 'second answer');
+    await expect(client.conversations.respond(id, { accept: true })).rejects.toMatchObject({ status: 409 });
+
+    // The live stream: the stored events, then a follow-up's as they are stored.
+    const seen: { seq: number; kind: string }[] = [];
+    let statuses = 0;
+    const follow = client.conversations.send(id, 'what is my name?', { run: true });
+    for await (const event of client.conversations.stream(id)) {
+      seen.push({ seq: event.seq, kind: event.kind });
+      if (event.kind === 'status' && ++statuses === 3) break;
+    }
+    await follow;
+    expect(seen.map((event) => event.seq)).toEqual(seen.map((_, index) => index));
+    expect(seen.filter((event) => event.kind === 'MessageEvent').length).toBe(6);
   });
 });

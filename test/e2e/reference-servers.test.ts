@@ -7,18 +7,25 @@ import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
 const KEY = 'e2e-key-0123456789abcdef';
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const GITHUB_SECRET = 'e2e-github-secret-0000';
+const GITHUB_TOKEN = 'ghp_e2e_token_2';
 
 describe.each([
   ['examples/server', 'Fastify'],
   ['examples/express-server', 'Express'],
 ])('reference server %s (%s)', (dir) => {
   let server: RunningServer;
+  // The GitHub event's repository is cloned before the agent starts: here, from a local git server.
+  let git: GitServer;
   beforeAll(async () => {
+    git = await startGitServer({ token: GITHUB_TOKEN });
+    await git.createRepository('Codertocat/app');
     server = await startServer(dir, {
       AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
       AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
@@ -29,6 +36,7 @@ describe.each([
   }, 40_000);
   afterAll(async () => {
     if (server) await stopServer(server);
+    await git?.close();
   });
 
   const call = async (method: string, route: string, body?: unknown) => {
@@ -40,13 +48,39 @@ describe.each([
     return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
   };
 
+  /** Streams left open by the live-events test, which the shutdown below must end. */
+  let openStreams: { reader: ReadableStreamDefaultReader<Uint8Array>; socketClosed: Promise<number> } | undefined;
+
+  it('streams a conversation’s events over SSE and over the socket', async () => {
+    const started = await call('POST', '/api/v1/app-conversations', { initial_message: 'say hello' });
+    expect(started.status).toBe(200);
+    let conversationId: string | null = null;
+    for (let i = 0; i < 400 && !conversationId; i++) {
+      conversationId = (await call('GET', `/api/v1/app-conversations/start-tasks?ids=${started.json.id}`)).json[0].app_conversation_id;
+      if (!conversationId) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const stream = await fetch(`${server.baseUrl}/api/v1/app-conversations/${conversationId}/events/stream`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('event: status\n')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(/^retry: \d+\n\nid: 0\nevent: MessageEvent\ndata: \{/);
+    const socket = new WebSocket(`${server.baseUrl.replace('http:', 'ws:')}/sockets/events/${conversationId}?resend_all=true&session_api_key=${KEY}`);
+    const first = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      socket.once('message', (data) => resolve(JSON.parse(String(data)) as Record<string, unknown>));
+      socket.once('error', reject);
+    });
+    expect(first).toMatchObject({ id: expect.any(String), timestamp: expect.any(String), source: 'user', kind: 'MessageEvent' });
+    openStreams = { reader, socketClosed: new Promise((resolve) => socket.once('close', (code) => resolve(code))) };
+  });
+
   it('serves the API with the seeded key and keeps every secret out of the logs; SIGTERM exits 0', async () => {
     expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
     expect((await fetch(`${server.baseUrl}/api/settings`)).status).toBe(401);
 
-    const secrets = ['sk-e2e-llm-secret-1', 'ghp_e2e_token_2', 'whsec_user_supplied_3'];
+    const secrets = ['sk-e2e-llm-secret-1', GITHUB_TOKEN, 'whsec_user_supplied_3'];
     expect((await call('POST', '/api/settings', { llm_api_key: secrets[0] })).status).toBe(200);
-    expect((await call('POST', '/api/add-git-providers', { provider_tokens: { github: { token: secrets[1] } } })).status).toBe(200);
+    expect((await call('POST', '/api/add-git-providers', { provider_tokens: { github: { token: secrets[1], host: git.url } } })).status).toBe(200);
     expect((await call('POST', '/api/automation/v1/webhooks', { name: 'a', source: 'src-a', webhook_secret: secrets[2] })).status).toBe(201);
     const generated = await call('POST', '/api/automation/v1/webhooks', { name: 'b', source: 'src-b' });
     expect(generated.json.webhook_url).toBe('https://hooks.example.com/api/automation/v1/events/acme/src-b');
@@ -90,6 +124,11 @@ describe.each([
 
     const code = await stopServer(server);
     expect(code).toBe(0);
+    // Open event streams did not hold the shutdown, and were ended by it.
+    if (openStreams) {
+      expect(await openStreams.socketClosed).toBe(1001);
+      expect((await openStreams.reader.read().catch(() => ({ done: true }))).done).toBe(true);
+    }
     const logs = server.output.join('');
     expect(logs).toMatch(/stopped/);
     for (const secret of [...secrets, KEY, SECRET_KEY]) expect(logs).not.toContain(secret);

@@ -7,7 +7,7 @@ import { loadConfig } from '@agent-platform/example-server/config';
 import { exitOnStartupError, onShutdown } from '@agent-platform/example-server/lifecycle';
 import { createLogger } from '@agent-platform/example-server/logger';
 import { createServerPlatform } from '@agent-platform/example-server/platform';
-import { createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '@agent-platform/http/express';
+import { attachEventSockets, createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '@agent-platform/http/express';
 import express from 'express';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,12 +21,15 @@ try {
   const { platform, close } = await createServerPlatform(config, logger);
   const app = express();
   app.disable('x-powered-by');
-  app.use(createExpressRouter({ platform, logger, bodyTimeoutMs: limits.requestTimeoutMs }));
+  const api = createExpressRouter({ platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
+  app.use(api);
   // Every answer in the API's shape: unknown paths, errors, and Node's own refusals (hardenNodeServer).
   app.use(expressNotFoundHandler());
   app.use(expressErrorHandler({ logger }));
   await platform.start();
   const server = hardenNodeServer(createServer(app), limits);
+  // The WebSocket of live conversation events, /sockets/events/{id}.
+  const sockets = attachEventSockets(server, { platform, logger });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -37,7 +40,10 @@ try {
   const { port } = server.address() as AddressInfo;
   logger.info({ publicUrl: config.publicUrl }, `Server listening at http://${config.host}:${port}`);
   onShutdown(logger, async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Event streams and sockets stay open until their clients leave: end them.
+    await Promise.all([api.closeStreams(), sockets.close()]);
+    await closed;
     await close();
   });
 } catch (error) {

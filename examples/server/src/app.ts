@@ -19,6 +19,8 @@ export interface FastifyAppOptions {
 export async function createFastifyApp(platform: AgentPlatform, logger: Logger, options: FastifyAppOptions = {}) {
   const limits = options.limits ?? readHttpLimits();
   const app = Fastify({ ...fastifyServerOptions(limits), loggerInstance: logger });
+  // Also serves the WebSocket of live conversation events (/sockets/events/{id}); app.close()
+  // ends open event streams and sockets.
   await app.register(agentPlatformPlugin, { platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
   installFastifyErrorHandlers(app, { logger });
   return app;

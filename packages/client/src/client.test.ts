@@ -346,11 +346,11 @@ describe('sandboxes and sandbox specs', () => {
 
 describe('conversations', () => {
   it('starts a conversation, waits until READY, then reads it, its events, and lists', async () => {
-    const task = startTaskSchema.parse(await alice.conversations.start({ initial_message: 'list the files', selected_repository: 'acme/app' }));
+    const task = startTaskSchema.parse(await alice.conversations.start({ initial_message: 'list the files', selected_branch: 'main' }));
     const ready = await alice.conversations.waitUntilReady(task.id, { timeoutMs: 30_000 });
     expect(ready).toMatchObject({ id: task.id, status: 'READY', app_conversation_id: expect.any(String), sandbox_id: expect.any(String) });
     const conversation = appConversationSchema.parse(await alice.conversations.get(ready.app_conversation_id));
-    expect(conversation).toMatchObject({ trigger: 'api', selected_repository: 'acme/app', title: 'list the files' });
+    expect(conversation).toMatchObject({ trigger: 'api', selected_repository: null, selected_branch: 'main', title: 'list the files' });
     await service.platform.conversations.settled();
 
     const page = await alice.conversations.events(conversation.id, { limit: 100 });

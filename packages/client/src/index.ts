@@ -19,6 +19,7 @@ export {
   type WaitSubject,
 } from './errors.js';
 export type { CallOptions } from './transport.js';
+export type { StreamEventsOptions } from './event-stream.js';
 export { collect, MAX_PAGE_SIZE, type IterateOptions } from './paging.js';
 export type { WaitOptions } from './polling.js';
 export { FINAL_RUN_STATUSES } from './namespaces/automations.js';

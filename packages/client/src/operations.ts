@@ -82,6 +82,16 @@ export const operations = {
   searchStartTasks: get(`${CONVERSATIONS}/start-tasks/search`),
   getAppConversation: get(`${CONVERSATIONS}/{id}`),
   listAppConversationEvents: get(`${CONVERSATIONS}/{id}/events`),
+
+  getAgentServerConversation: get('/api/conversations/{id}'),
+  searchAgentServerEvents: get('/api/conversations/{id}/events/search'),
+  countAgentServerEvents: get('/api/conversations/{id}/events/count'),
+  sendAgentServerMessage: post('/api/conversations/{id}/events'),
+  runAgentServerConversation: post('/api/conversations/{id}/run'),
+  pauseAgentServerConversation: post('/api/conversations/{id}/pause'),
+  respondToConfirmation: post('/api/conversations/{id}/events/respond_to_confirmation'),
+  getAgentFinalResponse: get('/api/conversations/{id}/agent_final_response'),
+  streamAppConversationEvents: get(`${CONVERSATIONS}/{id}/events/stream`),
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof operations;

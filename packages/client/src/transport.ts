@@ -51,6 +51,13 @@ export interface Transport {
   call<T>(operation: OperationId, init?: CallInit, options?: CallOptions): Promise<T>;
   /** The absolute URL of an operation's path (what a webhook sender would be configured with). */
   url(operation: OperationId, params?: Record<string, string>): string;
+  /**
+   * Opens a streamed answer (Server-Sent Events): the `Response` once its headers are in, its
+   * body unread, for the caller to read and cancel. The same credentials, headers and error
+   * mapping as {@link call}, no retries (the stream reconnects itself), and the timeout applies
+   * to the headers only.
+   */
+  open(operation: OperationId, init?: CallInit, options?: CallOptions): Promise<Response>;
 }
 
 export function createTransport(options: TransportOptions): Transport {
@@ -88,6 +95,23 @@ export function createTransport(options: TransportOptions): Transport {
         throw await toClientError(error, spec.method, target, call.timeout ?? timeout, call.signal);
       }
       return (await readSuccess(response, spec.method, target)) as T;
+    },
+    async open(operation: OperationId, init: CallInit = {}, call: CallOptions = {}): Promise<Response> {
+      const spec = operations[operation];
+      const target = `${baseUrl}${fillPath(spec.path, init.params ?? {})}`;
+      const headers: Record<string, string> = { accept: 'text/event-stream', ...credentials(spec.auth, options), ...init.headers, ...call.headers };
+      try {
+        return await http(target, {
+          method: spec.method,
+          headers,
+          retry: 0,
+          ...(init.query ? { searchParams: toSearchParams(init.query) } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
+          ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
+        });
+      } catch (error) {
+        throw await toClientError(error, spec.method, target, call.timeout ?? timeout, call.signal);
+      }
     },
   };
 }

@@ -47,6 +47,7 @@ export type {
   Run,
   RunList,
   RunStatus,
+  SendMessageInput,
   Sandbox,
   SandboxSpec,
   SandboxStartInput,

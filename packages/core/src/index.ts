@@ -61,6 +61,15 @@ export { createAgentPlatformTools } from './agents/platform-tools.js';
 export { scrubSecrets, secretValuesOf } from './agents/secret-values.js';
 export { redact } from './agents/line-splitter.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
+export {
+  DEFAULT_GIT_USER_EMAIL,
+  DEFAULT_GIT_USER_NAME,
+  prepareRepository,
+  RepositoryError,
+  tokenVariable,
+  type PreparedRepository,
+  type PrepareRepositoryInput,
+} from './runs/repository.js';
 export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';
 export { ConversationsService, type Page } from './services/conversations-service.js';

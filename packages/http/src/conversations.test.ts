@@ -35,9 +35,9 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
   });
 
   it('starts a conversation: a start task at once, then READY with a sandbox, and the agent’s events', async () => {
-    const started = await api.request('POST', '/api/v1/app-conversations', { json: { initial_message: { content: 'list the files' }, selected_repository: 'acme/app' } });
+    const started = await api.request('POST', '/api/v1/app-conversations', { json: { initial_message: { content: 'list the files' }, title: 'files' } });
     expect(started.status).toBe(200);
-    expect(started.json).toMatchObject({ id: expect.any(String), status: expect.any(String), created_by_user_id: 'alice', request: { selected_repository: 'acme/app' } });
+    expect(started.json).toMatchObject({ id: expect.any(String), status: expect.any(String), created_by_user_id: 'alice', request: { title: 'files' } });
     const task = await waitForTask(api, started.json.id);
     expect(task).toMatchObject({ status: 'READY', app_conversation_id: expect.any(String), sandbox_id: expect.any(String), detail: null });
     await api.platform.conversations.settled();
@@ -47,8 +47,8 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
       id: task.app_conversation_id,
       sandbox_id: task.sandbox_id,
       trigger: 'api',
-      title: 'list the files',
-      selected_repository: 'acme/app',
+      title: 'files',
+      selected_repository: null,
       execution_status: 'finished',
     });
 
@@ -144,7 +144,7 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
     expect((await api.request('POST', '/api/v1/app-conversations', { as: null, json: {} })).status).toBe(401);
   });
 
-  it('stops a running agent when the platform stops: the conversation ends stopped', async () => {
+  it('stops a running agent when the platform stops: the conversation ends paused, to be taken up again', async () => {
     const local = await startHarness(binding, { platform: { runtime, agent: createCommandAgentRunner({ command: AGENT }) } });
     const started = await local.request('POST', '/api/v1/app-conversations', { json: { initial_message: 'sleep a while' } });
     const task = await waitForTask(local, started.json.id);
@@ -154,7 +154,7 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
     await local.platform.conversations.stop();
     expect(Date.now() - began).toBeLessThan(10_000);
     const stopped = await local.platform.conversations.get({ userId: 'alice', orgId: 'acme' }, task.app_conversation_id);
-    expect(stopped.execution_status).toBe('stopped');
+    expect(stopped.execution_status).toBe('paused');
     await local.close();
   });
 });

@@ -11,13 +11,21 @@ import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogge
 import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandlerOptions } from './handler.js';
 import { readNodeBody } from './node-body.js';
 import { nodeRequestHeaders } from './node-request.js';
+import { sendNodeResponse } from './node-response.js';
 import type { HttpResponse } from './types.js';
 
 export { hardenNodeServer, handleClientError, type ServerLimits } from './node-server.js';
+export { attachEventSockets, type EventSockets, type EventSocketsOptions } from './event-sockets.js';
 
 export interface ExpressRouterOptions extends HttpHandlerOptions {
   platform: AgentPlatform;
 }
+
+/** The router, and a way to end its open event streams on shutdown. */
+export type ExpressRouter = Router & {
+  /** Ends every open Server-Sent Events stream (they would hold `server.close()`). */
+  closeStreams(): Promise<void>;
+};
 
 /** The body Express already read, when a parser ran before this router. */
 function alreadyParsedBody(request: Request): Uint8Array | null {
@@ -39,10 +47,13 @@ function alreadyParsedBody(request: Request): Uint8Array | null {
  * app.use(createExpressRouter({ platform }));
  * app.use(expressNotFoundHandler());
  * app.use(expressErrorHandler());
- * hardenNodeServer(app.listen(3000));
+ * const server = hardenNodeServer(app.listen(3000));
+ * attachEventSockets(server, { platform }); // the WebSocket at /sockets/events/{id}
  * ```
+ * Event streams (Server-Sent Events) stay open until their client leaves, and so would hold
+ * `server.close()`: on shutdown, call the router's `closeStreams()` (and the sockets' `close()`).
  */
-export function createExpressRouter(options: ExpressRouterOptions): Router {
+export function createExpressRouter(options: ExpressRouterOptions): ExpressRouter {
   const { platform, ...handlerOptions } = options;
   const handler = createHttpHandler(platform, handlerOptions);
   const bodyTimeoutMs = handlerOptions.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
@@ -55,20 +66,16 @@ export function createExpressRouter(options: ExpressRouterOptions): Router {
         (request.method === 'GET' || request.method === 'HEAD' ? null : await readNodeBody(request, handler.maxRequestBytes, { timeoutMs: bodyTimeoutMs }));
       const result = await handler.handle({ method: request.method, url: request.originalUrl.slice(request.baseUrl.length) || '/', headers: nodeRequestHeaders(request), body });
       if (!result) return next();
-      send(response, result);
+      await sendNodeResponse(response, result, handlerOptions.logger);
     } catch (error) {
       send(response, errorResponse(error, handlerOptions.logger));
     }
   });
-  return router;
+  return Object.assign(router, { closeStreams: () => handler.closeStreams() });
 }
 
 function send(response: Response, result: HttpResponse): void {
-  if (response.headersSent || response.destroyed) return;
-  response.status(result.status);
-  for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
-  if (result.body === null) response.end();
-  else response.end(result.body);
+  void sendNodeResponse(response, result);
 }
 
 /** Answers 404 `{"detail": "Not Found"}` for whatever no route took. Mount it after every route. */

@@ -12,6 +12,8 @@ import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogge
 import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandlerOptions } from './handler.js';
 import { readNodeBody } from './node-body.js';
 import { nodeRequestHeaders } from './node-request.js';
+import { sendNodeResponse } from './node-response.js';
+import { attachEventSockets } from './event-sockets.js';
 import { handleClientError, refuseConnectRequests, resolveServerLimits, type ServerLimits } from './node-server.js';
 import type { HttpResponse } from './types.js';
 
@@ -19,6 +21,12 @@ export { handleClientError, type ServerLimits } from './node-server.js';
 
 export interface FastifyPluginOptions extends HttpHandlerOptions {
   platform: AgentPlatform;
+  /**
+   * Whether the plugin serves the WebSocket of live events (`/sockets/events/{id}` under its
+   * prefix) on the instance's server. Default true; `false` leaves the server's `upgrade`
+   * event alone (a host with its own WebSocket setup can call `attachEventSockets` itself).
+   */
+  sockets?: boolean;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -33,8 +41,20 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  * ```
  */
 export async function agentPlatformPlugin(fastify: FastifyInstance, options: FastifyPluginOptions): Promise<void> {
-  const { platform, ...handlerOptions } = options;
+  const { platform, sockets: serveSockets = true, ...handlerOptions } = options;
   const handler = createHttpHandler(platform, handlerOptions);
+  const sockets = serveSockets
+    ? attachEventSockets(fastify.server, {
+        platform,
+        prefix: fastify.prefix,
+        ...(handlerOptions.heartbeatMs !== undefined ? { heartbeatMs: handlerOptions.heartbeatMs } : {}),
+        ...(handlerOptions.logger ? { logger: handlerOptions.logger } : {}),
+      })
+    : undefined;
+  // Open streams and sockets would hold `close()` until their clients leave.
+  fastify.addHook('preClose', async () => {
+    await Promise.all([handler.closeStreams(), sockets?.close()]);
+  });
   const bodyTimeoutMs = handlerOptions.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
 
   // Keep every body as raw bytes: signatures are verified over them, and JSON is parsed (with
@@ -55,6 +75,13 @@ export async function agentPlatformPlugin(fastify: FastifyInstance, options: Fas
     const body = Buffer.isBuffer(request.body) ? request.body : null;
     const url = request.url.slice(prefixLength(fastify.prefix, request.url));
     const result = (await handler.handle({ method: request.method, url, headers: nodeRequestHeaders(request.raw), body })) ?? jsonResponse(404, { detail: 'Not Found' });
+    if (result.stream) {
+      // Written by hand, chunk by chunk; the headers Fastify holds (a CORS plugin's) go along.
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      reply.hijack();
+      await sendNodeResponse(reply.raw, result, handlerOptions.logger);
+      return reply;
+    }
     return send(reply, result);
   };
 

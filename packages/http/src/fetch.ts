@@ -21,6 +21,36 @@ export function createFetchHandler(platform: AgentPlatform, options: HttpHandler
     } catch (error) {
       result = errorResponse(error, options.logger);
     }
-    return new Response(result.body, { status: result.status, headers: result.headers });
+    const body = result.stream ? readableStream(result.stream) : result.body;
+    return new Response(body, { status: result.status, headers: result.headers });
   };
+}
+
+/**
+ * A streamed answer as a web `ReadableStream`: pulled as the client reads, and the iterator
+ * returned when the client cancels it (a fetch aborted, a reader cancelled).
+ */
+function readableStream(stream: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: IteratorResult<string>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        controller.error(error);
+        return;
+      }
+      try {
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch {
+        // Cancelled while the chunk was awaited: nobody reads any more.
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }

@@ -19,6 +19,8 @@ import { eventRoutes } from './routes/event-routes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { agentServerRoutes } from './routes/agent-server-routes.js';
+import { eventStreamRoutes } from './routes/event-stream-routes.js';
+import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './sse.js';
 import type { HeaderValue, HttpRequest, HttpResponse, RouteDefinition, RouteResult } from './types.js';
 
 export interface HttpHandlerOptions {
@@ -36,6 +38,11 @@ export interface HttpHandlerOptions {
   bodyTimeoutMs?: number;
   /** Deepest nesting of arrays and objects accepted in a JSON body (400 beyond). Default 128. */
   maxJsonDepth?: number;
+  /**
+   * How long a Server-Sent Events stream may stay silent before a `: ping` comment is sent, in
+   * milliseconds (also the WebSocket ping interval). Default 15 s; `0` sends none.
+   */
+  heartbeatMs?: number;
 }
 
 export interface HttpHandler {
@@ -46,6 +53,11 @@ export interface HttpHandler {
   /** The largest body any route accepts: bindings stop reading beyond it. */
   readonly maxRequestBytes: number;
   openApiDocument(): Record<string, unknown>;
+  /**
+   * Ends every stream in progress (the server is closing: an open stream would keep it open).
+   * Each stream's iterator is returned, which stops its watcher; the bindings end the answers.
+   */
+  closeStreams(): Promise<void>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -67,6 +79,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...sandboxRoutes,
   ...conversationRoutes,
   ...agentServerRoutes,
+  ...eventStreamRoutes,
 ];
 
 /** The methods the API answers, with 405 for one its path does not take. */
@@ -129,6 +142,8 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   const router = new Router(routes);
   let cachedDocument: Record<string, unknown> | undefined;
   const openApiDocument = () => (cachedDocument ??= buildOpenApiDocument(routes, options.openapi));
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_SSE_HEARTBEAT_MS;
+  const openStreams = new Set<AsyncIterator<string>>();
   const maxRequestBytes = Math.max(maxBodyBytes, platform.maxEventBodyBytes, ...routes.map((route) => route.maxBodyBytes ?? 0));
 
   async function authenticate(request: HttpRequest): Promise<Principal> {
@@ -178,7 +193,47 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     } catch (error) {
       return errorResponse(error, options.logger);
     }
+    if (result.events) {
+      const response = serverSentEventsResponse(result.status, result.events, heartbeatMs);
+      const stream = response.stream as AsyncIterableIterator<string>;
+      if (request.method.toUpperCase() === 'HEAD') {
+        // The headers only: nobody reads the stream.
+        await stream.return?.();
+        const { stream: _unread, ...headersOnly } = response;
+        return headersOnly;
+      }
+      return { ...response, stream: tracked(stream) };
+    }
     return serialize(route, result);
+  }
+
+  /** The stream, in {@link openStreams} until it ends or is returned. */
+  function tracked(stream: AsyncIterableIterator<string>): AsyncIterableIterator<string> {
+    openStreams.add(stream);
+    const wrapped: AsyncIterableIterator<string> = {
+      async next() {
+        try {
+          const result = await stream.next();
+          if (result.done) openStreams.delete(stream);
+          return result;
+        } catch (error) {
+          openStreams.delete(stream);
+          throw error;
+        }
+      },
+      async return() {
+        openStreams.delete(stream);
+        return (await stream.return?.()) ?? { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => wrapped,
+    };
+    return wrapped;
+  }
+
+  async function closeStreams(): Promise<void> {
+    const streams = [...openStreams];
+    openStreams.clear();
+    await Promise.allSettled(streams.map((stream) => stream.return?.()));
   }
 
   /**
@@ -202,5 +257,5 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     }
   }
 
-  return { handle, routes, maxRequestBytes, openApiDocument };
+  return { handle, routes, maxRequestBytes, openApiDocument, closeStreams };
 }

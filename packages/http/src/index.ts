@@ -18,4 +18,5 @@ export { createFetchHandler, type FetchHandler } from './fetch.js';
 export { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
 export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './error-response.js';
 export { MAX_PATH_PARAM_LENGTH } from './request-checks.js';
-export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult } from './types.js';
+export { DEFAULT_SSE_HEARTBEAT_MS, formatServerSentEvent } from './sse.js';
+export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './types.js';

@@ -31,6 +31,17 @@ describe('OpenAPI document', () => {
     expect(Object.keys(webhook?.properties ?? {})).toEqual(expect.arrayContaining(['name', 'source', 'event_key_expr', 'signature_header', 'webhook_secret']));
   });
 
+  it('documents the event stream as text/event-stream, its errors as JSON', () => {
+    const stream = document.paths['/api/v1/app-conversations/{id}/events/stream']?.get as unknown as {
+      responses: Record<string, { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+      parameters: { name: string; in: string }[];
+    };
+    expect(Object.keys(stream.responses['200']!.content)).toEqual(['text/event-stream']);
+    expect(Object.keys(stream.responses['200']!.content['text/event-stream']!.schema.properties ?? {})).toEqual(expect.arrayContaining(['seq', 'kind', 'data']));
+    expect(Object.keys(stream.responses['404']!.content)).toEqual(['application/json']);
+    expect(stream.parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(['path:id', 'query:last_event_id']);
+  });
+
   it('serializes to JSON', () => {
     expect(() => JSON.stringify(document)).not.toThrow();
   });

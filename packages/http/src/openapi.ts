@@ -39,7 +39,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], info: OpenApiInf
     const responses: JsonObject = {};
     for (const [status, doc] of Object.entries(route.responses)) {
       responses[status] = doc.schema
-        ? { description: doc.description, content: { 'application/json': { schema: toSchema(doc.schema, 'output') } } }
+        ? { description: doc.description, content: { [doc.contentType ?? 'application/json']: { schema: toSchema(doc.schema, 'output') } } }
         : { description: doc.description };
     }
     const operation: JsonObject = {

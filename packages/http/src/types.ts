@@ -21,8 +21,15 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** Serialized body, or `null` for none (204). */
+  /** Serialized body, or `null` for none (204, or a streamed answer). */
   body: string | null;
+  /**
+   * A body written chunk by chunk as it comes (Server-Sent Events), `body` being `null`. The
+   * bindings write each chunk at once and call the iterator's `return()` when the client goes
+   * away (or the server closes), which stops whatever feeds it; `return()` must settle at once
+   * even while a `next()` is pending (an async generator's would wait for it).
+   */
+  stream?: AsyncIterable<string>;
 }
 
 /** What a route's handler gets. */
@@ -41,11 +48,29 @@ export interface RouteContext {
 export interface RouteResult {
   status: number;
   body?: unknown;
+  /**
+   * A Server-Sent Events answer instead of a JSON body: the handler writes each message as it
+   * comes, with heartbeat comments while idle, until the client goes away (then the iterator's
+   * `return()` is called, and must settle at once: see {@link HttpResponse.stream}).
+   */
+  events?: AsyncIterable<ServerSentEvent>;
+}
+
+/** One Server-Sent Events message. */
+export interface ServerSentEvent {
+  /** `id:`, what a client sends back as `Last-Event-ID` when it reconnects. */
+  id?: string;
+  /** `event:`, the message's type. */
+  event?: string;
+  /** `data:`; a multi-line value is sent as several `data:` lines. */
+  data: string;
 }
 
 export interface RouteResponseDoc {
   description: string;
   schema?: z.ZodType;
+  /** The media type of `schema`; default `application/json`. */
+  contentType?: string;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';

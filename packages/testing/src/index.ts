@@ -37,3 +37,5 @@ export type {
   FakeLlmUsage,
   RecordedLlmRequest,
 } from './fake-llm/index.js';
+export { startGitServer } from './git-server/index.js';
+export type { GitFiles, GitRepositorySetup, GitServer, GitServerOptions, RecordedGitRequest } from './git-server/index.js';

@@ -170,6 +170,8 @@ function parseResponse(data: Buffer, head: boolean, ended: boolean): Parsed | nu
       continue;
     }
     if (head || status === 204 || status === 304) return { kind: 'response', status, headers, body: Buffer.alloc(0) };
+    // An event stream is answered once its headers are in: it stays open by design.
+    if (status >= 200 && status < 300 && headers['content-type']?.some((value) => /^text\/event-stream/i.test(value))) return { kind: 'response', status, headers, body: data.subarray(bodyStart) };
     const rest = data.subarray(bodyStart);
     if (headers['transfer-encoding']?.some((value) => /chunked/i.test(value))) {
       const body = decodeChunked(rest);

@@ -7,11 +7,13 @@ import type {
   AppConversationPage,
   ConversationEventPage,
   CursorQueryInput,
+  SendMessageInput,
   StartConversationInput,
   StartTask,
   StartTaskPage,
 } from '../types.js';
 import { batched, oneById } from './batch.js';
+import { streamConversationEvents, type StreamEventsOptions } from '../event-stream.js';
 
 /** A start task that reached READY: its conversation and sandbox ids are set. */
 export type ReadyStartTask = StartTask & { status: 'READY'; app_conversation_id: string };
@@ -43,6 +45,32 @@ export function conversationsNamespace(transport: Transport) {
     events,
     /** Every event of the conversation, oldest first, page by page. */
     iterateEvents: (id: string, options?: IterateOptions) => cursorIterator((page, call) => events(id, page, call), options),
+    /**
+     * A follow-up message (a string, or OpenHands' `{ role, content, run }`). With `run: true` an
+     * idle agent takes the conversation up again with its whole history; a working agent reads it
+     * between its steps either way.
+     */
+    send: (id: string, message: string | SendMessageInput, options?: CallOptions & { run?: boolean }) => {
+      const { run, ...call } = options ?? {};
+      const body = typeof message === 'string' ? { role: 'user' as const, content: message, ...(run === undefined ? {} : { run }) } : message;
+      return transport.call<{ success: boolean }>('sendAgentServerMessage', { params: { id }, json: body }, call);
+    },
+    /** Takes the conversation up again with its whole history (409 when its agent is at work). */
+    run: (id: string, options?: CallOptions) => transport.call<{ success: boolean }>('runAgentServerConversation', { params: { id }, json: {} }, options),
+    /** Stops the agent after its current step; the conversation becomes `paused`. */
+    pause: (id: string, options?: CallOptions) => transport.call<{ success: boolean }>('pauseAgentServerConversation', { params: { id }, json: {} }, options),
+    /** Accepts or rejects the action held for confirmation (409 when none is). */
+    respond: (id: string, answer: { accept: boolean; reason?: string }, options?: CallOptions) =>
+      transport.call<{ success: boolean }>('respondToConfirmation', { params: { id }, json: answer }, options),
+    /** The agent's final answer: its `finish` message or last message; `""` before it gave one. */
+    finalResponse: async (id: string, options?: CallOptions) =>
+      (await transport.call<{ response: string }>('getAgentFinalResponse', { params: { id } }, options)).response,
+    /**
+     * The conversation's events live, over Server-Sent Events: the stored ones from `fromSeq`,
+     * then each new one as it is stored; after a dropped connection it reconnects with
+     * `Last-Event-ID`, so nothing is missed or repeated. End it with `break` or the signal.
+     */
+    stream: (id: string, options?: StreamEventsOptions) => streamConversationEvents(transport, id, options),
     /** Start tasks by id, in order; `null` for one the caller cannot see. */
     startTasks,
     /** A page of the caller's start tasks, newest first. */

@@ -1,7 +1,8 @@
 /**
  * The run executor: claims PENDING runs from the {@link RunQueue} and runs each in an
  * {@link AgentSession} — a sandbox, a conversation whose first message is the automation's
- * instructions and the event payload, the agent — to COMPLETED, FAILED or SKIPPED.
+ * instructions and the event payload, the repository cloned into the sandbox, the agent — to
+ * COMPLETED, FAILED or SKIPPED.
  *
  * A run is one state machine (DESIGN §11): every status change is a compare-and-set, made only
  * while the run is in the state this executor left it in (RUNNING, held under its lease). So a
@@ -19,7 +20,10 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../services/context.js';
 import type { SettingsService } from '../services/settings-service.js';
+import type { AgentSettings } from '../ports/agent-runner.js';
 import { AgentSession, SandboxStartError } from './agent-session.js';
+import { runRepository } from './event-repository.js';
+import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './repository.js';
 import { newConversationRecord } from './records.js';
 
 export interface RunExecutorOptions {
@@ -203,7 +207,8 @@ export class RunExecutor {
     }
     const session = new AgentSession(this.context, this.options.runtime, this.options.agent, { userId: automation.created_by, orgId: run.org_id });
     try {
-      const payloadJson = await this.payloadOf(run);
+      const { payloadJson, source } = await this.triggerOf(run);
+      const repository = runRepository(automation.selected_repository, source, payloadJson);
       await this.openSandbox(session, automation);
       if (signal.aborted) return await this.stopped(run, session, signal);
       const conversation = await session.openConversation(
@@ -213,7 +218,8 @@ export class RunExecutor {
           trigger: 'automation',
           runId: run.id,
           title: automation.name,
-          selectedRepository: automation.selected_repository,
+          selectedRepository: repository?.repository ?? null,
+          selectedBranch: repository?.branch ?? null,
           llmModel: automation.llm_model,
           running: true,
         }),
@@ -227,7 +233,10 @@ export class RunExecutor {
         { conversation_id: conversation.id, sandbox_id: session.sandboxId },
       );
       if (!attached || signal.aborted) return await this.stopped(run, session, signal);
-      const outcome = await this.runAgent(run, automation, session, payloadJson, signal);
+      const settings = await this.settings.agentSettings(automation.created_by);
+      const outcome =
+        (repository && (await this.prepareRepository(repository, session, settings, signal))) ??
+        (await this.runAgent(run, automation, session, payloadJson, settings, signal));
       if (signal.aborted) return await this.stopped(run, session, signal);
       // The sandbox goes before the run ends, so a finished run never has a live sandbox.
       await session.close(outcome, { removeSandbox: true });
@@ -295,9 +304,26 @@ export class RunExecutor {
     this.retryTimers.add(timer);
   }
 
-  private async payloadOf(run: RunRecord): Promise<string | null> {
-    if (run.delivery_id) return (await this.context.storage.deliveries.get(run.org_id, run.delivery_id))?.payload_json ?? null;
-    return run.dispatch_payload_json;
+  /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
+  private async triggerOf(run: RunRecord): Promise<{ payloadJson: string | null; source: string | null }> {
+    if (!run.delivery_id) return { payloadJson: run.dispatch_payload_json, source: null };
+    const delivery = await this.context.storage.deliveries.get(run.org_id, run.delivery_id);
+    return { payloadJson: delivery?.payload_json ?? null, source: delivery?.source ?? null };
+  }
+
+  /**
+   * Clones the run's repository (the automation's, or the GitHub event's) into the sandbox. A
+   * failure is the run's outcome — FAILED with the reason, not retried: another attempt would
+   * meet the same token and the same repository.
+   */
+  private async prepareRepository(target: RepositoryTarget, session: AgentSession, settings: AgentSettings, signal: AbortSignal): Promise<AgentOutcome | null> {
+    try {
+      await prepareOwnerRepository(this.options.runtime, session.sandboxId as string, settings, target, signal);
+      return null;
+    } catch (error) {
+      if (error instanceof RepositoryError) return { status: 'FAILED', reason: error.message };
+      throw error;
+    }
   }
 
   private async openSandbox(session: AgentSession, automation: AutomationRecord): Promise<void> {
@@ -309,8 +335,14 @@ export class RunExecutor {
     }
   }
 
-  private async runAgent(run: RunRecord, automation: AutomationRecord, session: AgentSession, payloadJson: string | null, signal: AbortSignal): Promise<AgentOutcome> {
-    const settings = await this.settings.agentSettings(automation.created_by);
+  private async runAgent(
+    run: RunRecord,
+    automation: AutomationRecord,
+    session: AgentSession,
+    payloadJson: string | null,
+    settings: AgentSettings,
+    signal: AbortSignal,
+  ): Promise<AgentOutcome> {
     if (automation.llm_model) settings.llmModel = automation.llm_model;
     const timeoutSeconds = automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
     return session.run(

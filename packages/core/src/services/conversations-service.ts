@@ -1,7 +1,8 @@
 /**
  * App conversations (V1). Starting one answers at once with a start task; the work — a sandbox,
  * the conversation, and the agent on its first message — continues in the background, and the
- * task moves through WAITING_FOR_SANDBOX and STARTING_CONVERSATION to READY (or ERROR).
+ * task moves through WAITING_FOR_SANDBOX, PREPARING_REPOSITORY (with a `selected_repository`)
+ * and STARTING_CONVERSATION to READY (or ERROR).
  * @module
  */
 import { PlatformError, notFound, validationError } from '../errors.js';
@@ -11,6 +12,7 @@ import { ConversationAgents } from './conversation-agents.js';
 import { ConversationEventWatchers } from '../runs/event-watchers.js';
 import type { StorageChange } from '../ports/change-feed.js';
 import { newConversationRecord } from '../runs/records.js';
+import { prepareOwnerRepository } from '../runs/repository.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
 import {
@@ -169,6 +171,11 @@ export class ConversationsService {
       const session = new AgentSession(this.context, this.runtime as SandboxRuntime, this.agent as AgentRunner, principal);
       await update({ status: 'WAITING_FOR_SANDBOX' });
       const sandboxId = await session.openSandbox(request.sandbox_spec_id ?? null);
+      if (request.selected_repository) {
+        await update({ sandbox_id: sandboxId, status: 'PREPARING_REPOSITORY' });
+        const target = { repository: request.selected_repository, provider: request.git_provider ?? null, branch: request.selected_branch ?? null };
+        await prepareOwnerRepository(this.runtime as SandboxRuntime, sandboxId, await this.settings.agentSettings(principal.userId), target, this.stopping.signal);
+      }
       await update({ sandbox_id: sandboxId, status: 'STARTING_CONVERSATION' });
       const message = messageText(request.initial_message);
       // OpenHands' shape can hold the message without running it (`run: false`).

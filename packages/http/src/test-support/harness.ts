@@ -17,6 +17,8 @@ import express from 'express';
 import Fastify from 'fastify';
 import { createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '../express.js';
 import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '../fastify.js';
+import { attachEventSockets } from '../event-sockets.js';
+import { createNodeHandler } from '../node-handler.js';
 import type { ServerLimits } from '../node-server.js';
 import type { HandlerLogger } from '../error-response.js';
 
@@ -60,6 +62,8 @@ export interface HarnessOptions {
   bodyTimeoutMs?: number;
   /** Server timeouts (`fastifyServerOptions` / `hardenNodeServer`); default theirs. */
   limits?: ServerLimits;
+  /** Idle time before a stream's `: ping` (and between socket pings); default the handler's. */
+  heartbeatMs?: number;
   /**
    * Whether the server is set up as the reference servers set theirs up (server options,
    * hardening, error handlers). Default true; false gives the bare binding on a bare server.
@@ -67,8 +71,10 @@ export interface HarnessOptions {
   hardened?: boolean;
 }
 
-export type Binding = 'fastify' | 'express';
+export type Binding = 'fastify' | 'express' | 'node';
 export const BINDINGS: Binding[] = ['fastify', 'express'];
+/** Every binding, the plain Node listener (`createNodeHandler`) too. */
+export const ALL_BINDINGS: Binding[] = ['fastify', 'express', 'node'];
 
 export async function startHarness(binding: Binding, options: HarnessOptions = {}): Promise<Harness> {
   const storage = options.storage ?? createMemoryStorage();
@@ -91,6 +97,7 @@ export async function startHarness(binding: Binding, options: HarnessOptions = {
     logger,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   };
   const hardened = options.hardened ?? true;
 
@@ -105,25 +112,33 @@ export async function startHarness(binding: Binding, options: HarnessOptions = {
     baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     close = () => app.close();
   } else {
-    const app = express();
-    app.use(createExpressRouter(handlerOptions));
-    if (hardened) {
-      app.use(expressNotFoundHandler());
-      app.use(expressErrorHandler({ logger }));
+    let server: Server;
+    if (binding === 'express') {
+      const app = express();
+      app.use(createExpressRouter(handlerOptions));
+      if (hardened) {
+        app.use(expressNotFoundHandler());
+        app.use(expressErrorHandler({ logger }));
+      } else {
+        app.use((_request, response) => {
+          response.status(404).json({ detail: 'Not Found' });
+        });
+      }
+      server = createServer(app);
     } else {
-      app.use((_request, response) => {
-        response.status(404).json({ detail: 'Not Found' });
-      });
+      server = createServer(createNodeHandler(handlerOptions));
     }
-    const server = createServer(app);
     if (hardened) hardenNodeServer(server, options.limits);
+    const sockets = attachEventSockets(server, { platform, logger, ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}) });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () =>
-      new Promise((resolve) => {
+    close = async () => {
+      await sockets.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+    };
   }
 
   async function request(method: string, path: string, init: RequestOptions = {}): Promise<ApiResponse> {
