@@ -190,4 +190,17 @@ describe('the agent-server subset', () => {
     expect(seen.map((event) => event.seq)).toEqual(seen.map((_, index) => index));
     expect(seen.filter((event) => event.kind === 'MessageEvent').length).toBe(6);
   });
+
+  it("the conversation's sandbox session key authenticates for that conversation only", async () => {
+    const id = await start('task:chat my name is Kay');
+    const other = await start('task:chat my name is Jo');
+    const conversation = (await api('GET', `/api/conversations/${id}`)).json;
+    const sandbox = (await api('GET', `/api/v1/sandboxes?id=${conversation.sandbox_id}`)).json[0];
+    const withKey = (route: string) => fetch(server.baseUrl + route, { headers: { 'x-session-api-key': sandbox.session_api_key } });
+    expect((await withKey(`/api/conversations/${id}`)).status).toBe(200);
+    expect((await withKey(`/api/conversations/${id}/events/count`)).status).toBe(200);
+    expect((await withKey(`/api/conversations/${other}`)).status).toBe(401);
+    expect((await withKey('/api/settings')).status).toBe(401);
+    expect((await withKey(`/api/v1/app-conversations/${id}`)).status).toBe(401);
+  });
 });

@@ -85,7 +85,7 @@ export function attachEventSockets(server: Server, options: EventSocketsOptions)
   };
 
   async function accept(request: IncomingMessage, socket: Duplex, head: Buffer, id: string | null, query: URLSearchParams): Promise<void> {
-    const principal = await authenticate(platform, request, query);
+    const principal = await authenticate(platform, request, query, id);
     checkQuery(query);
     if (id === null) throw new PlatformError('NOT_FOUND', 'Conversation not found');
     const resendAll = TRUE_VALUES.has((query.get('resend_all') ?? '').toLowerCase());
@@ -193,13 +193,15 @@ function socketConversationId(path: string, prefix: string): string | null | und
 }
 
 /** The caller from the usual headers or `?session_api_key=`; naming two different keys is a 400. */
-async function authenticate(platform: AgentPlatform, request: IncomingMessage, query: URLSearchParams): Promise<Principal> {
+async function authenticate(platform: AgentPlatform, request: IncomingMessage, query: URLSearchParams, conversationId: string | null): Promise<Principal> {
   const fromHeaders = readApiKey(nodeRequestHeaders(request));
   const fromQuery = [...new Set(query.getAll('session_api_key').filter(Boolean))];
   const keys = new Set([...(fromHeaders ? [fromHeaders] : []), ...fromQuery]);
   if (keys.size > 1) throw new PlatformError('BAD_REQUEST', 'The request names more than one API key: send one key');
   const apiKey = keys.values().next().value;
-  const principal = apiKey ? await platform.authenticate({ apiKey }) : null;
+  let principal = apiKey ? await platform.authenticate({ apiKey }) : null;
+  // The conversation's sandbox session key also opens its own stream (as the agent-server's).
+  if (!principal && apiKey && conversationId) principal = await platform.conversations.authenticateSessionKey(apiKey, conversationId);
   if (!principal) {
     throw new PlatformError('UNAUTHORIZED', apiKey ? 'Invalid API key' : 'Missing API key: send X-Session-API-Key, Authorization: Bearer or ?session_api_key=');
   }

@@ -146,9 +146,10 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   const openStreams = new Set<AsyncIterator<string>>();
   const maxRequestBytes = Math.max(maxBodyBytes, platform.maxEventBodyBytes, ...routes.map((route) => route.maxBodyBytes ?? 0));
 
-  async function authenticate(request: HttpRequest): Promise<Principal> {
+  async function authenticate(request: HttpRequest, conversationId?: string): Promise<Principal> {
     const apiKey = readApiKey(request.headers);
-    const principal = apiKey ? await platform.authenticate({ apiKey }) : null;
+    let principal = apiKey ? await platform.authenticate({ apiKey }) : null;
+    if (!principal && apiKey && conversationId) principal = await platform.conversations.authenticateSessionKey(apiKey, conversationId);
     if (!principal) throw new PlatformError('UNAUTHORIZED', apiKey ? 'Invalid API key' : 'Missing API key: send X-Session-API-Key or Authorization: Bearer');
     return principal;
   }
@@ -168,7 +169,7 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     const { route } = match;
     let result: RouteResult;
     try {
-      const principal = route.auth === false ? ANONYMOUS : await authenticate(request);
+      const principal = route.auth === false ? ANONYMOUS : await authenticate(request, route.conversationKey && match.params.id ? decodeURIComponent(match.params.id) : undefined);
       // Ids and query values no record can have stop here, before any storage call.
       const params = decodePathParams(route.path, match.params);
       checkQuery(target.query);

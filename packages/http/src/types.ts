@@ -85,6 +85,11 @@ export interface RouteDefinition {
   tag: string;
   /** Whether the route needs credentials (default true). */
   auth?: boolean;
+  /**
+   * The `{id}` parameter names a conversation whose sandbox session key also authenticates (as
+   * the OpenHands agent-server's `X-Session-API-Key`), for that conversation only.
+   */
+  conversationKey?: boolean;
   /** The JSON body, if the route takes one. `required: false` accepts an empty body. */
   body?: { schema: z.ZodType; required: boolean };
   query?: z.ZodType;

@@ -5,6 +5,7 @@
  * and STARTING_CONVERSATION to READY (or ERROR).
  * @module
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { PlatformError, notFound, validationError } from '../errors.js';
 import type { AgentRunner } from '../ports/agent-runner.js';
 import { AgentSession, appendConversationEvent, userMessageEvent } from '../runs/agent-session.js';
@@ -281,6 +282,27 @@ export class ConversationsService {
   async countEvents(principal: Principal, id: string): Promise<number> {
     await this.ownedRecord(principal, id);
     return (await this.allEvents(id)).length;
+  }
+
+  /**
+   * The conversation's owner, when `key` is the session key of the conversation's sandbox (the
+   * agent-server's `X-Session-API-Key`: what runs in the sandbox, or a client handed
+   * `conversation_url` with it, acts for the owner on this conversation only); else `null`.
+   * Compared in constant time on SHA-256 digests.
+   */
+  async authenticateSessionKey(key: string, conversationId: string): Promise<Principal | null> {
+    const record = await this.context.storage.conversations.get(conversationId).catch(() => null);
+    if (!record?.sandbox_id) return null;
+    const sandbox = await this.context.storage.sandboxes.get(record.sandbox_id).catch(() => null);
+    if (!sandbox || sandbox.status !== 'RUNNING') return null;
+    let expected: string;
+    try {
+      expected = this.context.secrets.open(sandbox.session_api_key);
+    } catch {
+      return null;
+    }
+    const digest = (value: string) => createHash('sha256').update(value).digest();
+    return timingSafeEqual(digest(key), digest(expected)) ? { userId: record.created_by_user_id, orgId: record.org_id } : null;
   }
 
   /** Whether the conversation's agent is at work, here or in another process. */

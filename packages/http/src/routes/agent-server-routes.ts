@@ -30,6 +30,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'getAgentServerConversation',
     summary: 'The conversation (its execution_status, metrics, sandbox)',
     tag: TAG,
+    conversationKey: true,
     responses: { 200: { description: 'The conversation', schema: appConversationSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
       return { status: 200, body: await platform.conversations.get(principal, params.id as string) };
@@ -41,6 +42,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'searchAgentServerEvents',
     summary: 'The conversation’s events in the agent-server shape ({id, timestamp, source, kind, ...}), oldest first',
     tag: TAG,
+    conversationKey: true,
     query: cursorQuerySchema,
     responses: {
       200: { description: 'A page of events', schema: z.object({ items: z.array(agentServerEventSchema), next_page_id: z.string().nullable() }) },
@@ -59,6 +61,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'countAgentServerEvents',
     summary: 'How many events the conversation holds',
     tag: TAG,
+    conversationKey: true,
     responses: { 200: { description: 'The count', schema: z.number().int() }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
       return { status: 200, body: await platform.conversations.countEvents(principal, params.id as string) };
@@ -70,6 +73,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'sendAgentServerMessage',
     summary: 'A follow-up message (SendMessageRequest); with `run: true` an idle agent takes the conversation up again with its whole history',
     tag: TAG,
+    conversationKey: true,
     body: { schema: sendMessageInputSchema, required: true },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc, 409: conflict, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
@@ -82,6 +86,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'runAgentServerConversation',
     summary: 'Takes the conversation up again with its whole history (409 when the agent is at work or the sandbox is gone)',
     tag: TAG,
+    conversationKey: true,
     body: { schema: z.object({}).loose(), required: false },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc, 409: conflict },
     async handle({ platform, principal, params }) {
@@ -94,6 +99,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'pauseAgentServerConversation',
     summary: 'Stops the agent after its current step; the conversation becomes paused',
     tag: TAG,
+    conversationKey: true,
     body: { schema: z.object({}).loose(), required: false },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
@@ -106,6 +112,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'respondToConfirmation',
     summary: 'Accepts or rejects the action held for confirmation (confirmation_mode)',
     tag: TAG,
+    conversationKey: true,
     body: { schema: confirmationResponseSchema, required: true },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc, 409: conflict, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
@@ -118,6 +125,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     operationId: 'getAgentFinalResponse',
     summary: 'The agent’s final answer (its finish message, or its last message); "" before it gave one',
     tag: TAG,
+    conversationKey: true,
     responses: { 200: { description: 'The answer', schema: z.object({ response: z.string() }) }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
       return { status: 200, body: await platform.conversations.finalResponse(principal, params.id as string) };
