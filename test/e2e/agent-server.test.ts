@@ -5,6 +5,7 @@
  */
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { createClient } from '@agent-platform/client';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -202,5 +203,25 @@ describe('the agent-server subset', () => {
     expect((await withKey(`/api/conversations/${other}`)).status).toBe(401);
     expect((await withKey('/api/settings')).status).toBe(401);
     expect((await withKey(`/api/v1/app-conversations/${id}`)).status).toBe(401);
+  });
+
+  it('the WebSocket streams events in the agent-server shape and takes a user message that the agent answers', async () => {
+    const id = await start('task:chat my name is Ines');
+    await until(status(id), (value) => value === 'finished', 'first answer');
+    const socket = new WebSocket(`${server.baseUrl.replace('http', 'ws')}/sockets/events/${id}?resend_all=true&session_api_key=${KEY}`);
+    const received: any[] = [];
+    const answered = new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        const event = JSON.parse(String(data));
+        received.push(event);
+        if (event.kind === 'MessageEvent' && event.source === 'agent' && /Ines/.test(event.llm_message.content[0].text)) resolve();
+      }),
+    );
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'what is my name?' }] }));
+    await answered;
+    socket.close();
+    expect(received[0]).toMatchObject({ kind: 'MessageEvent', source: 'user', timestamp: expect.any(String) });
+    expect(received.map((event) => event.llm_message?.content[0].text).filter(Boolean)).toContain('Your name is Ines.');
   });
 });

@@ -100,10 +100,26 @@ export function attachEventSockets(server: Server, options: EventSocketsOptions)
     }
     // Whatever ends the connection (a failed handshake included) stops the watcher.
     socket.once('close', () => void events.return());
-    wss.handleUpgrade(request, socket, head, (ws) => serve(ws, events));
+    wss.handleUpgrade(request, socket, head, (ws) => serve(ws, events, (data) => receive(ws, principal, id, data)));
   }
 
-  function serve(ws: WebSocket, events: LiveQueue<ConversationEvent>): void {
+  /**
+   * A message from the client, as the agent-server takes them: a user message (a
+   * `SendMessageRequest`, `{"role": "user", "content": ...}`), which the agent takes up (`run`
+   * defaults to true here). A message that is not one gets an `{"error"}` answer; the socket stays.
+   */
+  async function receive(ws: WebSocket, principal: Principal, id: string, data: unknown): Promise<void> {
+    try {
+      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data as Buffer[]).toString('utf8') : String(data);
+      const message = JSON.parse(text) as Record<string, unknown>;
+      await platform.conversations.sendMessage(principal, id, { run: true, ...message });
+    } catch (error) {
+      const detail = error instanceof PlatformError ? error.message : 'the message must be JSON: {"role": "user", "content": "..."}';
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ error: detail }));
+    }
+  }
+
+  function serve(ws: WebSocket, events: LiveQueue<ConversationEvent>, onMessage: (data: unknown) => Promise<void>): void {
     open.add(ws);
     let alive = true;
     const heartbeat =
@@ -122,6 +138,7 @@ export function attachEventSockets(server: Server, options: EventSocketsOptions)
       alive = true;
     });
     ws.on('error', ignore);
+    ws.on('message', (data) => void onMessage(data));
     ws.once('close', () => {
       clearInterval(heartbeat);
       open.delete(ws);
