@@ -6,6 +6,9 @@
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { createClient } from '@agent-platform/client';
 import WebSocket from 'ws';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -223,5 +226,54 @@ describe('the agent-server subset', () => {
     socket.close();
     expect(received[0]).toMatchObject({ kind: 'MessageEvent', source: 'user', timestamp: expect.any(String) });
     expect(received.map((event) => event.llm_message?.content[0].text).filter(Boolean)).toContain('Your name is Ines.');
+  });
+});
+
+describe('a conversation across a restart (embedded PGlite)', () => {
+  it('a follow-up after the server restarted resumes the agent with the stored history, in a fresh sandbox', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-server-restart-'));
+    const llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
+    const env = { AGENT_PLATFORM_STORAGE: 'pglite', AGENT_PLATFORM_DATA_DIR: dataDir, AGENT_PLATFORM_SANDBOX: 'process', AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}` };
+    const call = (baseUrl: string) => async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(baseUrl + route, {
+        method,
+        headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await response.json().catch(() => undefined)) as any;
+    };
+    const waitFor = async (read: () => Promise<any>, done: (value: any) => boolean) => {
+      for (let i = 0; i < 400; i++) {
+        const value = await read();
+        if (done(value)) return value;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('timed out');
+    };
+    try {
+      const first = await startServer('examples/server', env);
+      const api1 = call(first.baseUrl);
+      await api1('POST', '/api/settings', { llm_model: 'openai/gpt-4o', llm_api_key: LLM_KEY, llm_base_url: `${llm.url}/v1` });
+      const task = await api1('POST', '/api/v1/app-conversations', { initial_message: 'task:chat my name is Ada' });
+      const ready = await waitFor(() => api1('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`).then((tasks) => tasks[0]), (current) => current.status === 'READY');
+      const id = ready.app_conversation_id;
+      await waitFor(() => api1('GET', `/api/conversations/${id}`), (conversation) => conversation.execution_status === 'finished');
+      expect(await stopServer(first)).toBe(0);
+
+      const second = await startServer('examples/server', env);
+      try {
+        const api2 = call(second.baseUrl);
+        expect(await api2('POST', `/api/conversations/${id}/events`, { content: 'what is my name?', run: true })).toEqual({ success: true });
+        await waitFor(() => api2('GET', `/api/conversations/${id}/agent_final_response`), (answer) => answer.response === 'Your name is Ada.');
+        const conversation = await api2('GET', `/api/conversations/${id}`);
+        expect(conversation).toMatchObject({ execution_status: 'finished', sandbox_status: 'RUNNING' });
+        expect(conversation.sandbox_id).not.toBe(ready.sandbox_id);
+      } finally {
+        expect(await stopServer(second)).toBe(0);
+      }
+    } finally {
+      await llm.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -310,17 +310,46 @@ export class ConversationsService {
     return this.agents.isRunningHere(record.id) || record.execution_status === 'running' || record.execution_status === 'waiting_for_confirmation';
   }
 
+  /**
+   * Runs the agent again on the stored history. The conversation's sandbox is used while it runs;
+   * when it is gone (deleted, or its runtime restarted with the platform), a fresh one of the
+   * same spec takes its place, with the repository cloned again — the history is the stored
+   * events, so the conversation goes on across a restart. A paused sandbox is a 409.
+   */
   private async resumeRecord(principal: Principal, record: AppConversationRecord): Promise<void> {
     if (!this.runtime || !this.agent) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime or agent is configured');
-    const sandbox = record.sandbox_id ? await this.runtime.inspect(record.sandbox_id).catch(() => null) : null;
-    if (sandbox?.status !== 'RUNNING') throw new PlatformError('CONFLICT', "The conversation's sandbox is not running (it was deleted or paused)");
-    await this.context.storage.conversations.update({ ...record, execution_status: 'running', pause_requested: null, updated_at: nowIso(this.context) });
-    const history = await this.allEvents(record.id);
-    const session = new AgentSession(this.context, this.runtime, this.agent, principal);
-    session.attach(record);
-    const work = this.agents
-      .run(principal, session, { instructions: messageOf(history), history, llmModel: record.llm_model })
-      .catch(() => {})
+    const runtime = this.runtime;
+    const sandbox = record.sandbox_id ? await runtime.inspect(record.sandbox_id).catch(() => null) : null;
+    if (sandbox?.status === 'PAUSED') throw new PlatformError('CONFLICT', "The conversation's sandbox is paused: resume it first");
+    const claimed = { ...record, execution_status: 'running' as const, pause_requested: null, updated_at: nowIso(this.context) };
+    await this.context.storage.conversations.update(claimed);
+    const session = new AgentSession(this.context, runtime, this.agent, principal);
+    const work = (async () => {
+      let current: AppConversationRecord = claimed;
+      if (sandbox?.status !== 'RUNNING') {
+        const stored = record.sandbox_id ? await this.context.storage.sandboxes.get(record.sandbox_id).catch(() => null) : null;
+        const sandboxId = await session.openSandbox(stored?.sandbox_spec_id ?? null);
+        current = { ...((await this.context.storage.conversations.get(record.id)) ?? claimed), sandbox_id: sandboxId, sandbox_status: 'RUNNING', updated_at: nowIso(this.context) };
+        await this.context.storage.conversations.update(current);
+        if (record.selected_repository) {
+          const target = { repository: record.selected_repository, provider: record.git_provider, branch: record.selected_branch };
+          await prepareOwnerRepository(runtime, sandboxId, await this.settings.agentSettings(principal.userId), target, this.stopping.signal);
+        }
+      }
+      session.attach(current);
+      const history = await this.allEvents(record.id);
+      await this.agents.run(principal, session, { instructions: messageOf(history), history, llmModel: record.llm_model });
+    })()
+      .catch(async (error) => {
+        // The sandbox or the repository could not be had: the conversation says so and can be run again.
+        const reason = error instanceof Error ? error.message : String(error);
+        if (session.conversationId) await session.close({ status: 'FAILED', reason }, { removeSandbox: false }).catch(() => {});
+        else {
+          const latest = await this.context.storage.conversations.get(record.id).catch(() => null);
+          if (latest) await this.context.storage.conversations.update({ ...latest, execution_status: 'error', updated_at: nowIso(this.context) }).catch(() => {});
+          await appendConversationEvent(this.context, record.id, { kind: 'status', source: 'system', message: null, data: { status: 'FAILED', reason } }).catch(() => {});
+        }
+      })
       .finally(() => this.background.delete(work));
     this.background.add(work);
   }
