@@ -8,6 +8,7 @@
 import { AgentPlatformConnectionError, AgentPlatformError, isAgentPlatformError } from './errors.js';
 import { RETRY_STATUS_CODES, type Transport } from './transport.js';
 import type { ConversationEvent } from './types.js';
+import { sleep } from './polling.js';
 
 export interface StreamEventsOptions {
   /** Stops the stream: the iteration rejects with the signal's reason. (`break` ends it quietly.) */
@@ -102,21 +103,6 @@ function asConnectionError(failure: unknown, url: string): unknown {
   if (isAgentPlatformError(failure) || failure instanceof AgentPlatformConnectionError) return failure;
   const reason = failure instanceof Error ? `: ${failure.message}` : '';
   return new AgentPlatformConnectionError('network', 'GET', url, `GET ${url}: the stream broke${reason}`, failure);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** One dispatched Server-Sent Events message. */

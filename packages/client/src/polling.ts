@@ -44,8 +44,10 @@ export async function pollUntil<T>(
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason when it aborts (at once if it already has). */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
