@@ -65,6 +65,10 @@ describe('the agent-server subset', () => {
       'start task',
     );
     expect(ready.status).toBe('READY');
+    // The start task names the platform as the agent server; the conversation, its URL there.
+    expect(ready.agent_server_url).toMatch(/^http:\/\/[^/]+$/);
+    const conversation = (await api('GET', `/api/v1/app-conversations/${ready.app_conversation_id}`)).json;
+    expect(conversation.conversation_url).toBe(`${ready.agent_server_url}/api/conversations/${ready.app_conversation_id}`);
     return ready.app_conversation_id as string;
   };
 

@@ -24,12 +24,14 @@ export const appConversationSchema = z.object({
   execution_status: z.enum(EXECUTION_STATUSES),
   /** The agent's token usage and cost so far (built-in agent). */
   metrics: metricsSnapshotSchema.nullish(),
+  /** Where the agent-server subset serves it (`{publicUrl}/api/conversations/{id}`); computed, not stored. */
+  conversation_url: z.string().optional(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
 export type AppConversation = z.infer<typeof appConversationSchema>;
 
-export const appConversationRecordSchema = appConversationSchema.extend({
+export const appConversationRecordSchema = appConversationSchema.omit({ conversation_url: true }).extend({
   org_id: z.string(),
   /** The automation run it belongs to, for trigger `automation`. */
   run_id: z.string().nullable(),
@@ -85,11 +87,13 @@ export const startTaskSchema = z.object({
   app_conversation_id: z.string().nullable(),
   sandbox_id: z.string().nullable(),
   request: z.record(z.string(), z.unknown()),
+  /** Once READY: the agent server for the conversation — the platform itself. Computed, not stored. */
+  agent_server_url: z.string().nullable().optional(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
 export type StartTask = z.infer<typeof startTaskSchema>;
-export const startTaskRecordSchema = startTaskSchema.extend({ org_id: z.string() });
+export const startTaskRecordSchema = startTaskSchema.omit({ agent_server_url: true }).extend({ org_id: z.string() });
 export type StartTaskRecord = z.infer<typeof startTaskRecordSchema>;
 
 const MAX_MESSAGE = 50_000;

@@ -43,11 +43,16 @@ export interface Page<T> {
   next_page_id: string | null;
 }
 
-const toConversation = ({ org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, ...view }: AppConversationRecord): AppConversation => ({
+/** A conversation as returned; `conversation_url` is where the agent-server subset serves it. */
+const toConversation = (
+  { org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, ...view }: AppConversationRecord,
+  publicUrl: string,
+): AppConversation => ({ ...view, metrics: view.metrics ?? null, conversation_url: `${publicUrl}/api/conversations/${view.id}` });
+/** A start task as returned; once READY, `agent_server_url` is the platform itself (it serves the agent-server subset). */
+const toTask = ({ org_id: _org, ...view }: StartTaskRecord, publicUrl: string): StartTask => ({
   ...view,
-  metrics: view.metrics ?? null,
+  agent_server_url: view.status === 'READY' ? publicUrl : null,
 });
-const toTask = ({ org_id: _org, ...view }: StartTaskRecord): StartTask => view;
 const cursor = (query: CursorQuery) => ({ limit: query.limit, ...(query.page_id ? { pageId: query.page_id } : {}) });
 
 export class ConversationsService {
@@ -108,7 +113,7 @@ export class ConversationsService {
     await this.context.storage.startTasks.insert(task);
     const work = this.work(principal, task).finally(() => this.background.delete(work));
     this.background.add(work);
-    return toTask(task);
+    return toTask(task, this.context.publicUrl);
   }
 
   /** Resolves when every conversation started so far has finished its background work. */
@@ -124,7 +129,7 @@ export class ConversationsService {
 
   async search(principal: Principal, query: CursorQuery): Promise<Page<AppConversation>> {
     const page = await this.context.storage.conversations.listByUser(principal.userId, cursor(query));
-    return { items: page.items.map(toConversation), next_page_id: page.nextPageId };
+    return { items: page.items.map((record) => toConversation(record, this.context.publicUrl)), next_page_id: page.nextPageId };
   }
 
   async batchGet(principal: Principal, ids: readonly string[]): Promise<(AppConversation | null)[]> {
@@ -147,18 +152,18 @@ export class ConversationsService {
     return Promise.all(
       ids.map(async (id) => {
         const task = await this.context.storage.startTasks.get(id);
-        return task && task.created_by_user_id === principal.userId ? toTask(task) : null;
+        return task && task.created_by_user_id === principal.userId ? toTask(task, this.context.publicUrl) : null;
       }),
     );
   }
 
   async searchTasks(principal: Principal, query: CursorQuery): Promise<Page<StartTask>> {
     const page = await this.context.storage.startTasks.listByUser(principal.userId, cursor(query));
-    return { items: page.items.map(toTask), next_page_id: page.nextPageId };
+    return { items: page.items.map((task) => toTask(task, this.context.publicUrl)), next_page_id: page.nextPageId };
   }
 
   private owned(principal: Principal, record: AppConversationRecord | null): AppConversation | null {
-    return record && record.created_by_user_id === principal.userId ? toConversation(record) : null;
+    return record && record.created_by_user_id === principal.userId ? toConversation(record, this.context.publicUrl) : null;
   }
 
   private async work(principal: Principal, task: StartTaskRecord): Promise<void> {
