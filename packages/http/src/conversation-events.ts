@@ -40,27 +40,9 @@ export async function conversationEvents(
   return queue;
 }
 
-/**
- * The `seq` the next stored event of a conversation will have: the number of its events (seqs
- * run from 0 without gaps). Found with `limit=1` pages (an event page id is the next seq), by
- * doubling and then halving: about 2·log2(n) small reads.
- */
-export async function nextEventSeq(platform: AgentPlatform, principal: Principal, conversationId: string): Promise<number> {
-  const exists = async (seq: number) => (await platform.conversations.events(principal, conversationId, { limit: 1, page_id: String(seq) })).items.length > 0;
-  if (!(await exists(0))) return 0;
-  // Invariant: `low` exists, `high` does not.
-  let low = 0;
-  let high = 1;
-  while (await exists(high)) {
-    low = high;
-    high *= 2;
-  }
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (await exists(middle)) low = middle;
-    else high = middle;
-  }
-  return high;
+/** The `seq` the next stored event of the caller's conversation will have (404 when it is not theirs). */
+export function nextEventSeq(platform: AgentPlatform, principal: Principal, conversationId: string): Promise<number> {
+  return platform.conversations.countEvents(principal, conversationId);
 }
 
 /** A stand-in for an event `JSON.stringify` cannot serialize (stored nested too deep). */

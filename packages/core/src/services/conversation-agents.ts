@@ -11,7 +11,7 @@ import type { AgentOutcome, ConfirmationDecision, PendingAction } from '../ports
 import type { AgentSession } from '../runs/agent-session.js';
 import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
-import { encodeSeqPage } from '../storage/paging.js';
+import { nextEventSeq, readEventsFrom } from '../runs/conversation-log.js';
 import { nowIso, type ServiceContext } from './context.js';
 import type { SettingsService } from './settings-service.js';
 
@@ -60,7 +60,7 @@ export class ConversationAgents {
     try {
       const settings = await this.settings.agentSettings(principal.userId);
       if (request.llmModel) settings.llmModel = request.llmModel;
-      let nextSeq = request.history.length > 0 ? (request.history.at(-1) as ConversationEvent).seq + 1 : await this.eventCount(conversationId);
+      let nextSeq = request.history.length > 0 ? (request.history.at(-1) as ConversationEvent).seq + 1 : await nextEventSeq(this.context.storage, conversationId);
       outcome = await session.run(
         {
           runId: null,
@@ -71,7 +71,7 @@ export class ConversationAgents {
           signal: controller.signal,
           ...(request.history.length > 0 ? { history: request.history } : {}),
           pendingMessages: async () => {
-            const fresh = await this.eventsFrom(conversationId, nextSeq);
+            const fresh = await readEventsFrom(this.context.storage, conversationId, nextSeq);
             if (fresh.length > 0) nextSeq = (fresh.at(-1) as ConversationEvent).seq + 1;
             return fresh
               .filter((event) => event.source === 'user' && (event.kind === 'MessageEvent' || event.kind === 'message') && event.message)
@@ -139,19 +139,5 @@ export class ConversationAgents {
     await this.context.storage.conversations.update({ ...current, ...changes });
   }
 
-  private async eventsFrom(conversationId: string, seq: number): Promise<ConversationEvent[]> {
-    const events: ConversationEvent[] = [];
-    let pageId: string | undefined = encodeSeqPage(seq);
-    while (pageId !== undefined) {
-      const page = await this.context.storage.conversations.listEvents(conversationId, { limit: 100, pageId });
-      events.push(...page.items);
-      pageId = page.nextPageId ?? undefined;
-    }
-    return events;
-  }
 
-  private async eventCount(conversationId: string): Promise<number> {
-    const events = await this.eventsFrom(conversationId, 0);
-    return events.length === 0 ? 0 : (events.at(-1) as ConversationEvent).seq + 1;
-  }
 }

@@ -11,6 +11,7 @@ import type { AgentRunner } from '../ports/agent-runner.js';
 import { AgentSession, appendConversationEvent, userMessageEvent } from '../runs/agent-session.js';
 import { ConversationAgents } from './conversation-agents.js';
 import { ConversationEventWatchers } from '../runs/event-watchers.js';
+import { nextEventSeq, readEventsFrom } from '../runs/conversation-log.js';
 import type { StorageChange } from '../ports/change-feed.js';
 import { newConversationRecord } from '../runs/records.js';
 import { prepareOwnerRepository } from '../runs/repository.js';
@@ -286,7 +287,7 @@ export class ConversationsService {
 
   async countEvents(principal: Principal, id: string): Promise<number> {
     await this.ownedRecord(principal, id);
-    return (await this.allEvents(id)).length;
+    return nextEventSeq(this.context.storage, id);
   }
 
   /**
@@ -342,7 +343,7 @@ export class ConversationsService {
         }
       }
       session.attach(current);
-      const history = await this.allEvents(record.id);
+      const history = await readEventsFrom(this.context.storage, record.id);
       await this.agents.run(principal, session, { instructions: messageOf(history), history, llmModel: record.llm_model });
     })()
       .catch(async (error) => {
@@ -365,18 +366,9 @@ export class ConversationsService {
     return record;
   }
 
-  private async allEvents(id: string): Promise<ConversationEvent[]> {
-    const events: ConversationEvent[] = [];
-    let pageId: string | undefined;
-    do {
-      const page = await this.context.storage.conversations.listEvents(id, { limit: 100, ...(pageId ? { pageId } : {}) });
-      events.push(...page.items);
-      pageId = page.nextPageId ?? undefined;
-    } while (pageId);
-    return events;
-  }
+
 
   private async lastEvent(id: string, matches: (event: ConversationEvent) => boolean): Promise<ConversationEvent | null> {
-    return (await this.allEvents(id)).findLast(matches) ?? null;
+    return (await readEventsFrom(this.context.storage, id)).findLast(matches) ?? null;
   }
 }
