@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, type ApiCall } from './support/http-api.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
 const KEY = 'e2e-agent-server-key-0123456789';
@@ -39,14 +40,7 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
 describe('the agent-server subset', () => {
   let server: RunningServer;
   let llm: FakeLlmServer;
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(server.baseUrl + route, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
-  };
+  const api: ApiCall = (method, route, body) => apiClient(server.baseUrl, KEY)(method, route, body);
   const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
     let value = await read();
     for (let i = 0; i < 400 && !done(value); i++) {

@@ -13,6 +13,7 @@ import { createHmac } from 'node:crypto';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpServer, type LoopbackMcpServer } from './support/mcp-server.js';
+import { apiClient, type ApiCall } from './support/http-api.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 import { serverRuntimes } from './support/runtimes.js';
 
@@ -67,14 +68,7 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
   let mcp: LoopbackMcpServer;
   let webhookSecret: string;
 
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(server.baseUrl + route, {
-      method,
-      headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json().catch(() => undefined)) as any };
-  };
+  const api: ApiCall = (method, route, body) => apiClient(server.baseUrl, KEY)(method, route, body);
   const settings = (overrides: Record<string, unknown> = {}) =>
     api('POST', '/api/settings', {
       llm_model: 'openai/gpt-4o',
