@@ -20,6 +20,7 @@ import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { agentServerRoutes } from './routes/agent-server-routes.js';
 import { eventStreamRoutes } from './routes/event-stream-routes.js';
+import { openHandsRoutes } from './routes/openhands-routes.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './sse.js';
 import type { HeaderValue, HttpRequest, HttpResponse, RouteDefinition, RouteResult } from './types.js';
 
@@ -80,6 +81,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...conversationRoutes,
   ...agentServerRoutes,
   ...eventStreamRoutes,
+  ...openHandsRoutes,
 ];
 
 /** The methods the API answers, with 405 for one its path does not take. */
