@@ -9,6 +9,8 @@ export * from './schemas/common.js';
 export * from './schemas/principal.js';
 export * from './schemas/mcp-config.js';
 export * from './schemas/settings.js';
+export * from './schemas/custom-secrets.js';
+export * from './schemas/openhands-settings.js';
 export * from './schemas/provider-tokens.js';
 export * from './schemas/api-key.js';
 export * from './schemas/webhook.js';
@@ -20,6 +22,14 @@ export * from './auth/api-key-material.js';
 export * from './auth/stored-api-key-authenticator.js';
 export type { ServiceContext } from './services/context.js';
 export { defaultSettingsValues, SettingsService } from './services/settings-service.js';
+export { SecretsService } from './services/secrets-service.js';
+export {
+  agentSettingsSchemaDocument,
+  conversationSettingsSchemaDocument,
+  openHandsSettingsChanges,
+  openHandsSettingsView,
+  type SettingsChanges,
+} from './services/openhands-settings.js';
 export { GitProvidersService } from './services/git-providers-service.js';
 export { ApiKeysService, type SeedApiKeyInput } from './services/api-keys-service.js';
 export { WebhooksService, generateWebhookSecret, type WebhookSecrets } from './services/webhooks-service.js';
@@ -38,7 +48,7 @@ export { matchEvent, PATTERN_MISS_OUTCOME_LIMIT, type MatchResult } from './auto
 export { EventsService, type InboundRequest, type EventsOptions } from './ingest/events-service.js';
 export type { GithubDeliveryInfo, GithubOrgResolver } from './ingest/github-delivery.js';
 export { decodeUtf8, jsonNestingExceeds, MAX_JSON_DEPTH, parseJsonText } from './ingest/json-body.js';
-export { AutomationsService, toRunView } from './services/automations-service.js';
+export { AutomationsService, HEALTH_PENDING_LIMIT, toRunView } from './services/automations-service.js';
 export { DeliveriesService } from './services/deliveries-service.js';
 export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './services/github-links-service.js';
 export * from './schemas/sandbox-spec.js';
@@ -73,6 +83,8 @@ export {
 export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';
 export { ConversationsService, type Page } from './services/conversations-service.js';
+export { conversationArchive, eventEntryName, type ConversationArchive } from './services/conversation-export.js';
+export { MAX_WORKSPACE_FILE_BYTES, workspacePath } from './services/conversation-files.js';
 export { BoundedDecoder } from './sandbox/bounded-decoder.js';
 export { ExecEventQueue } from './sandbox/exec-event-queue.js';
 export { checkStdin, StdinFeed, type StdinInput } from './sandbox/stdin-feed.js';

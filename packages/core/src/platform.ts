@@ -13,6 +13,7 @@ import { ApiKeysService } from './services/api-keys-service.js';
 import type { ServiceContext } from './services/context.js';
 import { GitProvidersService } from './services/git-providers-service.js';
 import { SettingsService } from './services/settings-service.js';
+import { SecretsService } from './services/secrets-service.js';
 import { WebhooksService } from './services/webhooks-service.js';
 import { AutomationIndex, type AutomationIndexOptions } from './automations/automation-index.js';
 import { AutomationsService } from './services/automations-service.js';
@@ -80,6 +81,8 @@ export interface StartOptions {
 
 export interface AgentPlatform {
   readonly settings: SettingsService;
+  /** Custom secrets one by one (OpenHands' `/api/v1/secrets`): the settings' `secrets_store.custom_secrets`. */
+  readonly secrets: SecretsService;
   readonly gitProviders: GitProvidersService;
   readonly apiKeys: ApiKeysService;
   readonly webhooks: WebhooksService;
@@ -184,6 +187,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
 
   return {
     settings,
+    secrets: new SecretsService(context),
     executor,
     sandboxes: new SandboxesService(context, options.runtime ?? null),
     conversations,

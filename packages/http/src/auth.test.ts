@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialOf } from './define-route.js';
 import { allRoutes } from './handler.js';
 import { BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
 
-const authenticated = allRoutes().filter((route) => route.auth !== false);
+const authenticated = allRoutes().filter((route) => credentialOf(route) !== 'none');
 
 describe.each(BINDINGS)('authentication on %s', (binding) => {
   let api: Harness;

@@ -9,20 +9,14 @@ import { errorResponse, jsonResponse, type HandlerLogger } from './error-respons
 import { checkQuery, decodePathParams, paramsDecode, splitTarget } from './request-checks.js';
 import { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
 import { Router } from './router.js';
-import { apiKeyRoutes } from './routes/api-key-routes.js';
-import { settingsRoutes } from './routes/settings-routes.js';
-import { systemRoutes } from './routes/system-routes.js';
-import { webhookRoutes } from './routes/webhook-routes.js';
-import { automationRoutes } from './routes/automation-routes.js';
-import { deliveryRoutes } from './routes/delivery-routes.js';
-import { eventRoutes } from './routes/event-routes.js';
-import { sandboxRoutes } from './routes/sandbox-routes.js';
-import { conversationRoutes } from './routes/conversation-routes.js';
-import { agentServerRoutes } from './routes/agent-server-routes.js';
-import { eventStreamRoutes } from './routes/event-stream-routes.js';
-import { openHandsRoutes } from './routes/openhands-routes.js';
+import { allRoutes } from './route-table.js';
+import { parseRouteInput } from './route-input.js';
+import { credentialOf, isDefinedRoute, type AnyDefinedRoute, type AnyRoute } from './define-route.js';
+import { openApiRoute } from './routes/system-routes.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './sse.js';
-import type { HeaderValue, HttpRequest, HttpResponse, RouteDefinition, RouteResult } from './types.js';
+import type { HeaderValue, HttpRequest, HttpResponse, RouteResult } from './types.js';
+
+export { allRoutes };
 
 export interface HttpHandlerOptions {
   /** Largest JSON body accepted by API routes, in bytes. Default 1 MiB. */
@@ -49,8 +43,8 @@ export interface HttpHandlerOptions {
 export interface HttpHandler {
   /** Serves a request; `null` when no route has the path (bindings pass it on, or answer 404). */
   handle(request: HttpRequest): Promise<HttpResponse | null>;
-  /** Every route, for bindings that register them one by one and for documentation. */
-  readonly routes: readonly RouteDefinition[];
+  /** Every route (`/openapi.json` too), for bindings that register them one by one and for documentation. */
+  readonly routes: readonly AnyRoute[];
   /** The largest body any route accepts: bindings stop reading beyond it. */
   readonly maxRequestBytes: number;
   openApiDocument(): Record<string, unknown>;
@@ -68,21 +62,6 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
 /** Default {@link HttpHandlerOptions.maxJsonDepth}: the engine's own limit for inbound event bodies. */
 export const DEFAULT_MAX_JSON_DEPTH = MAX_JSON_DEPTH;
-
-export const allRoutes = (): RouteDefinition[] => [
-  ...systemRoutes,
-  ...settingsRoutes,
-  ...apiKeyRoutes,
-  ...webhookRoutes,
-  ...eventRoutes,
-  ...deliveryRoutes,
-  ...automationRoutes,
-  ...sandboxRoutes,
-  ...conversationRoutes,
-  ...agentServerRoutes,
-  ...eventStreamRoutes,
-  ...openHandsRoutes,
-];
 
 /** The methods the API answers, with 405 for one its path does not take. */
 const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -130,17 +109,9 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const routes = allRoutes();
-  const openapiRoute: RouteDefinition = {
-    method: 'GET',
-    path: '/openapi.json',
-    operationId: 'openapi',
-    summary: 'This document',
-    tag: 'system',
-    auth: false,
-    responses: { 200: { description: 'The OpenAPI 3.1 document' } },
-    handle: async () => ({ status: 200, body: openApiDocument() }),
-  };
-  routes.push(openapiRoute);
+  // Served with this handler's own document.
+  const servedOpenApiRoute: AnyDefinedRoute = { ...openApiRoute, handle: async () => ({ status: 200, body: openApiDocument() }) };
+  routes.push(servedOpenApiRoute);
   const router = new Router(routes);
   let cachedDocument: Record<string, unknown> | undefined;
   const openApiDocument = () => (cachedDocument ??= buildOpenApiDocument(routes, options.openapi));
@@ -171,10 +142,12 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     const { route } = match;
     let result: RouteResult;
     try {
-      const principal = route.auth === false ? ANONYMOUS : await authenticate(request, route.conversationKey && match.params.id ? decodeURIComponent(match.params.id) : undefined);
-      // Ids and query values no record can have stop here, before any storage call.
+      // 1. Credentials (401, or 400 for two keys), before anything about the request is judged.
+      const principal = credentialOf(route) === 'none' ? ANONYMOUS : await authenticate(request, route.conversationKey && match.params.id ? decodeURIComponent(match.params.id) : undefined);
+      // 2. Ids and query values no record can have stop here, before any storage call: 404, 422.
       const params = decodePathParams(route.path, match.params);
       checkQuery(target.query);
+      // 3. The body as bytes: size, content type, UTF-8, JSON (413, 415, 400), and present where required (422).
       const raw = request.body ?? new Uint8Array();
       const limit = route.maxBodyBytes ?? maxBodyBytes;
       let body: unknown;
@@ -188,11 +161,17 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
           });
         }
         // JSON `null` is not "no body": the route's schema decides (an object schema answers 422).
-        if (body === null) parseInput(route.body.schema, null);
+        if (body === null && !isDefinedRoute(route)) parseInput(route.body.schema, null);
       } else if (raw.byteLength > limit) {
         throw tooLarge(limit);
       }
-      result = await route.handle({ platform, principal, params, query: target.query, headers: request.headers, body, rawBody: raw });
+      const context = { platform, principal, headers: request.headers, rawBody: raw };
+      if (isDefinedRoute(route)) {
+        // 4. The declared schemas: path parameters, query and body, one 422 for all their issues.
+        result = await route.handle({ ...context, ...parseRouteInput(route, params, target.query, body) });
+      } else {
+        result = await route.handle({ ...context, params, query: target.query, body });
+      }
     } catch (error) {
       return errorResponse(error, options.logger);
     }
@@ -244,7 +223,7 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
    * stored before depth limits existed) gets the route's stand-in when it has one, otherwise a
    * logged 500; it never escapes as an exception.
    */
-  function serialize(route: RouteDefinition, result: RouteResult): HttpResponse {
+  function serialize(route: AnyRoute, result: RouteResult): HttpResponse {
     try {
       return jsonResponse(result.status, result.body);
     } catch (error) {

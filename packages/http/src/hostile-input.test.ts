@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord, StorageAdapter } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
+import { credentialOf } from './define-route.js';
 import { allRoutes } from './handler.js';
 import { createFetchHandler } from './fetch.js';
 import { UNSHOWABLE_PAYLOAD } from './routes/delivery-routes.js';
@@ -231,7 +232,7 @@ describe.each(BINDINGS)('hostile input on %s', (binding) => {
       for (const route of idRoutes) {
         const response = await api.request(route.method, route.path.replaceAll(/\{[^}]+\}/g, id), {
           ...(route.body ? { json: {} } : {}),
-          ...(route.auth === false ? { as: null, headers: { 'x-signature-256': 'sha256=00' } } : {}),
+          ...(credentialOf(route) === 'none' ? { as: null, headers: { 'x-signature-256': 'sha256=00' } } : {}),
         });
         expectDetail(response, 404, /not found|Unknown or disabled webhook source/);
       }

@@ -20,3 +20,29 @@ export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogge
 export { MAX_PATH_PARAM_LENGTH } from './request-checks.js';
 export { DEFAULT_SSE_HEARTBEAT_MS, formatServerSentEvent } from './sse.js';
 export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './types.js';
+export {
+  defineRoute,
+  credentialOf,
+  isDefinedRoute,
+  type AnyDefinedRoute,
+  type AnyRoute,
+  type ApiRouteEntry,
+  type ApiRoutesOf,
+  type BodyOf,
+  type Credential,
+  type DefinedRoute,
+  type FieldsSchema,
+  type ParamsOf,
+  type PathParamNames,
+  type PathParams,
+  type QueryOf,
+  type ResponseOf,
+  type RouteBody,
+  type RouteResponses,
+  type RouteResultOf,
+  type RouteSpec,
+  type SuccessStatus,
+  type SuccessStatusOf,
+} from './define-route.js';
+export { routeGroups, type ApiRoutes, type RouteKey } from './route-table.js';
+export { nameSchema, schemaName } from './schema-names.js';

@@ -27,6 +27,8 @@ const NOT_FOUND_BY_COLLECTION: Record<string, string> = {
   runs: 'Run not found',
   sandboxes: 'Sandbox not found',
   'app-conversations': 'Conversation not found',
+  // `/api/v1/secrets/{name}` (the OpenHands custom secrets).
+  secrets: 'Secret not found',
   // The agent-server subset, `/api/conversations/{id}/...`.
   conversations: 'Conversation not found',
   // `/api/automation/v1/{id}`: the only route whose parameter follows `v1`.

@@ -1,13 +1,14 @@
-import type { HttpMethod, RouteDefinition } from './types.js';
+import type { AnyRoute } from './define-route.js';
+import type { HttpMethod } from './types.js';
 
 interface CompiledRoute {
-  route: RouteDefinition;
+  route: AnyRoute;
   segments: string[];
 }
 
 export type RouteMatch =
   /** `params` are as they appear in the path, still percent-encoded. */
-  | { kind: 'found'; route: RouteDefinition; params: Record<string, string> }
+  | { kind: 'found'; route: AnyRoute; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allow: HttpMethod[]; params: Record<string, string> }
   | { kind: 'not-found' };
 
@@ -20,7 +21,7 @@ const isParam = (segment: string) => segment.startsWith('{') && segment.endsWith
 export class Router {
   private readonly routes: CompiledRoute[];
 
-  constructor(routes: RouteDefinition[]) {
+  constructor(routes: readonly AnyRoute[]) {
     this.routes = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
   }
 

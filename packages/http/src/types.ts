@@ -32,16 +32,22 @@ export interface HttpResponse {
   stream?: AsyncIterable<string>;
 }
 
-/** What a route's handler gets. */
-export interface RouteContext {
+/**
+ * What a route's handler gets. A route made with `defineRoute` gets `params`, `query` and `body`
+ * validated and typed by its schemas; an untyped {@link RouteDefinition} gets them as they came
+ * (the defaults).
+ */
+export interface RouteContext<Params = Record<string, string>, Query = URLSearchParams, Body = unknown> {
   platform: AgentPlatform;
   /** Set on authenticated routes. */
   principal: Principal;
-  params: Record<string, string>;
-  query: URLSearchParams;
+  /** The path parameters, decoded (and parsed with the route's `params` schema, if any). */
+  params: Params;
+  /** The query, parsed with the route's `query` schema (`{}` without one); an untyped route's `URLSearchParams`. */
+  query: Query;
   headers: Record<string, HeaderValue>;
-  /** Parsed JSON body; `undefined` when the request had none. */
-  body: unknown;
+  /** The JSON body parsed with the route's body schema; `undefined` when the request had none. */
+  body: Body;
   rawBody: Uint8Array;
 }
 
@@ -75,7 +81,13 @@ export interface RouteResponseDoc {
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
-/** One endpoint: how it is served, and how it is documented in OpenAPI. */
+/**
+ * One endpoint declared without `defineRoute`: its context is untyped (`params` a record,
+ * `query` the raw `URLSearchParams`, `body` the parsed JSON unvalidated) and it is left out of
+ * `ApiRoutes`. The handler serves it as before: it checks the path parameters and the body's
+ * size, type and JSON, and validates nothing against `query` or `body.schema` (which only
+ * document it). Prefer `defineRoute`.
+ */
 export interface RouteDefinition {
   method: HttpMethod;
   /** Path with `{name}` parameters, e.g. `/api/keys/{id}`. */
@@ -85,6 +97,8 @@ export interface RouteDefinition {
   tag: string;
   /** Whether the route needs credentials (default true). */
   auth?: boolean;
+  /** Only routes made by `defineRoute` have one. */
+  credential?: never;
   /**
    * The `{id}` parameter names a conversation whose sandbox session key also authenticates (as
    * the OpenHands agent-server's `X-Session-API-Key`), for that conversation only.

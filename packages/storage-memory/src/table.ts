@@ -516,15 +516,18 @@ export interface AppendLogView<V> {
 
 /**
  * Append-only lists by key (a conversation's events), with the transaction rules of a
- * {@link Table}: a running transaction's appends are visible through `live` only, and rollback
- * truncates each list it grew back to its committed length. Appends are O(1) amortized; entries
- * are never replaced or removed otherwise, so the log needs no pre-images, only lengths.
+ * {@link Table}: a running transaction's appends and removals are visible through `live` only,
+ * and rollback truncates each list it grew back to its committed length and puts back each list
+ * it removed. Appends are O(1) amortized; entries are never replaced, and a list is only removed
+ * whole, so the log needs no pre-images beyond lengths and removed lists.
  */
 export class AppendLog<V> {
   readonly #lists = new Map<string, V[]>();
   #active = false;
-  /** Committed length of every list the running transaction appended to. */
+  /** Committed length of every list the running transaction appended to or removed. */
   #undo: Map<string, number> | null = null;
+  /** The lists the running transaction removed, as they were (its appends before the removal included). */
+  #removed: Map<string, V[]> | null = null;
 
   readonly live: AppendLogView<V>;
   readonly committed: AppendLogView<V>;
@@ -536,8 +539,21 @@ export class AppendLog<V> {
     };
     this.committed = {
       size: (key) => this.#committedSize(key),
-      slice: (key, start, end) => this.#lists.get(key)?.slice(start, Math.min(end, this.#committedSize(key))) ?? [],
+      slice: (key, start, end) => this.#committedList(key)?.slice(start, Math.min(end, this.#committedSize(key))) ?? [],
     };
+  }
+
+  /** Removes the list of `key` whole (a conversation deleted); no-op for an unknown key. */
+  remove(key: string): void {
+    const list = this.#lists.get(key);
+    if (!list) return;
+    if (this.#active) {
+      const undo = (this.#undo ??= new Map());
+      if (!undo.has(key)) undo.set(key, list.length);
+      const removed = (this.#removed ??= new Map());
+      if (!removed.has(key)) removed.set(key, list);
+    }
+    this.#lists.delete(key);
   }
 
   /** Appends to the list of `key`. The log keeps the rows: pass private copies. */
@@ -558,17 +574,24 @@ export class AppendLog<V> {
   begin(): void {
     this.#active = true;
     this.#undo = null;
+    this.#removed = null;
   }
 
   commit(): void {
     this.#active = false;
     this.#undo = null;
+    this.#removed = null;
   }
 
   rollback(): void {
     const undo = this.#undo;
+    const removed = this.#removed;
     this.#active = false;
     this.#undo = null;
+    this.#removed = null;
+    // A removed list comes back as it was (then is cut back to its committed length below); a
+    // list begun after the removal is dropped with it.
+    for (const [key, list] of removed ?? []) this.#lists.set(key, list);
     if (!undo) return;
     for (const [key, length] of undo) {
       const list = this.#lists.get(key);
@@ -581,5 +604,10 @@ export class AppendLog<V> {
   #committedSize(key: string): number {
     const committed = this.#undo?.get(key);
     return committed ?? this.#lists.get(key)?.length ?? 0;
+  }
+
+  /** The list holding the committed entries of `key`: the removed one while the transaction runs. */
+  #committedList(key: string): V[] | undefined {
+    return this.#removed?.get(key) ?? this.#lists.get(key);
   }
 }

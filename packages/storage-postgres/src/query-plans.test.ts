@@ -164,6 +164,8 @@ describe.skipIf(!available)('query plans', () => {
     await repos.startTasks.get(task.id);
     await repos.startTasks.listByUser(task.created_by_user_id, { limit: 10 });
     await repos.startTasks.update(task);
+    await repos.startTasks.insert(makeStartTaskRecord({ created_by_user_id: conversation.created_by_user_id, app_conversation_id: conversation.id }));
+    await repos.conversations.delete(conversation.id);
 
     await client.query('SET enable_seqscan = off');
     await client.query('SET enable_sort = off');

@@ -53,6 +53,23 @@ export interface Operation {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/**
+ * `schema` with each `$ref` to `#/components/schemas/...` replaced by the schema it names (the
+ * document names its request and response schemas); a reference met again inside itself (a
+ * recursive schema) becomes `{}`, any value.
+ */
+export function inlineRefs(schema: unknown, document: any, seen: readonly string[] = []): any {
+  if (Array.isArray(schema)) return schema.map((item) => inlineRefs(item, document, seen));
+  if (!schema || typeof schema !== 'object') return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const name = ref.slice('#/components/schemas/'.length);
+    const target = document.components?.schemas?.[name];
+    return target && !seen.includes(name) ? inlineRefs(target, document, [...seen, name]) : {};
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlineRefs(value, document, seen)]));
+}
+
 export function operationsOf(document: any): Operation[] {
   const operations: Operation[] = [];
   const globalSecurity = Array.isArray(document.security) && document.security.length > 0;
@@ -60,13 +77,13 @@ export function operationsOf(document: any): Operation[] {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const json = op.requestBody?.content?.['application/json']?.schema ?? null;
+      const json = inlineRefs(op.requestBody?.content?.['application/json']?.schema ?? null, document);
       const security = op.security ?? (globalSecurity ? document.security : []);
       operations.push({
         method: method.toUpperCase(),
         path,
         operationId: op.operationId ?? `${method} ${path}`,
-        parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])],
+        parameters: inlineRefs([...(item.parameters ?? []), ...(op.parameters ?? [])], document),
         body: json,
         bodyRequired: op.requestBody?.required === true,
         authenticated: Array.isArray(security) && security.length > 0,

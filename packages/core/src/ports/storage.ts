@@ -246,6 +246,13 @@ export interface ConversationsRepository {
   appendEvents(conversationId: string, events: readonly Omit<ConversationEvent, 'seq'>[]): Promise<ConversationEvent[]>;
   /** A conversation's events in `seq` order, from `pageId` on (an empty page for an unknown conversation). */
   listEvents(conversationId: string, options: CursorOptions): Promise<CursorPage<ConversationEvent>>;
+  /**
+   * Deletes a conversation together with its events and the start tasks that produced it (its
+   * owner's start tasks whose `app_conversation_id` is `id`), atomically; true when the
+   * conversation existed. An append racing it lands before (and goes with it) or fails as an
+   * append to an unknown conversation; the id may be inserted again, its events starting at 0.
+   */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface StartTasksRepository {

@@ -37,3 +37,14 @@ export const apiKeyRecordSchema = z.object({
   last_used_at: timestampSchema.nullable(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
+
+/**
+ * `GET /api/keys/current` (OpenHands' `getCurrentApiKey`): the stored API key the request
+ * authenticated with. `auth_type` is always `api_key`: a sandbox session key authenticates only
+ * its own conversation's agent-server routes, never this one.
+ */
+export const currentApiKeySchema = apiKeyViewSchema.extend({
+  user_id: z.string(),
+  auth_type: z.literal('api_key'),
+});
+export type CurrentApiKey = z.infer<typeof currentApiKeySchema>;

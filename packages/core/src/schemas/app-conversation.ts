@@ -139,3 +139,14 @@ export const startConversationInputSchema = z.object({
   sandbox_spec_id: z.string().max(200).nullish(),
 });
 export type StartConversationInput = z.input<typeof startConversationInputSchema>;
+
+/**
+ * Body of `PATCH /api/v1/app-conversations/{id}` (OpenHands' `AppConversationUpdateRequest`):
+ * `title` renames (`null` clears it). `public` is refused (422): this platform does not share
+ * conversations publicly.
+ */
+export const appConversationUpdateInputSchema = z.strictObject({
+  title: z.string().trim().min(1).max(500).nullish(),
+  public: z.boolean().optional(),
+});
+export type AppConversationUpdateInput = z.input<typeof appConversationUpdateInputSchema>;

@@ -94,3 +94,31 @@ export type AutomationRecord = Automation;
 
 export const automationListSchema = z.object({ automations: z.array(automationSchema), total: z.number().int() });
 export type AutomationList = z.infer<typeof automationListSchema>;
+
+/**
+ * Body of `POST /api/automation/v1/preset/prompt`, the OpenHands automation service's create
+ * path, an alias of `POST /api/automation/v1`: `prompt` is the automation's `instructions`,
+ * `model` its `llm_model`, `timeout` (seconds) its `timeout_seconds`; `trigger` is the same event
+ * trigger (a `cron` trigger is refused: automations run on events). Unknown fields are refused,
+ * as OpenHands refuses them.
+ */
+export const promptAutomationInputSchema = z.strictObject({
+  name: automationCreateInputSchema.shape.name,
+  prompt: automationCreateInputSchema.shape.instructions,
+  trigger: automationTriggerSchema,
+  model: automationCreateInputSchema.shape.llm_model,
+  timeout: automationCreateInputSchema.shape.timeout_seconds,
+  enabled: z.boolean().optional(),
+  sandbox_spec_id: automationCreateInputSchema.shape.sandbox_spec_id,
+  selected_repository: automationCreateInputSchema.shape.selected_repository,
+});
+export type PromptAutomationInput = z.input<typeof promptAutomationInputSchema>;
+
+/** `GET /api/automation/health` (no credentials): the automation service answers and its storage is reachable. */
+export const automationHealthSchema = z.object({
+  status: z.literal('ok'),
+  storage: z.literal('ok'),
+  /** PENDING runs waiting for an executor, across all orgs, counted up to 100 (100 means 100 or more). */
+  pending_runs: z.number().int().min(0),
+});
+export type AutomationHealth = z.infer<typeof automationHealthSchema>;

@@ -9,6 +9,8 @@ export * from './common.js';
 export * from './principal.js';
 export * from './mcp-config.js';
 export * from './settings.js';
+export * from './custom-secrets.js';
+export * from './openhands-settings.js';
 export * from './provider-tokens.js';
 export * from './api-key.js';
 export * from './webhook.js';

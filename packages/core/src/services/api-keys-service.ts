@@ -7,6 +7,7 @@ import {
   type ApiKeyRecord,
   type ApiKeyView,
   type CreatedApiKey,
+  type CurrentApiKey,
 } from '../schemas/api-key.js';
 import { parseInput } from '../validation.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/api-key-material.js';
@@ -45,6 +46,21 @@ export class ApiKeysService {
   async list(principal: Principal): Promise<ApiKeyList> {
     const records = await this.context.storage.apiKeys.listByUser(principal.userId);
     return { keys: records.map(toView) };
+  }
+
+  /**
+   * The stored key a request authenticated with (`GET /api/keys/current`), given the key it
+   * presented. 404 when that key is not one stored by the platform for the principal (a
+   * host-provided authenticator, or no key).
+   */
+  async current(principal: Principal, apiKey: string | undefined): Promise<CurrentApiKey> {
+    const record = apiKey ? await this.context.storage.apiKeys.getByHash(hashApiKey(apiKey)) : null;
+    if (!record || record.user_id !== principal.userId || record.org_id !== principal.orgId) {
+      throw new PlatformError('NOT_FOUND', 'The request was not authenticated with an API key stored by the platform');
+    }
+    // `api_key`: the platform's own keys. A sandbox session key never reaches here: it
+    // authenticates only its conversation's agent-server routes.
+    return { ...toView(record), user_id: record.user_id, auth_type: 'api_key' };
   }
 
   async revoke(principal: Principal, id: string): Promise<void> {

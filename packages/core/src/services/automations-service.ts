@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { AutomationIndex } from '../automations/automation-index.js';
 import { PlatformError, notFound, validationError } from '../errors.js';
 import type { PageQuery } from '../schemas/common.js';
@@ -7,7 +8,9 @@ import {
   automationDispatchInputSchema,
   automationTriggerSchema,
   automationUpdateInputSchema,
+  promptAutomationInputSchema,
   type Automation,
+  type AutomationHealth,
   type AutomationList,
   type AutomationRecord,
   type StoredTrigger,
@@ -16,6 +19,9 @@ import type { Run, RunList, RunRecord } from '../schemas/run.js';
 import { newRunRecord } from '../runs/records.js';
 import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
+
+/** Most PENDING runs `health()` counts. */
+export const HEALTH_PENDING_LIMIT = 100;
 
 /** A run as returned: the stored dispatch payload stays internal. */
 export function toRunView(record: RunRecord): Run {
@@ -48,7 +54,43 @@ export class AutomationsService {
   ) {}
 
   async create(principal: Principal, input: unknown): Promise<Automation> {
-    const parsed = parseInput(automationCreateInputSchema, input);
+    return this.insert(principal, parseInput(automationCreateInputSchema, input));
+  }
+
+  /**
+   * The OpenHands automation service's create (`POST /api/automation/v1/preset/prompt`): `prompt`
+   * is the instructions, `model` the `llm_model`, `timeout` the `timeout_seconds`; otherwise as
+   * {@link create}.
+   */
+  async createFromPrompt(principal: Principal, input: unknown): Promise<Automation> {
+    const parsed = parseInput(promptAutomationInputSchema, input);
+    return this.insert(principal, {
+      name: parsed.name,
+      enabled: parsed.enabled ?? true,
+      trigger: parsed.trigger,
+      instructions: parsed.prompt,
+      sandbox_spec_id: parsed.sandbox_spec_id,
+      llm_model: parsed.model,
+      selected_repository: parsed.selected_repository,
+      timeout_seconds: parsed.timeout,
+    });
+  }
+
+  /**
+   * `GET /api/automation/health`: the storage answers (else 503), and how many runs wait for an
+   * executor across all orgs, counted up to {@link HEALTH_PENDING_LIMIT} (one bounded read).
+   */
+  async health(): Promise<AutomationHealth> {
+    try {
+      await this.context.storage.ping();
+    } catch (error) {
+      throw new PlatformError('UNAVAILABLE', 'Storage is not reachable', { cause: error });
+    }
+    const pending = await this.context.storage.runs.listByStatus('PENDING', HEALTH_PENDING_LIMIT);
+    return { status: 'ok', storage: 'ok', pending_runs: pending.length };
+  }
+
+  private async insert(principal: Principal, parsed: z.output<typeof automationCreateInputSchema>): Promise<Automation> {
     const now = nowIso(this.context);
     const record: AutomationRecord = {
       id: this.context.ids.newId('auto'),

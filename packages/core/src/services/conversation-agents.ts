@@ -16,7 +16,7 @@ import { nowIso, type ServiceContext } from './context.js';
 import type { SettingsService } from './settings-service.js';
 
 /** Why an agent was stopped from outside. */
-type StopReason = 'paused' | 'shutdown';
+type StopReason = 'paused' | 'shutdown' | 'deleted';
 
 interface Active {
   controller: AbortController;
@@ -45,6 +45,14 @@ export class ConversationAgents {
 
   isRunningHere(conversationId: string): boolean {
     return this.active.has(conversationId);
+  }
+
+  /** Stops the conversation's agent if it runs here, its conversation being deleted: nothing more is recorded. */
+  stopDeleted(conversationId: string): void {
+    const entry = this.active.get(conversationId);
+    if (!entry) return;
+    entry.controller.abort('deleted' satisfies StopReason);
+    entry.pending?.answer({ accept: false, reason: 'the conversation was deleted' });
   }
 
   /** Runs the agent on the conversation until it finishes, fails, is paused or the platform stops. */
@@ -86,6 +94,8 @@ export class ConversationAgents {
       this.active.delete(conversationId);
     }
     const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
+    // Deleted: there is no conversation left to record the end in.
+    if (reason === 'deleted') return;
     // Paused, or interrupted by a shutdown: the conversation can be taken up again with `run`.
     await session.close(outcome, { removeSandbox: false, ...(reason ? { executionStatus: 'paused' as const } : {}) });
   }
@@ -97,8 +107,13 @@ export class ConversationAgents {
   async onControl(conversationId: string): Promise<void> {
     const entry = this.active.get(conversationId);
     if (!entry) return;
-    const record = await this.context.storage.conversations.get(conversationId).catch(() => null);
-    if (!record) return;
+    const record = await this.context.storage.conversations.get(conversationId).catch(() => undefined);
+    if (record === undefined) return;
+    if (record === null) {
+      // Deleted through another process: stop here too.
+      this.stopDeleted(conversationId);
+      return;
+    }
     if (record.pause_requested) {
       await this.clearControl(record, { pause_requested: null });
       await entry.session.record({ kind: 'PauseEvent', source: 'user', message: 'paused', data: {} });

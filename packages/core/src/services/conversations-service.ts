@@ -18,6 +18,7 @@ import { prepareOwnerRepository } from '../runs/repository.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
 import {
+  appConversationUpdateInputSchema,
   confirmationResponseSchema,
   messageText,
   sendMessageInputSchema,
@@ -33,6 +34,9 @@ import type { CursorQuery } from '../schemas/v1-pages.js';
 import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
 import type { SettingsService } from './settings-service.js';
+import { conversationArchive, type ConversationArchive } from './conversation-export.js';
+import { readWorkspaceFile } from './conversation-files.js';
+import { isFinalRunStatus } from '../runs/run-transitions.js';
 
 /** The first user message of a history: the task, for runners that take no history. */
 function messageOf(history: readonly ConversationEvent[]): string {
@@ -161,6 +165,85 @@ export class ConversationsService {
   async searchTasks(principal: Principal, query: CursorQuery): Promise<Page<StartTask>> {
     const page = await this.context.storage.startTasks.listByUser(principal.userId, cursor(query));
     return { items: page.items.map((task) => toTask(task, this.context.publicUrl)), next_page_id: page.nextPageId };
+  }
+
+  /**
+   * Renames the conversation (`title`; `null` clears it). `public` (OpenHands' sharing flag) is a
+   * 422: this platform does not share conversations publicly.
+   */
+  async update(principal: Principal, id: string, input: unknown): Promise<AppConversation> {
+    const patch = parseInput(appConversationUpdateInputSchema, input === undefined ? {} : input);
+    if (patch.public !== undefined) throw validationError(['body', 'public'], 'public sharing is not supported by this platform');
+    const updated = await this.context.storage.transaction(async (tx) => {
+      const record = await tx.conversations.get(id);
+      if (!record || record.created_by_user_id !== principal.userId) throw notFound('Conversation');
+      if (patch.title === undefined) return record;
+      const next = { ...record, title: patch.title, updated_at: nowIso(this.context) };
+      await tx.conversations.update(next);
+      return next;
+    });
+    return toConversation(updated, this.context.publicUrl);
+  }
+
+  /**
+   * Deletes the conversation with its events and start task, stops its agent (here, and through
+   * the change feed in the process running it), and deletes its sandbox. 404 for an unknown
+   * conversation or someone else's; 409 for the conversation of an automation run still under
+   * way (cancel the run first).
+   */
+  async delete(principal: Principal, id: string): Promise<void> {
+    const record = await this.ownedRecord(principal, id);
+    if (record.run_id) {
+      const run = await this.context.storage.runs.get(record.org_id, record.run_id);
+      if (run && !isFinalRunStatus(run.status)) {
+        throw new PlatformError('CONFLICT', `The conversation belongs to automation run ${run.id}, which is ${run.status}: cancel the run first`);
+      }
+    }
+    if (!(await this.context.storage.conversations.delete(id))) throw notFound('Conversation');
+    // Its agent stops here, or (hearing of it through the feed) in the process running it; a step
+    // it was taking meanwhile finds the conversation gone, and nothing more is recorded.
+    this.agents.stopDeleted(id);
+    await this.context.announce({ type: 'conversation.control', conversationId: id });
+    if (record.sandbox_id) await this.deleteSandbox(principal, record.sandbox_id);
+  }
+
+  /** Each conversation has a sandbox of its own: it goes with the conversation (best effort for the runtime). */
+  private async deleteSandbox(principal: Principal, sandboxId: string): Promise<void> {
+    const sandbox = await this.context.storage.sandboxes.get(sandboxId);
+    if (!sandbox || sandbox.created_by_user_id !== principal.userId) return;
+    if (this.runtime && sandbox.runtime === this.runtime.name) await this.runtime.delete(sandboxId).catch(() => {});
+    await this.context.storage.sandboxes.delete(sandboxId);
+  }
+
+  /**
+   * The conversation as a zip of its events, as the OpenHands agent-server lays them out:
+   * `meta.json` and one `event-NNNNN-<id>.json` per event (see `conversation-export.ts`).
+   */
+  async download(principal: Principal, id: string): Promise<ConversationArchive> {
+    const conversation = await this.get(principal, id);
+    const events = await readEventsFrom(this.context.storage, id);
+    return conversationArchive(conversation, events, this.context.clock.now());
+  }
+
+  /**
+   * The text of a file in the conversation's sandbox workspace: `filePath` absolute inside the
+   * workspace, or relative to it; at most 10 MiB. 404 unknown conversation or file; 422 a path
+   * outside the workspace, a directory; 409 the sandbox is gone, paused or not running; 503 no
+   * runtime. See `conversation-files.ts`.
+   */
+  async readFile(principal: Principal, id: string, filePath: string): Promise<string> {
+    const record = await this.ownedRecord(principal, id);
+    if (!this.runtime) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime is configured');
+    if (!record.sandbox_id) throw new PlatformError('CONFLICT', 'The conversation has no sandbox');
+    const sandbox = await this.runtime.inspect(record.sandbox_id);
+    if (sandbox.status === 'MISSING') {
+      throw new PlatformError('CONFLICT', 'The conversation’s sandbox is gone (deleted, or its runtime restarted): its files cannot be read');
+    }
+    if (sandbox.status === 'PAUSED') {
+      throw new PlatformError('CONFLICT', `The conversation’s sandbox is paused: resume it first (POST /api/v1/sandboxes/${record.sandbox_id}/resume)`);
+    }
+    if (sandbox.status !== 'RUNNING') throw new PlatformError('CONFLICT', `The conversation’s sandbox is ${sandbox.status}: its files cannot be read now`);
+    return readWorkspaceFile(this.runtime, record.sandbox_id, sandbox.workingDir, filePath);
   }
 
   private owned(principal: Principal, record: AppConversationRecord | null): AppConversation | null {

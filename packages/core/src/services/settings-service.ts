@@ -14,6 +14,14 @@ import { parseInput } from '../validation.js';
 import { nowIso, type ServiceContext } from './context.js';
 import { maskMcpConfig, openMcpConfig, sealMcpConfig } from './mcp-secrets.js';
 import type { AgentSettings } from '../ports/agent-runner.js';
+import type { ProviderTokensRecord } from '../schemas/provider-tokens.js';
+import type { SettingsSchemaDocument, V1SettingsView } from '../schemas/openhands-settings.js';
+import {
+  agentSettingsSchemaDocument,
+  conversationSettingsSchemaDocument,
+  openHandsSettingsChanges,
+  openHandsSettingsView,
+} from './openhands-settings.js';
 
 type CustomSecretsInput = NonNullable<ParsedSettingsInput['secrets_store']>['custom_secrets'];
 type StoredCustomSecrets = NonNullable<SettingsRecord['custom_secrets']>;
@@ -40,11 +48,37 @@ export class SettingsService {
   async store(principal: Principal, input: unknown): Promise<void> {
     // Only a missing body means "no fields": an explicit JSON null is a 422, not a reset.
     const parsed = parseInput(settingsInputSchema, input === undefined ? {} : input);
+    await this.write(principal, parsed, null);
+  }
+
+  /**
+   * Saves OpenHands' V1 body (`POST /api/v1/settings`): `agent_settings_diff`,
+   * `conversation_settings_diff` and flat fields, a partial update — only the fields the body
+   * names change, each by the rules of {@link store} (a secret or a sticky field sent `null`
+   * keeps its value, `""` clears a secret). Validated with the same field schemas as `store`.
+   */
+  async saveOpenHands(principal: Principal, input: unknown): Promise<void> {
+    const changes = openHandsSettingsChanges(input);
+    await this.write(principal, changes, new Set(Object.keys(changes)));
+  }
+
+  /**
+   * Writes validated settings over the stored record, in one transaction. With `named`, only
+   * those fields change (a partial update); without, every value field and `mcp_config` is
+   * replaced (an omitted one becomes its default). Secrets and custom secrets not sent are kept
+   * either way.
+   */
+  private async write(principal: Principal, parsed: Partial<ParsedSettingsInput>, named: ReadonlySet<string> | null): Promise<void> {
+    const sent = (field: string) => named === null || named.has(field);
     await this.context.storage.transaction(async (tx) => {
       const now = nowIso(this.context);
       const stored = (await tx.settings.get(principal.userId)) ?? emptySettingsRecord(principal.userId, now);
       const values = {} as Record<keyof SettingsValues, unknown>;
       for (const field of SETTINGS_VALUE_FIELDS) {
+        if (!sent(field)) {
+          values[field] = stored.values[field];
+          continue;
+        }
         const next = parsed[field];
         const sticky = (SETTINGS_STICKY_FIELDS as readonly string[]).includes(field);
         values[field] = next == null && sticky ? stored.values[field] : (next ?? null);
@@ -55,7 +89,11 @@ export class SettingsService {
         if (next === '') delete secrets[field];
         else if (next != null) secrets[field] = this.context.secrets.seal(next);
       }
-      const mcpConfig = parsed.mcp_config ? sealMcpConfig(parsed.mcp_config, stored.mcp_config, this.context.secrets) : null;
+      const mcpConfig = !sent('mcp_config')
+        ? stored.mcp_config
+        : parsed.mcp_config
+          ? sealMcpConfig(parsed.mcp_config, stored.mcp_config, this.context.secrets)
+          : null;
       const customSecrets = this.customSecrets(parsed.secrets_store?.custom_secrets, stored.custom_secrets ?? {});
       await tx.settings.put({ ...stored, values: values as SettingsValues, secrets, mcp_config: mcpConfig, custom_secrets: customSecrets, updated_at: now });
     });
@@ -76,10 +114,40 @@ export class SettingsService {
 
   /** The settings with secrets masked; 404 when the user has stored neither settings nor tokens. */
   async get(principal: Principal): Promise<SettingsView> {
+    const view = await this.viewOf(principal);
+    if (!view) throw notFound('Settings');
+    return view;
+  }
+
+  /**
+   * `GET /api/v1/settings`: the settings as {@link get} shows them, with OpenHands' nested
+   * `agent_settings` (never the API key) and `conversation_settings`; the defaults when nothing
+   * is stored yet (OpenHands clients read settings first).
+   */
+  async openHandsView(principal: Principal): Promise<V1SettingsView> {
+    const view = (await this.viewOf(principal)) ?? this.maskedView(emptySettingsRecord(principal.userId, nowIso(this.context)), null);
+    return openHandsSettingsView(view);
+  }
+
+  /** The JSON Schema of `agent_settings_diff` (`GET /api/v1/settings/agent-schema`). */
+  agentSettingsSchema(): SettingsSchemaDocument {
+    return agentSettingsSchemaDocument();
+  }
+
+  /** The JSON Schema of `conversation_settings_diff` (`GET /api/v1/settings/conversation-schema`). */
+  conversationSettingsSchema(): SettingsSchemaDocument {
+    return conversationSettingsSchemaDocument();
+  }
+
+  /** The masked view; `null` when the user has stored neither settings nor tokens. */
+  private async viewOf(principal: Principal): Promise<SettingsView | null> {
     const storage = this.context.storage;
     const [record, tokens] = await Promise.all([storage.settings.get(principal.userId), storage.providerTokens.get(principal.userId)]);
-    if (!record && !tokens) throw notFound('Settings');
-    const base = record ?? emptySettingsRecord(principal.userId, nowIso(this.context));
+    if (!record && !tokens) return null;
+    return this.maskedView(record ?? emptySettingsRecord(principal.userId, nowIso(this.context)), tokens);
+  }
+
+  private maskedView(base: SettingsRecord, tokens: ProviderTokensRecord | null): SettingsView {
     const providerTokensSet: Record<string, string | null> = {};
     for (const [provider, token] of Object.entries(tokens?.tokens ?? {})) {
       if (token) providerTokensSet[provider] = token.host;

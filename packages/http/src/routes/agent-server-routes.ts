@@ -9,22 +9,23 @@ import {
   appConversationSchema,
   confirmationResponseSchema,
   cursorQuerySchema,
-  parseInput,
   sendMessageInputSchema,
   successSchema,
 } from '@agent-platform/core';
 import { z } from 'zod';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
+import { nameSchema } from '../schema-names.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const TAG = 'agent-server';
 const BASE = '/api/conversations/{id}';
 const conflict = errorDoc('The conversation is not in a state that allows it');
 const done = { description: 'Done', schema: successSchema };
-const agentServerEventSchema = z.looseObject({ id: z.string(), timestamp: z.string(), source: z.string(), kind: z.string() });
+const agentServerEventSchema = nameSchema('AgentServerEvent', z.looseObject({ id: z.string(), timestamp: z.string(), source: z.string(), kind: z.string() }));
+const agentServerEventPageSchema = nameSchema('AgentServerEventPage', z.object({ items: z.array(agentServerEventSchema), next_page_id: z.string().nullable() }));
 
-export const agentServerRoutes: RouteDefinition[] = [
-  {
+export const agentServerRoutes = [
+  defineRoute({
     method: 'GET',
     path: BASE,
     operationId: 'getAgentServerConversation',
@@ -33,10 +34,10 @@ export const agentServerRoutes: RouteDefinition[] = [
     conversationKey: true,
     responses: { 200: { description: 'The conversation', schema: appConversationSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.conversations.get(principal, params.id as string) };
+      return { status: 200, body: await platform.conversations.get(principal, params.id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/events/search`,
     operationId: 'searchAgentServerEvents',
@@ -45,17 +46,18 @@ export const agentServerRoutes: RouteDefinition[] = [
     conversationKey: true,
     query: cursorQuerySchema,
     responses: {
-      200: { description: 'A page of events', schema: z.object({ items: z.array(agentServerEventSchema), next_page_id: z.string().nullable() }) },
+      200: { description: 'A page of events', schema: agentServerEventPageSchema },
       401: unauthorized,
       404: notFoundDoc,
       422: invalid,
     },
     async handle({ platform, principal, params, query }) {
-      const page = parseInput(cursorQuerySchema, Object.fromEntries(query), 'query');
-      return { status: 200, body: await platform.conversations.searchAgentServerEvents(principal, params.id as string, page) };
+      // The service types its events loosely (`Record<string, unknown>`); each is `toAgentServerEvent`'s `{ id, timestamp, source, kind, ...data }`.
+      const page = await platform.conversations.searchAgentServerEvents(principal, params.id, query);
+      return { status: 200, body: page as z.output<typeof agentServerEventPageSchema> };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/events/count`,
     operationId: 'countAgentServerEvents',
@@ -64,10 +66,10 @@ export const agentServerRoutes: RouteDefinition[] = [
     conversationKey: true,
     responses: { 200: { description: 'The count', schema: z.number().int() }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.conversations.countEvents(principal, params.id as string) };
+      return { status: 200, body: await platform.conversations.countEvents(principal, params.id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/events`,
     operationId: 'sendAgentServerMessage',
@@ -77,10 +79,10 @@ export const agentServerRoutes: RouteDefinition[] = [
     body: { schema: sendMessageInputSchema, required: true },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc, 409: conflict, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      return { status: 200, body: await platform.conversations.sendMessage(principal, params.id as string, body) };
+      return { status: 200, body: await platform.conversations.sendMessage(principal, params.id, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/run`,
     operationId: 'runAgentServerConversation',
@@ -90,10 +92,10 @@ export const agentServerRoutes: RouteDefinition[] = [
     body: { schema: z.object({}).loose(), required: false },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc, 409: conflict },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.conversations.resume(principal, params.id as string) };
+      return { status: 200, body: await platform.conversations.resume(principal, params.id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/pause`,
     operationId: 'pauseAgentServerConversation',
@@ -103,10 +105,10 @@ export const agentServerRoutes: RouteDefinition[] = [
     body: { schema: z.object({}).loose(), required: false },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.conversations.pause(principal, params.id as string) };
+      return { status: 200, body: await platform.conversations.pause(principal, params.id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/events/respond_to_confirmation`,
     operationId: 'respondToConfirmation',
@@ -116,10 +118,10 @@ export const agentServerRoutes: RouteDefinition[] = [
     body: { schema: confirmationResponseSchema, required: true },
     responses: { 200: done, 401: unauthorized, 404: notFoundDoc, 409: conflict, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      return { status: 200, body: await platform.conversations.respondToConfirmation(principal, params.id as string, body) };
+      return { status: 200, body: await platform.conversations.respondToConfirmation(principal, params.id, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/agent_final_response`,
     operationId: 'getAgentFinalResponse',
@@ -128,7 +130,7 @@ export const agentServerRoutes: RouteDefinition[] = [
     conversationKey: true,
     responses: { 200: { description: 'The answer', schema: z.object({ response: z.string() }) }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.conversations.finalResponse(principal, params.id as string) };
+      return { status: 200, body: await platform.conversations.finalResponse(principal, params.id) };
     },
-  },
-];
+  }),
+] as const;

@@ -1,9 +1,9 @@
 import { apiKeyCreateInputSchema, apiKeyListSchema, createdApiKeySchema } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, notFoundDoc, unauthorized } from './shared-responses.js';
 
-export const apiKeyRoutes: RouteDefinition[] = [
-  {
+export const apiKeyRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/api/keys',
     operationId: 'createApiKey',
@@ -14,8 +14,8 @@ export const apiKeyRoutes: RouteDefinition[] = [
     async handle({ platform, principal, body }) {
       return { status: 201, body: await platform.apiKeys.create(principal, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/api/keys',
     operationId: 'listApiKeys',
@@ -25,8 +25,8 @@ export const apiKeyRoutes: RouteDefinition[] = [
     async handle({ platform, principal }) {
       return { status: 200, body: await platform.apiKeys.list(principal) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/api/keys/{id}',
     operationId: 'revokeApiKey',
@@ -34,8 +34,8 @@ export const apiKeyRoutes: RouteDefinition[] = [
     tag: 'api-keys',
     responses: { 204: { description: 'Revoked' }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      await platform.apiKeys.revoke(principal, params.id as string);
+      await platform.apiKeys.revoke(principal, params.id);
       return { status: 204 };
     },
-  },
-];
+  }),
+] as const;

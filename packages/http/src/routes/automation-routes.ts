@@ -5,19 +5,18 @@ import {
   automationSchema,
   automationUpdateInputSchema,
   pageQuerySchema,
-  parseInput,
   runListSchema,
   runSchema,
 } from '@agent-platform/core';
 import { z } from 'zod';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const BASE = '/api/automation/v1';
 const TAG = 'automations';
 
-export const automationRoutes: RouteDefinition[] = [
-  {
+export const automationRoutes = [
+  defineRoute({
     method: 'POST',
     path: BASE,
     operationId: 'createAutomation',
@@ -28,8 +27,8 @@ export const automationRoutes: RouteDefinition[] = [
     async handle({ platform, principal, body }) {
       return { status: 201, body: await platform.automations.create(principal, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: BASE,
     operationId: 'listAutomations',
@@ -38,10 +37,10 @@ export const automationRoutes: RouteDefinition[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of automations', schema: automationListSchema }, 401: unauthorized, 422: invalid },
     async handle({ platform, principal, query }) {
-      return { status: 200, body: await platform.automations.list(principal, parseInput(pageQuerySchema, Object.fromEntries(query), 'query')) };
+      return { status: 200, body: await platform.automations.list(principal, query) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/{id}`,
     operationId: 'getAutomation',
@@ -49,10 +48,10 @@ export const automationRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 200: { description: 'The automation', schema: automationSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.automations.get(principal, params.id as string) };
+      return { status: 200, body: await platform.automations.get(principal, params.id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: `${BASE}/{id}`,
     operationId: 'updateAutomation',
@@ -61,10 +60,10 @@ export const automationRoutes: RouteDefinition[] = [
     body: { schema: automationUpdateInputSchema, required: true },
     responses: { 200: { description: 'The automation', schema: automationSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      return { status: 200, body: await platform.automations.update(principal, params.id as string, body) };
+      return { status: 200, body: await platform.automations.update(principal, params.id, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: `${BASE}/{id}`,
     operationId: 'deleteAutomation',
@@ -72,11 +71,11 @@ export const automationRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 204: { description: 'Deleted' }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      await platform.automations.delete(principal, params.id as string);
+      await platform.automations.delete(principal, params.id);
       return { status: 204 };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/{id}/dispatch`,
     operationId: 'dispatchAutomation',
@@ -85,10 +84,10 @@ export const automationRoutes: RouteDefinition[] = [
     body: { schema: automationDispatchInputSchema, required: false },
     responses: { 201: { description: 'The PENDING run', schema: runSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      return { status: 201, body: await platform.automations.dispatch(principal, params.id as string, body) };
+      return { status: 201, body: await platform.automations.dispatch(principal, params.id, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/{id}/runs`,
     operationId: 'listAutomationRuns',
@@ -97,11 +96,10 @@ export const automationRoutes: RouteDefinition[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of runs', schema: runListSchema }, 401: unauthorized, 404: notFoundDoc, 422: invalid },
     async handle({ platform, principal, params, query }) {
-      const page = parseInput(pageQuerySchema, Object.fromEntries(query), 'query');
-      return { status: 200, body: await platform.automations.listRuns(principal, params.id as string, page) };
+      return { status: 200, body: await platform.automations.listRuns(principal, params.id, query) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/runs/{run_id}`,
     operationId: 'getRun',
@@ -109,10 +107,10 @@ export const automationRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 200: { description: 'The run', schema: runSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.automations.getRun(principal, params.run_id as string) };
+      return { status: 200, body: await platform.automations.getRun(principal, params.run_id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/runs/{run_id}/cancel`,
     operationId: 'cancelRun',
@@ -127,7 +125,7 @@ export const automationRoutes: RouteDefinition[] = [
       ...bodyErrors,
     },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.automations.cancelRun(principal, params.run_id as string) };
+      return { status: 200, body: await platform.automations.cancelRun(principal, params.run_id) };
     },
-  },
-];
+  }),
+] as const;

@@ -1,5 +1,5 @@
-import { deliveryListQuerySchema, deliveryListSchema, deliverySchema, ingestResultSchema, parseInput } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { deliveryListQuerySchema, deliveryListSchema, deliverySchema, ingestResultSchema } from '@agent-platform/core';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 import { z } from 'zod';
 
@@ -9,8 +9,8 @@ const TAG = 'deliveries';
 /** Stands in for a stored payload that cannot be serialized (nested too deep). */
 export const UNSHOWABLE_PAYLOAD = '[payload not shown: it is nested too deeply to serialize; it is kept as received]';
 
-export const deliveryRoutes: RouteDefinition[] = [
-  {
+export const deliveryRoutes = [
+  defineRoute({
     method: 'GET',
     path: BASE,
     operationId: 'listDeliveries',
@@ -19,10 +19,10 @@ export const deliveryRoutes: RouteDefinition[] = [
     query: deliveryListQuerySchema,
     responses: { 200: { description: 'A page of deliveries (without payloads)', schema: deliveryListSchema }, 401: unauthorized, 422: invalid },
     async handle({ platform, principal, query }) {
-      return { status: 200, body: await platform.deliveries.list(principal, parseInput(deliveryListQuerySchema, Object.fromEntries(query), 'query')) };
+      return { status: 200, body: await platform.deliveries.list(principal, query) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/{id}`,
     operationId: 'getDelivery',
@@ -30,13 +30,13 @@ export const deliveryRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 200: { description: 'The delivery', schema: deliverySchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.deliveries.get(principal, params.id as string) };
+      return { status: 200, body: await platform.deliveries.get(principal, params.id) };
     },
     // A payload stored before nesting was limited may be too deep to serialize: the delivery
     // stays readable, with a note in place of its payload.
-    unserializable: (delivery) => ({ ...(delivery as Record<string, unknown>), payload: UNSHOWABLE_PAYLOAD }),
-  },
-  {
+    unserializable: (delivery) => ({ ...delivery, payload: UNSHOWABLE_PAYLOAD }),
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/{id}/replay`,
     operationId: 'replayDelivery',
@@ -51,7 +51,7 @@ export const deliveryRoutes: RouteDefinition[] = [
       ...bodyErrors,
     },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.deliveries.replay(principal, params.id as string) };
+      return { status: 200, body: await platform.deliveries.replay(principal, params.id) };
     },
-  },
-];
+  }),
+] as const;

@@ -1,18 +1,18 @@
 import { ingestResultSchema } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { errorDoc } from './shared-responses.js';
 
 const TAG = 'events';
 
 /** Inbound events: authenticated by their signature, not by an API key; bodies read raw. */
-export const eventRoutes: RouteDefinition[] = [
-  {
+export const eventRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/api/automation/v1/events/github',
     operationId: 'ingestGithubEvent',
     summary: 'A native GitHub delivery, verified with X-Hub-Signature-256',
     tag: TAG,
-    auth: false,
+    credential: 'none',
     rawBody: true,
     responses: {
       200: { description: 'Received (and matched, or a duplicate)', schema: ingestResultSchema },
@@ -24,14 +24,14 @@ export const eventRoutes: RouteDefinition[] = [
     async handle({ platform, headers, rawBody }) {
       return { status: 200, body: await platform.events.ingestGithub({ headers, body: rawBody }) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/api/automation/v1/events/{org_id}/{source}',
     operationId: 'ingestCustomEvent',
     summary: 'An event from a registered custom webhook source, verified per its signature scheme',
     tag: TAG,
-    auth: false,
+    credential: 'none',
     rawBody: true,
     responses: {
       200: { description: 'Received (and matched, ignored, or a duplicate)', schema: ingestResultSchema },
@@ -41,7 +41,7 @@ export const eventRoutes: RouteDefinition[] = [
       413: errorDoc('Body over the limit'),
     },
     async handle({ platform, params, headers, rawBody }) {
-      return { status: 200, body: await platform.events.ingest(params.org_id as string, params.source as string, { headers, body: rawBody }) };
+      return { status: 200, body: await platform.events.ingest(params.org_id, params.source, { headers, body: rawBody }) };
     },
-  },
-];
+  }),
+] as const;

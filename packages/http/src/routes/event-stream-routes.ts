@@ -1,7 +1,8 @@
 import { conversationEventSchema, validationError, type ConversationEvent } from '@agent-platform/core';
 import { z } from 'zod';
 import { conversationEvents, serializeEvent } from '../conversation-events.js';
-import type { HeaderValue, RouteDefinition, ServerSentEvent } from '../types.js';
+import { defineRoute } from '../define-route.js';
+import type { HeaderValue, ServerSentEvent } from '../types.js';
 import { invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 /** An event id as this stream hands them out: a `seq`, in decimal. */
@@ -14,9 +15,9 @@ const firstValue = (value: HeaderValue): string | undefined => (Array.isArray(va
  * reconnects), else past `?last_event_id=` (for a first connection that resumes: `EventSource`
  * cannot set headers), else 0. 422 for an id this stream never handed out.
  */
-export function resumeSeq(headers: Record<string, HeaderValue>, query: URLSearchParams): number {
+export function resumeSeq(headers: Record<string, HeaderValue>, lastEventId: string | undefined): number {
   const header = firstValue(headers['last-event-id'])?.trim();
-  const [value, loc] = header ? [header, ['header', 'last-event-id']] : [query.get('last_event_id')?.trim(), ['query', 'last_event_id']];
+  const [value, loc] = header ? [header, ['header', 'last-event-id']] : [lastEventId?.trim(), ['query', 'last_event_id']];
   if (!value) return 0;
   if (!SEQ.test(value)) throw validationError(loc, 'must be the id of an event of this stream (its seq: a whole number, 0 or more)');
   return Number(value) + 1;
@@ -25,8 +26,8 @@ export function resumeSeq(headers: Record<string, HeaderValue>, query: URLSearch
 const toMessage = (event: ConversationEvent): ServerSentEvent => ({ id: String(event.seq), event: event.kind, data: serializeEvent(event) });
 
 /** Live streams of a conversation's events. The WebSocket one is not a route: see `event-sockets.ts`. */
-export const eventStreamRoutes: RouteDefinition[] = [
-  {
+export const eventStreamRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/api/v1/app-conversations/{id}/events/stream',
     operationId: 'streamAppConversationEvents',
@@ -42,12 +43,12 @@ export const eventStreamRoutes: RouteDefinition[] = [
       422: invalid,
     },
     async handle({ platform, principal, params, query, headers }) {
-      const fromSeq = resumeSeq(headers, query);
-      const events = await conversationEvents(platform, principal, params.id as string, fromSeq);
+      const fromSeq = resumeSeq(headers, query.last_event_id);
+      const events = await conversationEvents(platform, principal, params.id, fromSeq);
       return { status: 200, events: mapIterator(events, toMessage) };
     },
-  },
-];
+  }),
+] as const;
 
 /** `source` with each item mapped; `return()` passes straight through (it must settle at once). */
 function mapIterator<T, U>(source: AsyncIterableIterator<T>, map: (item: T) => U): AsyncIterableIterator<U> {

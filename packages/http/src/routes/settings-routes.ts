@@ -5,14 +5,15 @@ import {
   settingsViewSchema,
   unsetProviderTokensInputSchema,
 } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, notFoundDoc, unauthorized } from './shared-responses.js';
 
-export const settingsRoutes: RouteDefinition[] = [
-  {
+export const settingsRoutes = [
+  defineRoute({
     method: 'POST',
     path: '/api/settings',
     operationId: 'storeSettings',
+    credential: 'session',
     summary: 'Store the caller’s settings',
     tag: 'settings',
     body: { schema: settingsInputSchema, required: true },
@@ -21,22 +22,24 @@ export const settingsRoutes: RouteDefinition[] = [
       await platform.settings.store(principal, body);
       return { status: 200, body: { message: 'Settings stored' } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/api/settings',
     operationId: 'getSettings',
+    credential: 'session',
     summary: 'The caller’s settings, secrets masked',
     tag: 'settings',
     responses: { 200: { description: 'The settings', schema: settingsViewSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal }) {
       return { status: 200, body: await platform.settings.get(principal) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/api/add-git-providers',
     operationId: 'storeProviderTokens',
+    credential: 'session',
     summary: 'Store git-provider tokens',
     tag: 'settings',
     body: { schema: providerTokensInputSchema, required: true },
@@ -45,11 +48,12 @@ export const settingsRoutes: RouteDefinition[] = [
       await platform.gitProviders.store(principal, body);
       return { status: 200, body: { message: 'Git providers stored' } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/api/unset-provider-tokens',
     operationId: 'unsetProviderTokens',
+    credential: 'session',
     summary: 'Remove git-provider tokens (all, or the providers named)',
     tag: 'settings',
     body: { schema: unsetProviderTokensInputSchema, required: false },
@@ -58,5 +62,5 @@ export const settingsRoutes: RouteDefinition[] = [
       await platform.gitProviders.unset(principal, body);
       return { status: 200, body: { message: 'Unset Git provider tokens' } };
     },
-  },
-];
+  }),
+] as const;

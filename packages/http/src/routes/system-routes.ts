@@ -1,28 +1,30 @@
 import { serviceStatusSchema as statusSchema } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineRoute } from '../define-route.js';
+import { nameSchema } from '../schema-names.js';
 import { errorDoc } from './shared-responses.js';
 
-/** Liveness and readiness: no credentials needed. `/openapi.json` is served by the handler itself. */
-export const systemRoutes: RouteDefinition[] = [
-  {
+/** Liveness and readiness: no credentials needed. */
+export const systemRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/health',
     operationId: 'health',
     summary: 'Liveness: the process answers',
     tag: 'system',
-    auth: false,
+    credential: 'none',
     responses: { 200: { description: 'Alive', schema: statusSchema } },
     async handle() {
       return { status: 200, body: { status: 'ok' } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/ready',
     operationId: 'ready',
     summary: 'Readiness: storage is reachable',
     tag: 'system',
-    auth: false,
+    credential: 'none',
     responses: { 200: { description: 'Ready', schema: statusSchema }, 503: errorDoc('Storage unreachable') },
     async handle({ platform }) {
       try {
@@ -32,5 +34,25 @@ export const systemRoutes: RouteDefinition[] = [
       }
       return { status: 200, body: { status: 'ready' } };
     },
+  }),
+] as const;
+
+/** The OpenAPI document, as an object (its schema is OpenAPI's own, not repeated here). */
+export const openApiDocumentSchema = nameSchema('OpenApiDocument', z.record(z.string(), z.unknown()));
+
+/**
+ * `/openapi.json`. Its `handle` is a stand-in: the handler serves the route with one that answers
+ * the document it built from its own route table.
+ */
+export const openApiRoute = defineRoute({
+  method: 'GET',
+  path: '/openapi.json',
+  operationId: 'openapi',
+  summary: 'This document',
+  tag: 'system',
+  credential: 'none',
+  responses: { 200: { description: 'The OpenAPI 3.1 document', schema: openApiDocumentSchema } },
+  async handle() {
+    return { status: 200, body: {} };
   },
-];
+});

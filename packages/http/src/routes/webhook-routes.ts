@@ -1,7 +1,6 @@
 import {
   createdWebhookSchema,
   pageQuerySchema,
-  parseInput,
   rotatedWebhookSchema,
   webhookCreateInputSchema,
   webhookListSchema,
@@ -9,14 +8,14 @@ import {
   webhookUpdateInputSchema,
   webhookViewSchema,
 } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const BASE = '/api/automation/v1/webhooks';
 const TAG = 'webhooks';
 
-export const webhookRoutes: RouteDefinition[] = [
-  {
+export const webhookRoutes = [
+  defineRoute({
     method: 'POST',
     path: BASE,
     operationId: 'registerWebhook',
@@ -32,8 +31,8 @@ export const webhookRoutes: RouteDefinition[] = [
     async handle({ platform, principal, body }) {
       return { status: 201, body: await platform.webhooks.register(principal, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: BASE,
     operationId: 'listWebhooks',
@@ -42,11 +41,10 @@ export const webhookRoutes: RouteDefinition[] = [
     query: pageQuerySchema,
     responses: { 200: { description: 'A page of webhooks', schema: webhookListSchema }, 401: unauthorized, 422: invalid },
     async handle({ platform, principal, query }) {
-      const page = parseInput(pageQuerySchema, Object.fromEntries(query), 'query');
-      return { status: 200, body: await platform.webhooks.list(principal, page) };
+      return { status: 200, body: await platform.webhooks.list(principal, query) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/{id}`,
     operationId: 'getWebhook',
@@ -54,10 +52,10 @@ export const webhookRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 200: { description: 'The webhook', schema: webhookViewSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      return { status: 200, body: await platform.webhooks.get(principal, params.id as string) };
+      return { status: 200, body: await platform.webhooks.get(principal, params.id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: `${BASE}/{id}`,
     operationId: 'updateWebhook',
@@ -66,10 +64,10 @@ export const webhookRoutes: RouteDefinition[] = [
     body: { schema: webhookUpdateInputSchema, required: true },
     responses: { 200: { description: 'The webhook', schema: webhookViewSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      return { status: 200, body: await platform.webhooks.update(principal, params.id as string, body) };
+      return { status: 200, body: await platform.webhooks.update(principal, params.id, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: `${BASE}/{id}`,
     operationId: 'deleteWebhook',
@@ -77,11 +75,11 @@ export const webhookRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 204: { description: 'Deleted' }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      await platform.webhooks.delete(principal, params.id as string);
+      await platform.webhooks.delete(principal, params.id);
       return { status: 204 };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: `${BASE}/{id}/rotate-secret`,
     operationId: 'rotateWebhookSecret',
@@ -95,7 +93,7 @@ export const webhookRoutes: RouteDefinition[] = [
       ...bodyErrors,
     },
     async handle({ platform, principal, params, body }) {
-      return { status: 200, body: await platform.webhooks.rotateSecret(principal, params.id as string, body) };
+      return { status: 200, body: await platform.webhooks.rotateSecret(principal, params.id, body) };
     },
-  },
-];
+  }),
+] as const;

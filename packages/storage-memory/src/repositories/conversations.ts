@@ -29,6 +29,22 @@ function appendEvents(
   return rows.map(cloneJson);
 }
 
+/**
+ * Deletes the conversation, its events and its owner's start tasks that name it, under the
+ * write lock (one step for readers and concurrent appends).
+ */
+function deleteConversation(db: Database, id: string): boolean {
+  const conversation = db.conversations.live.get(id);
+  if (conversation === undefined) return false;
+  const tasks = db.startTasks.live
+    .ordered(db.startTasksByUser, conversation.created_by_user_id)
+    .all()
+    .filter((task) => task.app_conversation_id === id);
+  for (const task of tasks) db.startTasks.delete(task.id);
+  db.events.remove(id);
+  return db.conversations.delete(id);
+}
+
 export function conversationsRepository(db: Database, access: Access): ConversationsRepository {
   return {
     ...userOwnedRepository(db.conversations, db.conversationsByUser, access, 'A conversation'),
@@ -38,6 +54,9 @@ export function conversationsRepository(db: Database, access: Access): Conversat
     },
     async listEvents(conversationId, options) {
       return eventsPage(readView(access, db.events), conversationId, options);
+    },
+    async delete(id) {
+      return access.write(() => deleteConversation(db, id));
     },
   };
 }

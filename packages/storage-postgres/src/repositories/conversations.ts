@@ -23,6 +23,17 @@ WITH bumped AS (
 )
 SELECT first FROM bumped`;
 
+// One statement, so the conversation, its events (ON DELETE CASCADE) and its start tasks go
+// together outside a transaction too. The start tasks are looked up among the owner's only.
+const DELETE = `
+WITH gone AS (
+  DELETE FROM agent_platform.conversations WHERE id = $1 RETURNING user_id
+), tasks AS (
+  DELETE FROM agent_platform.start_tasks AS task USING gone
+  WHERE task.user_id = gone.user_id AND task.data->>'app_conversation_id' = $1
+)
+SELECT count(*)::int AS deleted FROM gone`;
+
 export function conversationsRepository(sql: Sql): ConversationsRepository {
   return {
     async insert(record) {
@@ -61,6 +72,10 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
         conversation_id: conversationId,
         seq: Number(first) + n,
       }));
+    },
+    async delete(id) {
+      const { rows } = await sql.query<{ deleted: number }>(DELETE, [toText(id)]);
+      return Number(rows[0]?.deleted ?? 0) > 0;
     },
     async listEvents(conversationId, options) {
       const limit = checkPageLimit(options.limit);

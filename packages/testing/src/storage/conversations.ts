@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { AppConversationRecord, ConversationEvent } from '@agent-platform/core';
-import { fixtureTime, makeConversationEvent, makeConversationRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeConversationEvent, makeConversationRecord, makeStartTaskRecord, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 import { GARBLED_PAGE_IDS, collectPages, expectInvalidPageId, expectPageShape, itListsByUserNewestFirst } from './paging.js';
 
@@ -203,6 +203,43 @@ export function describeConversations(ctx: SuiteContext): void {
         expectPageShape(pages, limit, events.length);
         expect(pages.flatMap((page) => page.items)).toEqual(numbered(events));
       }
+    });
+
+    it('delete removes the conversation, its events and the start tasks that name it, and nothing else', async () => {
+      const userId = uniqueId('user');
+      const conversation = makeConversationRecord({ created_by_user_id: userId, created_at: fixtureTime(1) });
+      const kept = makeConversationRecord({ created_by_user_id: userId, created_at: fixtureTime(2) });
+      await ctx.adapter.conversations.insert(conversation);
+      await ctx.adapter.conversations.insert(kept);
+      await ctx.adapter.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 3));
+      const keptEvents = eventsFor(kept.id, 2);
+      await ctx.adapter.conversations.appendEvents(kept.id, keptEvents);
+      const task = makeStartTaskRecord({ created_by_user_id: userId, status: 'READY', app_conversation_id: conversation.id, created_at: fixtureTime(1) });
+      const otherTask = makeStartTaskRecord({ created_by_user_id: userId, status: 'READY', app_conversation_id: kept.id, created_at: fixtureTime(2) });
+      const pendingTask = makeStartTaskRecord({ created_by_user_id: userId, created_at: fixtureTime(3) });
+      // Another user's task naming the id (it cannot in practice) is not theirs to lose.
+      const strangerTask = makeStartTaskRecord({ status: 'READY', app_conversation_id: conversation.id });
+      for (const record of [task, otherTask, pendingTask, strangerTask]) await ctx.adapter.startTasks.insert(record);
+
+      expect(await ctx.adapter.conversations.delete(conversation.id)).toBe(true);
+      expect(await ctx.adapter.conversations.get(conversation.id)).toBeNull();
+      expect(await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).toEqual({ items: [], nextPageId: null });
+      expect(await ctx.adapter.conversations.listByUser(userId, { limit: 10 })).toEqual({ items: [kept], nextPageId: null });
+      expect(await ctx.adapter.startTasks.get(task.id)).toBeNull();
+      expect(await ctx.adapter.startTasks.listByUser(userId, { limit: 10 })).toEqual({ items: [pendingTask, otherTask], nextPageId: null });
+      expect(await ctx.adapter.startTasks.get(strangerTask.id)).toEqual(strangerTask);
+      expect((await ctx.adapter.conversations.listEvents(kept.id, { limit: 10 })).items).toEqual(numbered(keptEvents));
+
+      // Gone for appends too; the id may be used again, its events numbered from 0.
+      await expect(ctx.adapter.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 1))).rejects.toBeInstanceOf(StorageConflictError);
+      expect(await ctx.adapter.conversations.delete(conversation.id)).toBe(false);
+      await ctx.adapter.conversations.insert(conversation);
+      const fresh = eventsFor(conversation.id, 2);
+      expect(await ctx.adapter.conversations.appendEvents(conversation.id, fresh)).toEqual(numbered(fresh));
+    });
+
+    it('delete returns false for an unknown id', async () => {
+      expect(await ctx.adapter.conversations.delete(uniqueId('conv'))).toBe(false);
     });
 
     it('listEvents rejects a page id it did not hand out with a VALIDATION_FAILED PlatformError', async () => {

@@ -288,6 +288,66 @@ export function describeTransactions(ctx: SuiteContext): void {
       expect(await ctx.adapter.conversations.appendEvents(newConversation.id, fresh)).toEqual(numbered(fresh));
     });
 
+    it('a throw rolls back a conversation delete: the conversation, its events and its start task come back', async () => {
+      const userId = uniqueId('user');
+      const conversation = makeConversationRecord({ created_by_user_id: userId });
+      await ctx.adapter.conversations.insert(conversation);
+      const events = eventsFor(conversation.id, 3);
+      await ctx.adapter.conversations.appendEvents(conversation.id, events.slice(0, 2));
+      const task = makeStartTaskRecord({ created_by_user_id: userId, status: 'READY', app_conversation_id: conversation.id });
+      await ctx.adapter.startTasks.insert(task);
+      const error = new Error('boom');
+
+      const outcome = ctx.adapter.transaction(async (tx) => {
+        // Appended, then deleted, then begun anew: all of it goes.
+        await tx.conversations.appendEvents(conversation.id, events.slice(2));
+        expect(await tx.conversations.delete(conversation.id)).toBe(true);
+        expect(await tx.conversations.get(conversation.id)).toBeNull();
+        expect(await tx.conversations.listEvents(conversation.id, { limit: 10 })).toEqual({ items: [], nextPageId: null });
+        expect(await tx.startTasks.get(task.id)).toBeNull();
+        await tx.conversations.insert({ ...conversation, title: 'again' });
+        await tx.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 1));
+        throw error;
+      });
+      await expect(outcome).rejects.toBe(error);
+
+      expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(conversation);
+      expect(await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).toEqual({ items: numbered(events.slice(0, 2)), nextPageId: null });
+      expect(await ctx.adapter.startTasks.get(task.id)).toEqual(task);
+      const next = eventsFor(conversation.id, 1);
+      expect(await ctx.adapter.conversations.appendEvents(conversation.id, next)).toEqual(numbered(next, 2));
+    });
+
+    it('reads outside a transaction see a conversation it deletes, with its events and start task, until it commits', async () => {
+      const userId = uniqueId('user');
+      const conversation = makeConversationRecord({ created_by_user_id: userId });
+      await ctx.adapter.conversations.insert(conversation);
+      const events = eventsFor(conversation.id, 2);
+      await ctx.adapter.conversations.appendEvents(conversation.id, events);
+      const task = makeStartTaskRecord({ created_by_user_id: userId, status: 'READY', app_conversation_id: conversation.id });
+      await ctx.adapter.startTasks.insert(task);
+      const error = new Error('rollback');
+      const { settled } = await openFailingTransaction(
+        ctx.adapter,
+        async (tx) => {
+          await tx.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 1));
+          expect(await tx.conversations.delete(conversation.id)).toBe(true);
+        },
+        error,
+      );
+      const seen = await Promise.all([
+        ctx.adapter.conversations.get(conversation.id),
+        ctx.adapter.conversations.listByUser(userId, { limit: 10 }),
+        ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 }),
+        ctx.adapter.startTasks.get(task.id),
+      ]);
+      await expect(settled).rejects.toBe(error);
+      expect(seen).toEqual([conversation, { items: [conversation], nextPageId: null }, { items: numbered(events), nextPageId: null }, task]);
+      expect(await ctx.adapter.conversations.delete(conversation.id)).toBe(true);
+      expect(await ctx.adapter.conversations.get(conversation.id)).toBeNull();
+      expect(await ctx.adapter.startTasks.get(task.id)).toBeNull();
+    });
+
     it('reads inside a transaction see its own writes to sandboxes, conversations, events and start tasks', async () => {
       const userId = uniqueId('user');
       const sandbox = makeSandboxRecord({ created_by_user_id: userId });

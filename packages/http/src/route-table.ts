@@ -1,0 +1,55 @@
+/**
+ * The route table: every route file's array, in one list, and the same list as a type
+ * ({@link ApiRoutes}) for typed clients. A new route file is registered here once, in
+ * {@link routeGroups}; a route added to an existing file needs nothing else.
+ * @module
+ */
+import type { AnyRoute, ApiRoutesOf } from './define-route.js';
+import { agentServerRoutes } from './routes/agent-server-routes.js';
+import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { automationRoutes } from './routes/automation-routes.js';
+import { conversationRoutes } from './routes/conversation-routes.js';
+import { deliveryRoutes } from './routes/delivery-routes.js';
+import { eventRoutes } from './routes/event-routes.js';
+import { eventStreamRoutes } from './routes/event-stream-routes.js';
+import { openHandsRoutes } from './routes/openhands-routes.js';
+import { sandboxRoutes } from './routes/sandbox-routes.js';
+import { settingsRoutes } from './routes/settings-routes.js';
+import { openApiRoute, systemRoutes } from './routes/system-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
+
+/** Each route file's routes, in the order they are matched and documented. */
+export const routeGroups = [
+  systemRoutes,
+  settingsRoutes,
+  apiKeyRoutes,
+  webhookRoutes,
+  eventRoutes,
+  deliveryRoutes,
+  automationRoutes,
+  sandboxRoutes,
+  conversationRoutes,
+  agentServerRoutes,
+  eventStreamRoutes,
+  openHandsRoutes,
+] as const;
+
+/** Every route of the route files (not `/openapi.json`, which the handler adds: it serves its own document). */
+export const allRoutes = (): AnyRoute[] => routeGroups.flat();
+
+/**
+ * Every endpoint as a type, keyed by `` `${method} ${path}` ``:
+ *
+ * ```ts
+ * type CreateAutomation = ApiRoutes['POST /api/automation/v1'];
+ * // { operationId: 'createAutomation'; credential: 'bearer'; params: {}; query: undefined;
+ * //   body: AutomationCreateInput; bodyRequired: true; response: Automation }
+ * ```
+ *
+ * Derived from the route files' `defineRoute` declarations (routes still declared as untyped
+ * `RouteDefinition`s are not in it), and `/openapi.json`.
+ */
+export type ApiRoutes = ApiRoutesOf<(typeof routeGroups)[number][number] | typeof openApiRoute>;
+
+/** One endpoint's key in {@link ApiRoutes}, e.g. `'GET /api/automation/v1/runs/{run_id}'`. */
+export type RouteKey = keyof ApiRoutes;
