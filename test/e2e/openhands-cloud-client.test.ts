@@ -129,7 +129,7 @@ async function driveEveryMethod(target: Target, llm: FakeLlmServer): Promise<Set
   const automation = (await client.post('/api/automation/v1/preset/prompt', {
     name: 'compat nightly',
     prompt: 'Say hello',
-    trigger: { type: 'cron', schedule: '0 3 * * *' },
+    trigger: { type: 'event', source: 'github', on: 'push' },
     timeout: 600,
   })) as { id: string; name: string };
   driven.add('post');
@@ -224,8 +224,10 @@ describe('the OpenHands CloudClient', () => {
       // The owner sets a model through `saveSettings` first, so the built-in agent runs everything.
       const fallback = createCommandAgentRunner({ command: 'echo no model set' });
       harness = await startHarness('node', { platform: { runtime, agent: createAgentRouter({ llm: createLlmAgentRunner(), fallback }) } });
+      await harness.platform.start();
     }, 60_000);
     afterAll(async () => {
+      await harness?.platform.stop();
       await harness?.close();
     });
 
