@@ -1,6 +1,8 @@
 /**
  * The client SDK bundles for browsers: no Node built-in on its run-time path, and none of the
- * engine (core is a types-only dependency). The size is printed for docs/client.md.
+ * engine or the server (core and http are types-only dependencies: the client's types are
+ * http's route table). The size is printed for docs/client.md. `exports.test.ts` bundles the
+ * built dist/ the same way.
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +12,7 @@ describe('@agent-platform/client in a browser bundle', () => {
   it('builds for platform "browser" from the client and ky alone', async () => {
     const bundle = await bundleClientForBrowser();
     expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
-    // Only the client's own sources and ky: no core (and so no zod, no JMESPath, no node:crypto).
+    // Only the client's own sources and ky: no core or http (and so no zod, no JMESPath, no ws, no node:crypto).
     const foreign = bundle.inputs.filter((input) => !input.startsWith('packages/client/src/') && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input));
     expect(foreign).toEqual([]);
     expect(bundle.inputs.some((input) => input.startsWith('packages/client/src/namespaces/'))).toBe(true);

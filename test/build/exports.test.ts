@@ -1,18 +1,23 @@
 /**
  * Build check for every publishable package under packages/: builds them with tsup, lints them
  * with publint, and loads every `exports` entry from dist/ the way a consumer would — `require()`
- * and `import()` in a plain `node` process, without the `agent-platform-source` condition.
+ * and `import()` in a plain `node` process, without the `agent-platform-source` condition. The
+ * declaration files import only what the package depends on, and the client's type-check in a
+ * consumer project that has installed the client alone (here rather than in typecheck.test.ts:
+ * they need the build this file makes, and vitest may run the two files at once).
  *
  * Packages and entries are discovered from the package.json files. A package without
  * src/index.ts yet is reported as a skipped test instead of failing the build.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleClientForBrowser } from '../support/client-browser-bundle.js';
 import { runProcess } from './run-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,7 +25,7 @@ const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 interface Pkg {
   dir: string;
-  json: { name: string; exports?: Record<string, unknown>; peerDependencies?: Record<string, string> };
+  json: { name: string; exports?: Record<string, unknown>; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
   hasSrc: boolean;
 }
 
@@ -113,6 +118,18 @@ async function loadInPlainNode(pkg: Pkg): Promise<LoadResult> {
 
 const builtins = new Set(builtinModules);
 const isBarePackage = (specifier: string) => !builtins.has(specifier.split('/')[0]!);
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/** The bare module specifiers a declaration file imports (`from '...'`, `import('...')`, `import '...'`), comments aside. */
+function declarationImports(code: string): string[] {
+  const found = new Set<string>();
+  const withoutComments = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  for (const [, specifier] of withoutComments.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)) {
+    if (!specifier!.startsWith('.') && !specifier!.startsWith('node:') && isBarePackage(specifier!)) found.add(specifier!);
+  }
+  return [...found];
+}
 
 /** A package (`name` or `@scope/name`, maybe with a subpath) whose `require` resolution is an ES module. */
 function isEsmOnly(fromDir: string, specifier: string): boolean {
@@ -174,6 +191,18 @@ for (const pkg of packages) {
       expect(esmOnly).toEqual([]);
     });
 
+    it('its declaration files import only its own dependencies (what a consumer installs with it)', () => {
+      const declared = new Set([pkg.json.name, ...Object.keys(pkg.json.dependencies ?? {}), ...Object.keys(pkg.json.peerDependencies ?? {})]);
+      const undeclared: string[] = [];
+      const files = readdirSync(path.join(pkg.dir, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) => /\.d\.[cm]?ts$/.test(file));
+      for (const file of files) {
+        for (const specifier of declarationImports(readFileSync(path.join(pkg.dir, 'dist', file), 'utf8'))) {
+          if (!declared.has(packageName(specifier))) undeclared.push(`${file}: '${specifier}'`);
+        }
+      }
+      expect(undeclared).toEqual([]);
+    });
+
     it('ships the .d.ts and .d.cts files named in exports', () => {
       for (const [subpath, value] of exportEntries(pkg)) {
         const types = targets(value).filter((t) => /\.d\.[cm]?ts$/.test(t));
@@ -201,3 +230,64 @@ for (const pkg of packages) {
     });
   });
 }
+
+/**
+ * The client's types come from the server's route table (`ApiRoutes` of @agent-platform/http,
+ * imported as a type): its declarations must carry them to an app that installs the client
+ * alone, and its code must carry nothing of the server.
+ */
+describe('@agent-platform/client, as an app gets it', () => {
+  const clientDir = path.join(root, 'packages/client');
+
+  it('its built code imports ky alone: a browser bundle of dist/ has no server (or engine) code', async () => {
+    const bundle = await bundleClientForBrowser({ entry: 'packages/client/dist/index.js' });
+    const foreign = bundle.inputs.filter((input) => input !== 'packages/client/dist/index.js' && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input));
+    expect(foreign).toEqual([]);
+    for (const file of ['index.js', 'index.cjs']) {
+      expect(readFileSync(path.join(clientDir, 'dist', file), 'utf8'), file).not.toMatch(/@agent-platform\/(http|core)['"]/);
+    }
+  });
+
+  /**
+   * A project with only `node_modules/@agent-platform/client` (a link to the package, as a
+   * workspace install makes it): the client's declarations resolve everything else from the
+   * client's own dependencies, which the test above holds to what package.json declares.
+   */
+  const consumerTsconfigs = {
+    'a browser app (DOM, no Node types)': { lib: ['ES2022', 'DOM'], types: [], skipLibCheck: true },
+    'a Node app (Node types, declarations checked too)': { lib: ['ES2022'], types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')], skipLibCheck: false },
+  };
+  it.each(Object.entries(consumerTsconfigs))('type-checks in %s, as ESM and as CommonJS, with the route table’s types', async (_, options) => {
+    const consumer = mkdtempSync(path.join(tmpdir(), 'agent-platform-client-consumer-'));
+    try {
+      mkdirSync(path.join(consumer, 'node_modules/@agent-platform'), { recursive: true });
+      symlinkSync(clientDir, path.join(consumer, 'node_modules/@agent-platform/client'), 'dir');
+      const app = readFileSync(path.join(root, 'test/build/fixtures/client-consumer.ts'), 'utf8');
+      writeFileSync(path.join(consumer, 'app.ts'), app);
+      writeFileSync(path.join(consumer, 'app-cjs.cts'), app);
+      writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+      const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, ...options };
+      writeFileSync(path.join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['app.ts', 'app-cjs.cts'] }));
+      const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+      const result = await runProcess(process.execPath, [tsc, '-p', 'tsconfig.json', '--traceResolution'], { cwd: consumer });
+      const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+      expect(errors).toEqual([]);
+      expect(result.status).toBe(0);
+      // From dist/ (not src/), the ESM and the CommonJS declarations each, and the route table from the server's.
+      const resolved = [...result.stdout.matchAll(/Module name '(@agent-platform\/(?:client|http))' was successfully resolved to '([^']+)'/g)].map(
+        ([, name, file]) => `${name} → ${path.relative(root, file!)}`,
+      );
+      expect(new Set(resolved)).toEqual(
+        new Set([
+          '@agent-platform/client → packages/client/dist/index.d.ts',
+          '@agent-platform/client → packages/client/dist/index.d.cts',
+          '@agent-platform/http → packages/http/dist/index.d.ts',
+          '@agent-platform/http → packages/http/dist/index.d.cts',
+        ]),
+      );
+    } finally {
+      rmSync(consumer, { recursive: true, force: true });
+    }
+  });
+});
+

@@ -1,4 +1,8 @@
-/** The whole workspace type-checks (sources, tests, examples), as `pnpm typecheck` does. */
+/**
+ * The whole workspace type-checks (sources, tests, examples), as `pnpm typecheck` does. What an
+ * app sees of the client, its built declarations, is type-checked in `exports.test.ts`, after
+ * the build that file makes (vitest may run the two files at once, and the build empties dist/).
+ */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

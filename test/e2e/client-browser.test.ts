@@ -2,7 +2,8 @@
  * The client SDK in a real browser: headless Chromium (Debian's package, driven by
  * playwright-core) loads the client bundled for browsers and, from a page on the reference
  * server's origin, registers a webhook, creates an automation, signs an event with Web Crypto,
- * follows the run to COMPLETED, and handles a 404 and a 422 as typed errors.
+ * follows the run to COMPLETED (and reads it again with `client.request`), and handles a 404 and
+ * a 422 as typed errors.
  *
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
@@ -20,6 +21,8 @@ interface PageResult {
   matched: number;
   automationId: string;
   run: { status: string; automation_id: string };
+  /** The same run read with `client.request`, by the endpoint's key. */
+  runByKey: { status: string; id: string };
   said: string;
   notFound: { is: boolean; status: number; code: string };
   invalid: { is: boolean; code: string; loc: unknown };
@@ -37,6 +40,7 @@ const pageScript = (key: string) => `(async () => {
   const sent = await client.events.send({ org_id: webhook.org_id, source: 'browser-src', scheme: 'standard-webhooks', secret: webhook.webhook_secret, payload: { type: 'ping', text: 'héllo ✓' } });
   const run = await client.automations.waitForRun(sent.runs_created[0], { timeoutMs: 30000 });
   const events = await sdk.collect(client.conversations.iterateEvents(run.conversation_id));
+  const runByKey = await client.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: run.id } });
   const notFound = await client.automations.get('auto_missing').catch((error) => error);
   const invalid = await client.automations.create({ name: '', trigger: { type: 'event', source: 'browser-src', on: 'ping' }, instructions: 'x' }).catch((error) => error);
   return {
@@ -44,6 +48,7 @@ const pageScript = (key: string) => `(async () => {
     matched: sent.matched,
     automationId: automation.id,
     run: { status: run.status, automation_id: run.automation_id },
+    runByKey: { status: runByKey.status, id: runByKey.id === run.id ? 'same' : runByKey.id },
     said: events.map((event) => event.message).join('\\n'),
     notFound: { is: sdk.isAgentPlatformError(notFound), status: notFound.status, code: notFound.code },
     invalid: { is: sdk.isAgentPlatformError(invalid), code: invalid.code, loc: invalid.issues[0] && invalid.issues[0].loc },
@@ -95,6 +100,7 @@ else
       expect(result.nodeGlobals).toBe('undefined');
       expect(result.matched).toBe(1);
       expect(result.run).toEqual({ status: 'COMPLETED', automation_id: result.automationId });
+      expect(result.runByKey).toEqual({ status: 'COMPLETED', id: 'same' });
       expect(result.said).toContain('Say hello');
       expect(result.notFound).toEqual({ is: true, status: 404, code: 'NOT_FOUND' });
       expect(result.invalid).toEqual({ is: true, code: 'VALIDATION_FAILED', loc: ['body', 'name'] });

@@ -404,3 +404,59 @@ describe('system', () => {
     expect(document.openapi).toMatch(/^3\.1/);
   });
 });
+
+describe('client.request: any endpoint by its key, typed from the route table', () => {
+  it('takes the method and path from the key, fills and encodes the path parameters, and answers the body', async () => {
+    const created = await alice.request('POST /api/automation/v1', { json: { name: 'by key', trigger: trigger('by-key'), instructions: 'Do it' } });
+    const sent = service.requests.at(-1)!;
+    expect([sent.method, new URL(sent.url).pathname]).toEqual(['POST', '/api/automation/v1']);
+    expect(automationSchema.parse(created).name).toBe('by key');
+
+    expect(await alice.request('GET /api/automation/v1/{id}', { params: { id: created.id } })).toEqual(created);
+    const error = await failure(alice.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: 'run/../x y' } }));
+    expect(error.status).toBe(404);
+    expect(new URL(service.requests.at(-1)!.url).pathname).toBe('/api/automation/v1/runs/run%2F..%2Fx%20y');
+    await expect(alice.request('DELETE /api/automation/v1/{id}', { params: { id: created.id } })).resolves.toBeUndefined();
+    // A path parameter must be given, and not empty: nothing is sent.
+    const before = service.requests.length;
+    await expect(alice.request('GET /api/automation/v1/{id}', { params: { id: '' } })).rejects.toThrow(TypeError);
+    // From plain JavaScript, a string that is not `METHOD /path` is refused too.
+    const untyped = alice.request as unknown as (key: string) => Promise<unknown>;
+    await expect(untyped('/api/automation/v1')).rejects.toThrow(/Not an endpoint key/);
+    expect(service.requests).toHaveLength(before);
+  });
+
+  it('sends the query (numbers or strings, repeated for arrays)', async () => {
+    const page = await alice.request('GET /api/automation/v1', { query: { limit: '1', offset: 0 } });
+    expect(page.automations.length).toBeLessThanOrEqual(1);
+    expect(new URL(service.requests.at(-1)!.url).search).toBe('?limit=1&offset=0');
+    await alice.request('GET /api/v1/app-conversations/start-tasks', { query: { ids: ['a', 'b'] } });
+    expect(new URL(service.requests.at(-1)!.url).search).toBe('?ids=a&ids=b');
+  });
+
+  it('sends the credential the route table names: bearer by default, the session key, or none', async () => {
+    const both = service.client(null, { apiKey: KEYS.alice, sessionApiKey: KEYS.bob });
+    await both.request('GET /api/keys');
+    expect(service.requests.at(-1)!.headers.get('authorization')).toBe(`Bearer ${KEYS.alice}`);
+    expect(service.requests.at(-1)!.headers.get('x-session-api-key')).toBeNull();
+
+    await both.request('POST /api/settings', { credential: 'session', json: { language: 'en' } });
+    expect(service.requests.at(-1)!.headers.get('x-session-api-key')).toBe(KEYS.bob);
+    expect(service.requests.at(-1)!.headers.get('authorization')).toBeNull();
+
+    expect(await both.request('GET /health', { credential: 'none' })).toEqual({ status: 'ok' });
+    expect(service.requests.at(-1)!.headers.get('x-session-api-key')).toBeNull();
+    expect(service.requests.at(-1)!.headers.get('authorization')).toBeNull();
+
+    // With one key configured, it goes in the header the call names.
+    await service.client('alice').request('GET /api/settings', { credential: 'session' }).catch(() => undefined);
+    expect(service.requests.at(-1)!.headers.get('x-session-api-key')).toBe(KEYS.alice);
+  });
+
+  it('maps failures as every method does, and takes per-call options', async () => {
+    const error = await failure(alice.request('POST /api/automation/v1', { json: { name: '', trigger: trigger('x'), instructions: 'i' } }, { headers: { 'x-extra': 'yes' } }));
+    expect(error).toMatchObject({ status: 422, code: 'VALIDATION_FAILED', method: 'POST' });
+    expect(error.issues.map((issue) => issue.loc.join('.'))).toContain('body.name');
+    expect(service.requests.at(-1)!.headers.get('x-extra')).toBe('yes');
+  });
+});

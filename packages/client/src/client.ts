@@ -59,6 +59,21 @@ export interface ClientOptions {
 export function createClient(options: ClientOptions) {
   const transport = createTransport(options);
   return {
+    /**
+     * Any endpoint of the API by its key, `` `${METHOD} ${path}` `` as the server's route table
+     * declares it, typed from that table: the path parameters (required when the path has any),
+     * `query`, `json` (required when the endpoint requires a body), `credential` (required when
+     * the endpoint takes `session` or `none`), and the answer. For endpoints no namespace wraps
+     * yet; the same retries, timeouts and errors as every method.
+     *
+     * @example
+     * ```ts
+     * const run = await client.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: runId } });
+     * const page = await client.request('GET /api/automation/v1', { query: { limit: 10 } }, { signal });
+     * const settings = await client.request('GET /api/settings', { credential: 'session' });
+     * ```
+     */
+    request: transport.call,
     settings: settingsNamespace(transport),
     gitProviders: gitProvidersNamespace(transport),
     apiKeys: apiKeysNamespace(transport),

@@ -30,7 +30,7 @@ export interface StreamEventsOptions {
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
-const OPERATION = 'streamAppConversationEvents';
+const ROUTE = 'GET /api/v1/app-conversations/{id}/events/stream';
 
 /**
  * The conversation's events, oldest first from `fromSeq`, then each new one as it is stored,
@@ -59,11 +59,11 @@ export async function* streamConversationEvents(transport: Transport, conversati
     let progressed = false;
     try {
       const headers: Record<string, string> = { ...options.headers, ...(nextSeq > 0 ? { 'last-event-id': String(nextSeq - 1) } : {}) };
-      const response = await transport.open(OPERATION, { params: { id: conversationId }, headers }, { ...(signal ? { signal } : {}), ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) });
+      const response = await transport.open(ROUTE, { params: { id: conversationId }, headers }, { ...(signal ? { signal } : {}), ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) });
       if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
         // Something else answered (a proxy's page, a server without the route): retrying will not help.
         await response.body?.cancel().catch(() => {});
-        throw new AgentPlatformError({ status: response.status, detail: 'The answer is not an event stream', method: 'GET', url: response.url || transport.url(OPERATION, { id: conversationId }) });
+        throw new AgentPlatformError({ status: response.status, detail: 'The answer is not an event stream', method: 'GET', url: response.url || transport.url(ROUTE, { id: conversationId }) });
       }
       for await (const message of readServerSentEvents(response)) {
         if (message.data === '' || message.id === undefined) continue;
@@ -86,7 +86,7 @@ export async function* streamConversationEvents(transport: Transport, conversati
       continue;
     }
     failures += 1;
-    if (failures > maxRetries) throw asConnectionError(failure, transport.url(OPERATION, { id: conversationId }));
+    if (failures > maxRetries) throw asConnectionError(failure, transport.url(ROUTE, { id: conversationId }));
     await sleep(Math.min(MAX_RETRY_DELAY_MS, firstDelay * 2 ** (failures - 1)), signal);
   }
 }

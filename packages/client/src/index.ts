@@ -1,7 +1,9 @@
 /**
  * `@agent-platform/client`: a typed client for a running agent-platform service, on ky. Request
- * and response types are inferred from the server's zod schemas; every non-2xx answer throws one
- * {@link AgentPlatformError}. No Node built-in is used at run time: it works in browsers too.
+ * and response types are read from the server's route table (`ApiRoutes`), inferred from its zod
+ * schemas, and any endpoint is callable by its key with `client.request`; every non-2xx answer
+ * throws one {@link AgentPlatformError}. No Node built-in is used at run time, and nothing of the
+ * server: it works in browsers too.
  * @module
  */
 export { createClient, type AgentPlatformClient, type ClientOptions, type RetryOptions } from './client.js';
@@ -26,6 +28,18 @@ export { FINAL_RUN_STATUSES } from './namespaces/automations.js';
 export type { ReadyStartTask } from './namespaces/conversations.js';
 export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
 export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
-export { operations, type OperationId, type OperationSpec, type CredentialScheme } from './operations.js';
+export type {
+  ApiRoutes,
+  CredentialScheme,
+  JsonRouteKey,
+  RouteArgs,
+  RouteBody,
+  RouteInit,
+  RouteKey,
+  RouteParams,
+  RouteQuery,
+  RouteResponse,
+  StreamRouteKey,
+} from './routes.js';
 export type * from './types.js';
 export { isAgentEvent } from './agent-events.js';

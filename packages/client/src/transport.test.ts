@@ -189,6 +189,13 @@ describe('answers', () => {
     expect(error).toMatchObject({ status: 502, code: 'HTTP_ERROR', detail: '<html>Bad Gateway</html>' });
   });
 
+  it('an answer of the other declared shape is an error: a list where a page is due, and the reverse', async () => {
+    const list = scripted([json(200, [null])]);
+    await expect(createClient({ baseUrl: BASE, fetch: list.fetch }).conversations.list()).rejects.toMatchObject({ status: 200, detail: 'The answer is not a page' });
+    const page = scripted([json(200, { items: [], next_page_id: null })]);
+    await expect(createClient({ baseUrl: BASE, fetch: page.fetch }).conversations.getMany(['c'])).rejects.toMatchObject({ status: 200, detail: 'The answer is not a list' });
+  });
+
   it('a 2xx that is not JSON is an error, not a silent undefined', async () => {
     const { fetch } = scripted([() => new Response('OK', { status: 200 })]);
     await expect(createClient({ baseUrl: BASE, fetch }).system.health()).rejects.toMatchObject({ status: 200, detail: 'The answer is not JSON' });

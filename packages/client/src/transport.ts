@@ -1,12 +1,12 @@
 /**
- * One place where requests are made: the path from the operation table, credentials, retries and
- * timeouts (ky), and the mapping of every failure to the client's error types.
+ * One place where requests are made: the method and path from the endpoint's key, credentials,
+ * retries and timeouts (ky), and the mapping of every failure to the client's error types.
  * @module
  */
 import ky, { HTTPError, TimeoutError, type KyInstance, type RetryOptions } from 'ky';
 import type { ValidationIssue } from '@agent-platform/core/schemas';
 import { AgentPlatformConnectionError, AgentPlatformError, AgentPlatformTimeoutError } from './errors.js';
-import { operations, type OperationId } from './operations.js';
+import { splitRouteKey, type CredentialScheme, type JsonRouteKey, type RouteArgs, type RouteKey, type RouteParamsArgs, type RouteResponse, type StreamRouteKey } from './routes.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {
@@ -31,13 +31,13 @@ export interface TransportOptions {
   headers?: Record<string, string> | undefined;
 }
 
-export interface CallInit {
+/** What the transport reads of a `RouteInit` at run time (the types are checked at the call). */
+interface CallInit {
   params?: Record<string, string>;
   query?: Query;
-  /** Sent as JSON. */
   json?: unknown;
-  /** Sent as is (inbound events: the signed bytes). */
   body?: Uint8Array | string;
+  credential?: CredentialScheme;
   headers?: Record<string, string>;
 }
 
@@ -47,17 +47,33 @@ export const IDEMPOTENT_METHODS = ['get', 'put', 'head', 'delete', 'options', 't
 export const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504] as const;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * Requests by endpoint key (`'GET /api/automation/v1/runs/{run_id}'`), typed from the server's
+ * route table: the path parameters, query, body and credential the endpoint takes, and what it
+ * answers.
+ */
 export interface Transport {
-  call<T>(operation: OperationId, init?: CallInit, options?: CallOptions): Promise<T>;
-  /** The absolute URL of an operation's path (what a webhook sender would be configured with). */
-  url(operation: OperationId, params?: Record<string, string>): string;
+  /**
+   * Calls a JSON endpoint and answers its parsed body (`undefined` for a 204). Any non-2xx answer
+   * rejects with `AgentPlatformError`; no answer, with `AgentPlatformConnectionError`.
+   */
+  call<K extends JsonRouteKey>(route: K, ...args: RouteArgs<K>): Promise<RouteResponse<K>>;
+  /** The absolute URL of an endpoint's path (what a webhook sender would be configured with). */
+  url<K extends RouteKey>(route: K, ...params: RouteParamsArgs<K>): string;
   /**
    * Opens a streamed answer (Server-Sent Events): the `Response` once its headers are in, its
    * body unread, for the caller to read and cancel. The same credentials, headers and error
    * mapping as {@link call}, no retries (the stream reconnects itself), and the timeout applies
    * to the headers only.
    */
-  open(operation: OperationId, init?: CallInit, options?: CallOptions): Promise<Response>;
+  open<K extends StreamRouteKey>(route: K, ...args: RouteArgs<K>): Promise<Response>;
+}
+
+/** The transport's functions as they run: the key's two halves and an init read loosely. */
+interface UntypedTransport {
+  call(route: string, init?: CallInit, options?: CallOptions): Promise<unknown>;
+  url(route: string, params?: Record<string, string>): string;
+  open(route: string, init?: CallInit, options?: CallOptions): Promise<Response>;
 }
 
 export function createTransport(options: TransportOptions): Transport {
@@ -71,19 +87,16 @@ export function createTransport(options: TransportOptions): Transport {
     ...(options.headers ? { headers: options.headers } : {}),
   });
 
-  const url = (operation: OperationId, params: Record<string, string> = {}) => `${baseUrl}${fillPath(operations[operation].path, params)}`;
-
-  return {
-    url,
-    async call<T>(operation: OperationId, init: CallInit = {}, call: CallOptions = {}): Promise<T> {
-      const spec = operations[operation];
-      const path = fillPath(spec.path, init.params ?? {});
-      const headers: Record<string, string> = { accept: 'application/json', ...credentials(spec.auth, options), ...init.headers, ...call.headers };
-      const target = `${baseUrl}${path}`;
+  const transport: UntypedTransport = {
+    url: (route, params = {}) => `${baseUrl}${fillPath(splitRouteKey(route).path, params)}`,
+    async call(route, init = {}, call = {}) {
+      const { method, path } = splitRouteKey(route);
+      const target = `${baseUrl}${fillPath(path, init.params ?? {})}`;
+      const headers: Record<string, string> = { accept: 'application/json', ...credentials(init.credential ?? 'bearer', options), ...init.headers, ...call.headers };
       let response: Response;
       try {
         response = await http(target, {
-          method: spec.method,
+          method,
           headers,
           ...(init.query ? { searchParams: toSearchParams(init.query) } : {}),
           ...(init.json !== undefined ? { json: init.json } : {}),
@@ -92,17 +105,17 @@ export function createTransport(options: TransportOptions): Transport {
           ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
         });
       } catch (error) {
-        throw await toClientError(error, spec.method, target, call.timeout ?? timeout, call.signal);
+        throw await toClientError(error, method, target, call.timeout ?? timeout, call.signal);
       }
-      return (await readSuccess(response, spec.method, target)) as T;
+      return readSuccess(response, method, target);
     },
-    async open(operation: OperationId, init: CallInit = {}, call: CallOptions = {}): Promise<Response> {
-      const spec = operations[operation];
-      const target = `${baseUrl}${fillPath(spec.path, init.params ?? {})}`;
-      const headers: Record<string, string> = { accept: 'text/event-stream', ...credentials(spec.auth, options), ...init.headers, ...call.headers };
+    async open(route, init = {}, call = {}) {
+      const { method, path } = splitRouteKey(route);
+      const target = `${baseUrl}${fillPath(path, init.params ?? {})}`;
+      const headers: Record<string, string> = { accept: 'text/event-stream', ...credentials(init.credential ?? 'bearer', options), ...init.headers, ...call.headers };
       try {
         return await http(target, {
-          method: spec.method,
+          method,
           headers,
           retry: 0,
           ...(init.query ? { searchParams: toSearchParams(init.query) } : {}),
@@ -110,14 +123,17 @@ export function createTransport(options: TransportOptions): Transport {
           ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
         });
       } catch (error) {
-        throw await toClientError(error, spec.method, target, call.timeout ?? timeout, call.signal);
+        throw await toClientError(error, method, target, call.timeout ?? timeout, call.signal);
       }
     },
   };
+  // The one place the typed signatures meet the loose ones: `RouteArgs<K>` is a `CallInit` and
+  // the options for every K, and the answer is what the route table says the endpoint answers.
+  return transport as unknown as Transport;
 }
 
 /** The credential headers for a call: its preferred scheme, with whichever key is configured. */
-function credentials(scheme: 'session' | 'bearer' | 'none', options: TransportOptions): Record<string, string> {
+function credentials(scheme: CredentialScheme, options: TransportOptions): Record<string, string> {
   if (scheme === 'none') return {};
   const session = options.sessionApiKey ?? options.apiKey;
   const bearer = options.apiKey ?? options.sessionApiKey;

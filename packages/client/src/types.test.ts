@@ -5,7 +5,9 @@
  */
 import type { z } from 'zod';
 import type {
+  appConversationSchema,
   automationCreateInputSchema,
+  automationListSchema,
   automationSchema,
   createdWebhookSchema,
   deliverySchema,
@@ -20,7 +22,26 @@ import type {
   ValidationIssue,
 } from '@agent-platform/core/schemas';
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, isAgentEvent, type AgentPlatformError, type AgentPlatformErrorCode, type ConversationEvent, type MetricsSnapshot, type ReadyStartTask, type Run } from './index.js';
+import {
+  createClient,
+  isAgentEvent,
+  type AgentPlatformError,
+  type AgentPlatformErrorCode,
+  type AppConversationPage,
+  type Automation,
+  type AutomationList,
+  type CallOptions,
+  type ConversationEvent,
+  type MetricsSnapshot,
+  type ReadyStartTask,
+  type RouteInit,
+  type RouteKey,
+  type RouteQuery,
+  type RouteResponse,
+  type Run,
+  type SandboxPage,
+  type StreamRouteKey,
+} from './index.js';
 
 const client = createClient({ baseUrl: 'http://localhost:3000' });
 type Client = typeof client;
@@ -88,4 +109,73 @@ describe('types', () => {
     if (isAgentEvent(event, 'ObservationEvent')) expectTypeOf(event.data.action_id).toEqualTypeOf<string>();
     expectTypeOf<Run['metrics']>().toEqualTypeOf<MetricsSnapshot | null | undefined>();
   });
+
+  it('namespace methods answer what the route table says their endpoint answers', () => {
+    expectTypeOf(client.automations.create).returns.resolves.toEqualTypeOf<RouteResponse<'POST /api/automation/v1'>>();
+    expectTypeOf(client.automations.create).returns.resolves.toEqualTypeOf<Automation>();
+    expectTypeOf(client.automations.list).returns.resolves.toEqualTypeOf<AutomationList>();
+    expectTypeOf(client.automations.list).returns.resolves.toEqualTypeOf<z.infer<typeof automationListSchema>>();
+    expectTypeOf(client.automations.getRun).returns.resolves.toEqualTypeOf<RouteResponse<'GET /api/automation/v1/runs/{run_id}'>>();
+    expectTypeOf(client.automations.delete).returns.resolves.toBeVoid();
+    expectTypeOf(client.sandboxes.search).returns.resolves.toEqualTypeOf<SandboxPage>();
+    expectTypeOf(client.sandboxes.pause).returns.resolves.toEqualTypeOf<{ success: boolean }>();
+    expectTypeOf(client.system.health).returns.resolves.toEqualTypeOf<{ status: string }>();
+    expectTypeOf(client.system.openapi).returns.resolves.toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(client.conversations.finalResponse).returns.resolves.toEqualTypeOf<string>();
+    // One endpoint, two answers (a page, or a list by id): each method gets its own.
+    expectTypeOf(client.conversations.list).returns.resolves.toEqualTypeOf<AppConversationPage>();
+    expectTypeOf(client.conversations.getMany).returns.resolves.toEqualTypeOf<(z.infer<typeof appConversationSchema> | null)[]>();
+  });
 });
+
+describe('client.request', () => {
+  // The calls are inside arrow functions: `expectTypeOf` takes a value, and calling would send a request.
+  it('infers the answer from the key', () => {
+    expectTypeOf(() => client.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: 'run_1' } })).returns.resolves.toEqualTypeOf<z.infer<typeof runSchema>>();
+    expectTypeOf(() => client.request('POST /api/automation/v1', { json: { name: 'n', instructions: 'i', trigger: { type: 'event', source: 's', on: 'x' } } })).returns.resolves.toEqualTypeOf<Automation>();
+    expectTypeOf(() => client.request('DELETE /api/keys/{id}', { params: { id: 'key_1' } })).returns.resolves.toBeVoid();
+    expectTypeOf(() => client.request('GET /api/settings', { credential: 'session' })).returns.resolves.toEqualTypeOf<z.infer<typeof settingsViewSchema>>();
+    expectTypeOf(() => client.request('GET /health', { credential: 'none' }, { timeout: 1_000 })).returns.resolves.toEqualTypeOf<{ status: string }>();
+    // The init is optional when nothing in it is required.
+    expectTypeOf(() => client.request('GET /api/keys')).returns.resolves.toEqualTypeOf<RouteResponse<'GET /api/keys'>>();
+  });
+
+  it('takes the init the route table describes', () => {
+    expectTypeOf<RouteInit<'GET /api/automation/v1/runs/{run_id}'>['params']>().toEqualTypeOf<{ run_id: string }>();
+    expectTypeOf<RouteInit<'POST /api/automation/v1'>['json']>().toEqualTypeOf<z.input<typeof automationCreateInputSchema>>();
+    expectTypeOf<RouteInit<'GET /api/settings'>['credential']>().toEqualTypeOf<'session'>();
+    expectTypeOf<RouteInit<'POST /api/automation/v1/events/github'>['credential']>().toEqualTypeOf<'none'>();
+    expectTypeOf<RouteInit<'GET /api/automation/v1'>['credential']>().toEqualTypeOf<'bearer' | undefined>();
+    // Coerced query fields (`z.coerce.number()`: input `unknown`) take a number or a string; arrays may be read-only.
+    expectTypeOf<RouteQuery<'GET /api/automation/v1'>>().toEqualTypeOf<{ limit?: string | number | boolean | null | undefined; offset?: string | number | boolean | null | undefined }>();
+    expectTypeOf<{ ids: readonly string[] }>().toMatchTypeOf<NonNullable<RouteQuery<'GET /api/v1/app-conversations/start-tasks'>>>();
+    expectTypeOf<Parameters<typeof client.request>[0]>().toEqualTypeOf<Exclude<RouteKey, StreamRouteKey>>();
+    expectTypeOf<Parameters<typeof client.request<'GET /api/keys'>>[2]>().toEqualTypeOf<CallOptions | undefined>();
+  });
+
+  it('refuses a call the route table does not allow', () => {
+    // @ts-expect-error: the path has a {run_id}
+    void (() => client.request('GET /api/automation/v1/runs/{run_id}'));
+    // @ts-expect-error: the path has a {run_id}, not an {id}
+    void (() => client.request('GET /api/automation/v1/runs/{run_id}', { params: { id: 'run_1' } }));
+    // @ts-expect-error: creating an automation requires a body
+    void (() => client.request('POST /api/automation/v1', {}));
+    // @ts-expect-error: the body is the create input
+    void (() => client.request('POST /api/automation/v1', { json: { name: 'n' } }));
+    // @ts-expect-error: settings take the session key, and the call must say so
+    void (() => client.request('GET /api/settings'));
+    // @ts-expect-error: settings take the session key, not the bearer one
+    void (() => client.request('GET /api/settings', { credential: 'bearer' }));
+    // @ts-expect-error: an automation takes the bearer key, not the session one
+    void (() => client.request('GET /api/automation/v1/{id}', { params: { id: 'a' }, credential: 'session' }));
+    // @ts-expect-error: health takes no key, and the call must say so
+    void (() => client.request('GET /health'));
+    // @ts-expect-error: delivery status is one of four
+    void (() => client.request('GET /api/automation/v1/deliveries', { query: { status: 'lost' } }));
+    // @ts-expect-error: no such endpoint
+    void (() => client.request('GET /api/nothing', {}));
+    // @ts-expect-error: a stream is read with conversations.stream, not request
+    void (() => client.request('GET /api/v1/app-conversations/{id}/events/stream', { params: { id: 'c' } }));
+  });
+});
+

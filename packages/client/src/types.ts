@@ -1,17 +1,11 @@
 /**
  * The request and response types of the API, all inferred from core's zod schemas (the same
- * schemas the server validates with and builds its OpenAPI document from). Nothing here is
- * written by hand: a field added to a schema shows up in the client's types.
+ * schemas the server validates with and builds its OpenAPI document from), directly or through
+ * the server's route table. Nothing here is written by hand: a field added to a schema shows up
+ * in the client's types.
  * @module
  */
-import type {
-  appConversationSchema,
-  conversationEventSchema,
-  CursorPageOf,
-  sandboxSchema,
-  sandboxSpecSchema,
-  startTaskSchema,
-} from '@agent-platform/core/schemas';
+import type { RouteResponse } from './routes.js';
 
 export type {
   AgentConversationEvent,
@@ -70,12 +64,12 @@ export type {
 } from '@agent-platform/core/schemas';
 
 /** A page of the caller's sandboxes. */
-export type SandboxPage = CursorPageOf<typeof sandboxSchema>;
+export type SandboxPage = RouteResponse<'GET /api/v1/sandboxes/search'>;
 /** A page of sandbox specs. */
-export type SandboxSpecPage = CursorPageOf<typeof sandboxSpecSchema>;
+export type SandboxSpecPage = RouteResponse<'GET /api/v1/sandbox-specs/search'>;
 /** A page of the caller's conversations. */
-export type AppConversationPage = CursorPageOf<typeof appConversationSchema>;
+export type AppConversationPage = RouteResponse<'GET /api/v1/app-conversations/search'>;
 /** A page of a conversation's events. */
-export type ConversationEventPage = CursorPageOf<typeof conversationEventSchema>;
+export type ConversationEventPage = RouteResponse<'GET /api/v1/app-conversations/{id}/events'>;
 /** A page of start tasks. */
-export type StartTaskPage = CursorPageOf<typeof startTaskSchema>;
+export type StartTaskPage = RouteResponse<'GET /api/v1/app-conversations/start-tasks/search'>;

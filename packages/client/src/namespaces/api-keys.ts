@@ -1,14 +1,14 @@
-import type { ApiKeyCreateInput, ApiKeyList, CreatedApiKey } from '../types.js';
+import type { ApiKeyCreateInput } from '../types.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 /** The caller's API keys (`/api/keys`). */
 export function apiKeysNamespace(transport: Transport) {
   return {
     /** Creates a key; `key` is in this answer only, so keep it now. */
-    create: (input: ApiKeyCreateInput = {}, options?: CallOptions) => transport.call<CreatedApiKey>('createApiKey', { json: input }, options),
+    create: (input: ApiKeyCreateInput = {}, options?: CallOptions) => transport.call('POST /api/keys', { json: input }, options),
     /** The caller's keys (prefixes only, never the keys). */
-    list: (options?: CallOptions) => transport.call<ApiKeyList>('listApiKeys', {}, options),
+    list: (options?: CallOptions) => transport.call('GET /api/keys', {}, options),
     /** Revokes a key: requests with it answer 401 from now on. */
-    revoke: (id: string, options?: CallOptions) => transport.call<void>('revokeApiKey', { params: { id } }, options),
+    revoke: (id: string, options?: CallOptions) => transport.call('DELETE /api/keys/{id}', { params: { id } }, options),
   };
 }

@@ -2,42 +2,32 @@ import { AgentPlatformWaitError } from '../errors.js';
 import { offsetIterator, type IterateOptions } from '../paging.js';
 import { pollUntil, type WaitOptions } from '../polling.js';
 import type { CallOptions, Transport } from '../transport.js';
-import type {
-  Automation,
-  AutomationCreateInput,
-  AutomationDispatchInput,
-  AutomationList,
-  AutomationUpdateInput,
-  PageQueryInput,
-  Run,
-  RunList,
-  RunStatus,
-} from '../types.js';
+import type { AutomationCreateInput, AutomationDispatchInput, AutomationUpdateInput, PageQueryInput, RunStatus } from '../types.js';
 
 /** Statuses a run never leaves: core's `FINAL_RUN_STATUSES` (a test keeps them equal; core is types-only here). */
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 
 /** Event automations of the caller's org and their runs (`/api/automation/v1`). */
 export function automationsNamespace(transport: Transport) {
-  const list = (query: PageQueryInput = {}, options?: CallOptions) => transport.call<AutomationList>('listAutomations', { query }, options);
+  const list = (query: PageQueryInput = {}, options?: CallOptions) => transport.call('GET /api/automation/v1', { query }, options);
   const runs = (id: string, query: PageQueryInput = {}, options?: CallOptions) =>
-    transport.call<RunList>('listAutomationRuns', { params: { id }, query }, options);
-  const getRun = (runId: string, options?: CallOptions) => transport.call<Run>('getRun', { params: { run_id: runId } }, options);
+    transport.call('GET /api/automation/v1/{id}/runs', { params: { id }, query }, options);
+  const getRun = (runId: string, options?: CallOptions) => transport.call('GET /api/automation/v1/runs/{run_id}', { params: { run_id: runId } }, options);
   return {
     /** Creates an automation; its filter is compiled now, and a bad one is a 422. */
-    create: (input: AutomationCreateInput, options?: CallOptions) => transport.call<Automation>('createAutomation', { json: input }, options),
+    create: (input: AutomationCreateInput, options?: CallOptions) => transport.call('POST /api/automation/v1', { json: input }, options),
     /** A page of automations, newest first (`limit` 1–100, `offset`), with `total`. */
     list,
     /** Every automation, page by page. */
     iterate: (options?: IterateOptions) => offsetIterator(list, 'automations', options),
-    get: (id: string, options?: CallOptions) => transport.call<Automation>('getAutomation', { params: { id } }, options),
+    get: (id: string, options?: CallOptions) => transport.call('GET /api/automation/v1/{id}', { params: { id } }, options),
     /** Changes any subset of fields; `trigger` members given replace the stored ones (`filter: null` removes the filter). */
     update: (id: string, input: AutomationUpdateInput, options?: CallOptions) =>
-      transport.call<Automation>('updateAutomation', { params: { id }, json: input }, options),
-    delete: (id: string, options?: CallOptions) => transport.call<void>('deleteAutomation', { params: { id } }, options),
+      transport.call('PATCH /api/automation/v1/{id}', { params: { id }, json: input }, options),
+    delete: (id: string, options?: CallOptions) => transport.call('DELETE /api/automation/v1/{id}', { params: { id } }, options),
     /** Runs the automation now; `payload` stands in for the event. Answers the PENDING run. */
     dispatch: (id: string, input: AutomationDispatchInput = {}, options?: CallOptions) =>
-      transport.call<Run>('dispatchAutomation', { params: { id }, json: input }, options),
+      transport.call('POST /api/automation/v1/{id}/dispatch', { params: { id }, json: input }, options),
     /** A page of the automation's runs, newest first. */
     runs,
     /** Every run of the automation, page by page. */
@@ -45,7 +35,7 @@ export function automationsNamespace(transport: Transport) {
     /** One run by id, whichever automation it belongs to. */
     getRun,
     /** Cancels a run that has not finished (a 409 `AgentPlatformError` when it has). */
-    cancelRun: (runId: string, options?: CallOptions) => transport.call<Run>('cancelRun', { params: { run_id: runId } }, options),
+    cancelRun: (runId: string, options?: CallOptions) => transport.call('POST /api/automation/v1/runs/{run_id}/cancel', { params: { run_id: runId } }, options),
     /**
      * Polls a run until it is COMPLETED, FAILED, CANCELLED or SKIPPED and answers it (a failed run
      * is an answer, with `error_detail`; it is not thrown). Throws `AgentPlatformWaitError`

@@ -1,6 +1,5 @@
 import { AgentPlatformError } from '../errors.js';
-import type { OperationId } from '../operations.js';
-import type { CallOptions, Transport } from '../transport.js';
+import type { CallOptions } from '../transport.js';
 
 /** The server takes at most this many ids per batch get. */
 export const MAX_BATCH_IDS = 100;
@@ -16,17 +15,16 @@ export async function batched<T>(ids: readonly string[], fetchChunk: (chunk: str
 
 /**
  * One record through a batch-get endpoint (the API has no single get for it): `null` becomes the
- * 404 `AgentPlatformError` the service's own gets answer.
+ * 404 `AgentPlatformError` the service's own gets answer. `url` is the batch get's, for the error.
  */
 export async function oneById<T>(
-  transport: Transport,
-  operation: OperationId,
+  url: string,
   what: string,
   getMany: (ids: string[], options?: CallOptions) => Promise<(T | null)[]>,
   id: string,
   options?: CallOptions,
 ): Promise<T> {
   const [found] = await getMany([id], options);
-  if (!found) throw new AgentPlatformError({ status: 404, detail: `${what} not found`, method: 'GET', url: transport.url(operation) });
+  if (!found) throw new AgentPlatformError({ status: 404, detail: `${what} not found`, method: 'GET', url });
   return found;
 }

@@ -1,17 +1,8 @@
-import { AgentPlatformWaitError } from '../errors.js';
+import { AgentPlatformError, AgentPlatformWaitError } from '../errors.js';
 import { cursorIterator, type IterateOptions } from '../paging.js';
 import { pollUntil, type WaitOptions } from '../polling.js';
 import type { CallOptions, Transport } from '../transport.js';
-import type {
-  AppConversation,
-  AppConversationPage,
-  ConversationEventPage,
-  CursorQueryInput,
-  SendMessageInput,
-  StartConversationInput,
-  StartTask,
-  StartTaskPage,
-} from '../types.js';
+import type { CursorQueryInput, SendMessageInput, StartConversationInput, StartTask } from '../types.js';
 import { batched, oneById } from './batch.js';
 import { streamConversationEvents, type StreamEventsOptions } from '../event-stream.js';
 
@@ -20,27 +11,38 @@ export type ReadyStartTask = StartTask & { status: 'READY'; app_conversation_id:
 
 /** The caller's app conversations (`/api/v1/app-conversations`). */
 export function conversationsNamespace(transport: Transport) {
-  const list = (query: CursorQueryInput = {}, options?: CallOptions) => transport.call<AppConversationPage>('listAppConversations', { query }, options);
+  // `GET /api/v1/app-conversations` answers a list by id with `ids=`, else a page: its declared
+  // answer is the union of the two, told apart here by shape (no cast: a wrong one is an error).
+  const LIST = 'GET /api/v1/app-conversations';
+  const list = async (query: CursorQueryInput = {}, options?: CallOptions) => {
+    const answer = await transport.call(LIST, { query }, options);
+    if (Array.isArray(answer)) throw unexpectedAnswer(transport.url(LIST), 'a page');
+    return answer;
+  };
   const events = (id: string, query: CursorQueryInput = {}, options?: CallOptions) =>
-    transport.call<ConversationEventPage>('listAppConversationEvents', { params: { id }, query }, options);
+    transport.call('GET /api/v1/app-conversations/{id}/events', { params: { id }, query }, options);
   const startTasks = (ids: readonly string[], options?: CallOptions) =>
-    batched(ids, (chunk) => transport.call<(StartTask | null)[]>('batchGetStartTasks', { query: { ids: chunk } }, options));
+    batched(ids, (chunk) => transport.call('GET /api/v1/app-conversations/start-tasks', { query: { ids: chunk } }, options));
   return {
     /**
      * Starts a conversation and answers its start task at once; the sandbox and the agent follow
      * in the background (`waitUntilReady` follows them).
      */
-    start: (input: StartConversationInput = {}, options?: CallOptions) => transport.call<StartTask>('startAppConversation', { json: input }, options),
+    start: (input: StartConversationInput = {}, options?: CallOptions) => transport.call('POST /api/v1/app-conversations', { json: input }, options),
     /** A page of the caller's conversations, newest first (`page_id`, `limit` 1–100). */
     list,
     /** The same page from `/search`. */
-    search: (query: CursorQueryInput = {}, options?: CallOptions) => transport.call<AppConversationPage>('searchAppConversations', { query }, options),
+    search: (query: CursorQueryInput = {}, options?: CallOptions) => transport.call('GET /api/v1/app-conversations/search', { query }, options),
     /** Every conversation of the caller, page by page. */
     iterate: (options?: IterateOptions) => cursorIterator(list, options),
-    get: (id: string, options?: CallOptions) => transport.call<AppConversation>('getAppConversation', { params: { id } }, options),
+    get: (id: string, options?: CallOptions) => transport.call('GET /api/v1/app-conversations/{id}', { params: { id } }, options),
     /** Conversations by id, in order; `null` for one the caller cannot see. Any number of ids. */
     getMany: (ids: readonly string[], options?: CallOptions) =>
-      batched(ids, (chunk) => transport.call<(AppConversation | null)[]>('listAppConversations', { query: { ids: chunk } }, options)),
+      batched(ids, async (chunk) => {
+        const answer = await transport.call(LIST, { query: { ids: chunk } }, options);
+        if (!Array.isArray(answer)) throw unexpectedAnswer(transport.url(LIST), 'a list');
+        return answer;
+      }),
     /** A page of the conversation's events, oldest first. */
     events,
     /** Every event of the conversation, oldest first, page by page. */
@@ -53,18 +55,18 @@ export function conversationsNamespace(transport: Transport) {
     send: (id: string, message: string | SendMessageInput, options?: CallOptions & { run?: boolean }) => {
       const { run, ...call } = options ?? {};
       const body = typeof message === 'string' ? { role: 'user' as const, content: message, ...(run === undefined ? {} : { run }) } : message;
-      return transport.call<{ success: boolean }>('sendAgentServerMessage', { params: { id }, json: body }, call);
+      return transport.call('POST /api/conversations/{id}/events', { params: { id }, json: body }, call);
     },
     /** Takes the conversation up again with its whole history (409 when its agent is at work). */
-    run: (id: string, options?: CallOptions) => transport.call<{ success: boolean }>('runAgentServerConversation', { params: { id }, json: {} }, options),
+    run: (id: string, options?: CallOptions) => transport.call('POST /api/conversations/{id}/run', { params: { id }, json: {} }, options),
     /** Stops the agent after its current step; the conversation becomes `paused`. */
-    pause: (id: string, options?: CallOptions) => transport.call<{ success: boolean }>('pauseAgentServerConversation', { params: { id }, json: {} }, options),
+    pause: (id: string, options?: CallOptions) => transport.call('POST /api/conversations/{id}/pause', { params: { id }, json: {} }, options),
     /** Accepts or rejects the action held for confirmation (409 when none is). */
     respond: (id: string, answer: { accept: boolean; reason?: string }, options?: CallOptions) =>
-      transport.call<{ success: boolean }>('respondToConfirmation', { params: { id }, json: answer }, options),
+      transport.call('POST /api/conversations/{id}/events/respond_to_confirmation', { params: { id }, json: answer }, options),
     /** The agent's final answer: its `finish` message or last message; `""` before it gave one. */
     finalResponse: async (id: string, options?: CallOptions) =>
-      (await transport.call<{ response: string }>('getAgentFinalResponse', { params: { id } }, options)).response,
+      (await transport.call('GET /api/conversations/{id}/agent_final_response', { params: { id } }, options)).response,
     /**
      * The conversation's events live, over Server-Sent Events: the stored ones from `fromSeq`,
      * then each new one as it is stored; after a dropped connection it reconnects with
@@ -74,7 +76,7 @@ export function conversationsNamespace(transport: Transport) {
     /** Start tasks by id, in order; `null` for one the caller cannot see. */
     startTasks,
     /** A page of the caller's start tasks, newest first. */
-    searchStartTasks: (query: CursorQueryInput = {}, options?: CallOptions) => transport.call<StartTaskPage>('searchStartTasks', { query }, options),
+    searchStartTasks: (query: CursorQueryInput = {}, options?: CallOptions) => transport.call('GET /api/v1/app-conversations/start-tasks/search', { query }, options),
     /**
      * Polls a start task until it is READY and answers it (with `app_conversation_id`). Throws
      * `AgentPlatformWaitError` with `reason: 'failed'` when it ends in ERROR (its `detail` says
@@ -83,7 +85,7 @@ export function conversationsNamespace(transport: Transport) {
      */
     waitUntilReady: async (taskId: string, options: WaitOptions = {}): Promise<ReadyStartTask> => {
       const task = await pollUntil(
-        (signal) => oneById(transport, 'batchGetStartTasks', 'Start task', startTasks, taskId, signal ? { signal } : {}),
+        (signal) => oneById(transport.url('GET /api/v1/app-conversations/start-tasks'), 'Start task', startTasks, taskId, signal ? { signal } : {}),
         (current) => current.status === 'READY' || current.status === 'ERROR',
         options,
         (last) =>
@@ -95,4 +97,9 @@ export function conversationsNamespace(transport: Transport) {
       return task as ReadyStartTask;
     },
   };
+}
+
+/** A 200 whose body has the other of an endpoint's two declared shapes. */
+function unexpectedAnswer(url: string, expected: string): AgentPlatformError {
+  return new AgentPlatformError({ status: 200, detail: `The answer is not ${expected}`, method: 'GET', url });
 }

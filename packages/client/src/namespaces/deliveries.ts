@@ -1,6 +1,6 @@
 import { offsetIterator, type IterateOptions } from '../paging.js';
 import type { CallOptions, Transport } from '../transport.js';
-import type { Delivery, DeliveryList, DeliveryListQueryInput, DeliveryStatus, IngestResult } from '../types.js';
+import type { DeliveryListQueryInput, DeliveryStatus } from '../types.js';
 
 export interface DeliveryIterateOptions extends IterateOptions {
   source?: string;
@@ -9,7 +9,7 @@ export interface DeliveryIterateOptions extends IterateOptions {
 
 /** The delivery log: every verified inbound event, with each candidate automation's outcome. */
 export function deliveriesNamespace(transport: Transport) {
-  const list = (query: DeliveryListQueryInput = {}, options?: CallOptions) => transport.call<DeliveryList>('listDeliveries', { query }, options);
+  const list = (query: DeliveryListQueryInput = {}, options?: CallOptions) => transport.call('GET /api/automation/v1/deliveries', { query }, options);
   return {
     /** A page of deliveries, newest first, without payloads; filter by `source` and `status`. */
     list,
@@ -17,8 +17,8 @@ export function deliveriesNamespace(transport: Transport) {
     iterate: ({ source, status, ...options }: DeliveryIterateOptions = {}) =>
       offsetIterator((page, call) => list({ ...page, source, status }, call), 'deliveries', options),
     /** One delivery with its payload and outcomes. */
-    get: (id: string, options?: CallOptions) => transport.call<Delivery>('getDelivery', { params: { id } }, options),
+    get: (id: string, options?: CallOptions) => transport.call('GET /api/automation/v1/deliveries/{id}', { params: { id } }, options),
     /** Matches a stored delivery again against today's automations: a new delivery, new runs. */
-    replay: (id: string, options?: CallOptions) => transport.call<IngestResult>('replayDelivery', { params: { id }, json: {} }, options),
+    replay: (id: string, options?: CallOptions) => transport.call('POST /api/automation/v1/deliveries/{id}/replay', { params: { id }, json: {} }, options),
   };
 }

@@ -1,6 +1,6 @@
 import { signatureHeaders } from '../signing.js';
 import type { CallOptions, Transport } from '../transport.js';
-import type { IngestResult, SignatureScheme } from '../types.js';
+import type { SignatureScheme } from '../types.js';
 
 const encoder = new TextEncoder();
 
@@ -53,7 +53,7 @@ export function eventsNamespace(transport: Transport) {
      * Answers the inbound result (`delivery_id`, `matched`, `runs_created`); a wrong secret is a
      * 401 `AgentPlatformError`, an unknown source a 404.
      */
-    send: async (input: SendEventInput, options?: CallOptions): Promise<IngestResult> => {
+    send: async (input: SendEventInput, options?: CallOptions) => {
       const body = bytesOf(input);
       const scheme = input.scheme ?? 'hmac-sha256';
       const id = input.delivery_id ?? `msg_${globalThis.crypto.randomUUID()}`;
@@ -66,14 +66,19 @@ export function eventsNamespace(transport: Transport) {
         id,
       });
       const delivery = input.delivery_id && input.delivery_id_header && scheme !== 'standard-webhooks' ? { [input.delivery_id_header.toLowerCase()]: input.delivery_id } : {};
-      return transport.call<IngestResult>(
-        'ingestCustomEvent',
-        { params: { org_id: input.org_id, source: input.source }, body, headers: { 'content-type': 'application/json', ...delivery, ...input.headers, ...signed } },
+      return transport.call(
+        'POST /api/automation/v1/events/{org_id}/{source}',
+        {
+          credential: 'none',
+          params: { org_id: input.org_id, source: input.source },
+          body,
+          headers: { 'content-type': 'application/json', ...delivery, ...input.headers, ...signed },
+        },
         options,
       );
     },
     /** Signs like GitHub (`X-Hub-Signature-256`) and posts to `/api/automation/v1/events/github`. */
-    sendGitHub: async (input: SendGitHubInput, options?: CallOptions): Promise<IngestResult> => {
+    sendGitHub: async (input: SendGitHubInput, options?: CallOptions) => {
       const json = input.body === undefined ? JSON.stringify(input.payload) : undefined;
       const body = input.form && json !== undefined ? encoder.encode(`payload=${encodeURIComponent(json)}`) : bytesOf(input);
       const signed = await signatureHeaders({ scheme: 'github', secret: input.secret, body, timestamp: 0, id: '' });
@@ -84,7 +89,7 @@ export function eventsNamespace(transport: Transport) {
         ...input.headers,
         ...signed,
       };
-      return transport.call<IngestResult>('ingestGithubEvent', { body, headers }, options);
+      return transport.call('POST /api/automation/v1/events/github', { credential: 'none', body, headers }, options);
     },
   };
 }

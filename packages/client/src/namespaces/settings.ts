@@ -1,4 +1,4 @@
-import type { MessageResponse, ProviderTokensInput, SettingsInput, SettingsView, UnsetProviderTokensInput } from '../types.js';
+import type { ProviderTokensInput, SettingsInput, UnsetProviderTokensInput } from '../types.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 /** The caller's settings (`/api/settings`). Secrets go in, and never come back out. */
@@ -8,9 +8,9 @@ export function settingsNamespace(transport: Transport) {
      * Stores settings. Secret fields, `llm_model` and `llm_base_url` keep their stored value when
      * omitted or `null`; `""` clears a secret; every other field is replaced.
      */
-    store: (settings: SettingsInput, options?: CallOptions) => transport.call<MessageResponse>('storeSettings', { json: settings }, options),
+    store: (settings: SettingsInput, options?: CallOptions) => transport.call('POST /api/settings', { credential: 'session', json: settings }, options),
     /** The settings with secrets masked (`llm_api_key_set`, ...). A 404 `AgentPlatformError` when none are stored. */
-    get: (options?: CallOptions) => transport.call<SettingsView>('getSettings', {}, options),
+    get: (options?: CallOptions) => transport.call('GET /api/settings', { credential: 'session' }, options),
   };
 }
 
@@ -18,9 +18,9 @@ export function settingsNamespace(transport: Transport) {
 export function gitProvidersNamespace(transport: Transport) {
   return {
     /** Stores tokens per provider; an entry with an empty token keeps the stored token and takes the new host. */
-    store: (input: ProviderTokensInput, options?: CallOptions) => transport.call<MessageResponse>('storeProviderTokens', { json: input }, options),
+    store: (input: ProviderTokensInput, options?: CallOptions) => transport.call('POST /api/add-git-providers', { credential: 'session', json: input }, options),
     /** Removes every token, or only those of `providers`. */
     unset: (input: UnsetProviderTokensInput = {}, options?: CallOptions) =>
-      transport.call<MessageResponse>('unsetProviderTokens', { json: input }, options),
+      transport.call('POST /api/unset-provider-tokens', { credential: 'session', json: input }, options),
   };
 }
