@@ -6,7 +6,7 @@
  */
 import type { AutomationIndex } from '../automations/automation-index.js';
 import { matchEvent } from '../automations/match-event.js';
-import type { StorageRepositories } from '../ports/storage.js';
+import type { DeliveryWrite, StorageRepositories } from '../ports/storage.js';
 import type { DeliveryRecord, IngestResult } from '../schemas/delivery.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../services/context.js';
@@ -80,43 +80,44 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
 }
 
 /**
- * Writes a prepared delivery inside a transaction. A redelivery (its dedup key already claimed
- * within the window) is recorded as `duplicate`, without payload or runs.
+ * Writes a prepared delivery: the claim, the delivery and its runs in one atomic step of the
+ * adapter (one statement on PostgreSQL). A redelivery (its dedup key already claimed within the
+ * window) writes nothing there, and is then logged as `duplicate`, without payload or runs.
  */
-export async function commitDelivery(tx: StorageRepositories, context: ServiceContext, prepared: PreparedDelivery, dedupWindowSeconds: number): Promise<IngestResult> {
+export async function commitDelivery(repositories: StorageRepositories, context: ServiceContext, prepared: PreparedDelivery, dedupWindowSeconds: number): Promise<IngestResult> {
   const { delivery } = prepared;
+  let claim: DeliveryWrite['claim'] = null;
   if (prepared.dedupKey) {
     const now = context.clock.now();
-    const existing = await tx.deliveries.claimDedupKey({
+    claim = {
       orgId: delivery.org_id,
       source: delivery.source,
       key: prepared.dedupKey,
-      deliveryId: delivery.id,
       expiresAt: new Date(now.getTime() + dedupWindowSeconds * 1000).toISOString(),
       now: now.toISOString(),
-    });
-    if (existing) {
-      await tx.deliveries.insert({
-        ...delivery,
-        status: 'duplicate',
-        detail: `duplicate of ${existing}`,
-        event_key: delivery.event_key,
-        outcomes: [],
-        runs_created: [],
-        payload_json: null,
-      });
-      return { received: true, duplicate: true, matched: 0, runs_created: [] };
-    }
+    };
   }
-  await tx.deliveries.insert(delivery);
-  if (prepared.runs.length > 0) {
-    await tx.runs.insertMany(prepared.runs);
+  const { duplicateOf } = await repositories.deliveries.recordDelivery({ delivery, runs: prepared.runs, claim });
+  if (duplicateOf !== null) {
+    await repositories.deliveries.insert({
+      ...delivery,
+      status: 'duplicate',
+      detail: `duplicate of ${duplicateOf}`,
+      outcomes: [],
+      runs_created: [],
+      payload_json: null,
+    });
+    return { received: true, duplicate: true, matched: 0, runs_created: [] };
   }
   return { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created };
 }
 
-/** One transaction for all of `prepared`: every delivery with its runs, or none. */
+/**
+ * Every delivery of `prepared` with its runs, or none. One delivery (every custom source, and a
+ * GitHub delivery that reaches one org) needs no transaction: its write is atomic on its own.
+ */
 async function commitAll(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<IngestResult[]> {
+  if (prepared.length === 1) return [await commitDelivery(context.storage, context, prepared[0] as PreparedDelivery, dedupWindowSeconds)];
   return context.storage.transaction(async (tx) => {
     const out: IngestResult[] = [];
     for (const one of prepared) out.push(await commitDelivery(tx, context, one, dedupWindowSeconds));

@@ -13,6 +13,7 @@ export {
   type SandboxesRepository,
   type StartTasksRepository,
   type DedupClaim,
+  type DeliveryWrite,
   type DeliveriesRepository,
   type DeliveryListOptions,
   type GithubLinksRepository,

@@ -177,6 +177,24 @@ export interface DeliveriesRepository {
    * claims the key.
    */
   claimDedupKey(claim: DedupClaim): Promise<string | null>;
+  /**
+   * Records a new delivery and its PENDING runs as one atomic step, first claiming its dedup key
+   * (when `claim` is given) exactly as {@link claimDedupKey} does: when a live claim holds the
+   * key nothing is written and the holder's delivery id is answered; otherwise the claim, the
+   * delivery and the runs are all written, or none of them (a taken delivery or run id throws
+   * {@link StorageConflictError}). Atomic on its own, so ingest needs no transaction around it
+   * (an adapter may do it in one statement); inside a transaction it joins that transaction.
+   */
+  recordDelivery(write: DeliveryWrite): Promise<{ duplicateOf: string | null }>;
+}
+
+/** What {@link DeliveriesRepository.recordDelivery} writes. */
+export interface DeliveryWrite {
+  delivery: DeliveryRecord;
+  /** The runs the delivery starts (each PENDING); may be empty. */
+  runs: readonly RunRecord[];
+  /** The dedup claim on the delivery's key, or `null` for a delivery never deduplicated (a replay). */
+  claim: Omit<DedupClaim, 'deliveryId'> | null;
 }
 
 export interface DedupClaim {

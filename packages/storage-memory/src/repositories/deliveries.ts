@@ -5,7 +5,7 @@
  * @module
  */
 import { StorageConflictError } from '@agent-platform/core';
-import type { DedupClaim, DeliveriesRepository, DeliveryRecord } from '@agent-platform/core';
+import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite, RunRecord } from '@agent-platform/core';
 import { readView, type Access } from '../access.js';
 import { cloneJson } from '../clone-json.js';
 import { ALL, type Database } from '../database.js';
@@ -13,6 +13,7 @@ import { claimKey } from '../keys.js';
 import { offsetPage } from '../pages.js';
 import { instantOf } from '../table.js';
 import { assertNew, copyOwned } from './rows.js';
+import { insertRuns } from './runs.js';
 
 /** Expired dedup claims dropped per claim made; more than one, so a backlog shrinks. */
 const CLAIMS_PRUNED_PER_CLAIM = 4;
@@ -42,6 +43,29 @@ function claimDedupKey(db: Database, claim: DedupClaim): string | null {
     expires_at: claim.expiresAt,
   });
   return null;
+}
+
+/**
+ * The claim, the delivery and its runs, or nothing: every id is checked before anything is
+ * written, so a conflict leaves the claim free and no row behind.
+ */
+function recordDelivery(db: Database, write: { delivery: DeliveryRecord; runs: RunRecord[]; claim: DeliveryWrite['claim'] }): { duplicateOf: string | null } {
+  const { delivery, runs, claim } = write;
+  if (claim) {
+    const now = instantOf(claim.now);
+    const holder = db.dedupClaims.live.get(claimKey(claim.orgId, claim.source, claim.key));
+    if (holder !== undefined && instantOf(holder.expires_at) > now) return { duplicateOf: holder.delivery_id };
+  }
+  assertNew(db.deliveries, delivery, 'A delivery');
+  const ids = new Set<string>();
+  for (const run of runs) {
+    if (ids.has(run.id) || db.runs.live.get(run.id) !== undefined) throw new StorageConflictError(`A run with id ${run.id} already exists`);
+    ids.add(run.id);
+  }
+  if (claim) claimDedupKey(db, { ...claim, deliveryId: delivery.id });
+  insertDelivery(db, delivery);
+  insertRuns(db, runs);
+  return { duplicateOf: null };
 }
 
 /** Drops a few claims that expired by `now`, soonest first; O(1) per claim made. */
@@ -79,6 +103,10 @@ export function deliveriesRepository(db: Database, access: Access): DeliveriesRe
     async claimDedupKey(claim) {
       const request = { ...claim };
       return access.write(() => claimDedupKey(db, request));
+    },
+    async recordDelivery(write) {
+      const copy = { delivery: cloneJson(write.delivery), runs: write.runs.map(cloneJson), claim: write.claim ? { ...write.claim } : null };
+      return access.write(() => recordDelivery(db, copy));
     },
   };
 }

@@ -3,7 +3,7 @@
  * own), and the dedup claims that decide which of many redeliveries is recorded as new.
  * @module
  */
-import type { DedupClaim, DeliveriesRepository, DeliveryRecord } from '@agent-platform/core';
+import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite } from '@agent-platform/core';
 import { fromText, toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
@@ -37,6 +37,43 @@ WITH taken AS (
 SELECT EXISTS (SELECT 1 FROM taken) AS taken,
        (SELECT delivery_id FROM agent_platform.dedup_claims
          WHERE org_id = $1 AND source = $2 AND key = $3 AND expires_at > $6) AS holder`;
+
+/**
+ * `recordDelivery` in one statement, so a delivery costs one round trip and needs no transaction:
+ * the claim (as {@link CLAIM}, skipped when `$3` is null), then the delivery and its runs, written
+ * only when the claim was taken. A unique violation anywhere fails the whole statement, so the
+ * claim is never left without its delivery. The holder is read from the statement's snapshot,
+ * which never includes this statement's own claim.
+ */
+const RECORD = `
+WITH taken AS (
+  INSERT INTO agent_platform.dedup_claims AS c (org_id, source, key, delivery_id, expires_at)
+  SELECT $1, $2, $3, $4, $5 WHERE $3::text IS NOT NULL
+  ON CONFLICT (org_id, source, key) DO UPDATE
+    SET delivery_id = EXCLUDED.delivery_id, expires_at = EXCLUDED.expires_at
+    WHERE c.expires_at <= $6
+  RETURNING 1
+), go AS (
+  SELECT 1 AS go WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM taken)
+), delivery AS (
+  INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data)
+  SELECT $4, $1, $2, $7, $8, $9::jsonb FROM go
+  RETURNING 1
+), runs AS (
+  INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data)
+  SELECT r.value->>'id', r.value->>'org_id', r.value->>'automation_id', r.value->>'status',
+         (r.value->>'created_at')::timestamptz, r.value
+  FROM go, jsonb_array_elements($10::jsonb) AS r(value)
+  RETURNING 1
+)
+SELECT EXISTS (SELECT 1 FROM go) AS written,
+       (SELECT delivery_id FROM agent_platform.dedup_claims
+         WHERE org_id = $1 AND source = $2 AND key = $3 AND expires_at > $6) AS holder`;
+
+interface RecordRow {
+  written: boolean;
+  holder: string | null;
+}
 
 interface ClaimRow {
   taken: boolean;
@@ -94,6 +131,31 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRep
         if (row?.holder) return fromText(row.holder);
       }
       throw new Error(`claimDedupKey: the claim of key "${claim.key}" changed hands ${CLAIM_ATTEMPTS} times in a row`);
+    },
+    async recordDelivery(write: DeliveryWrite) {
+      const { delivery, claim } = write;
+      const params = [
+        toText(delivery.org_id),
+        toText(delivery.source),
+        claim ? toText(claim.key) : null,
+        toText(delivery.id),
+        claim ? claim.expiresAt : null,
+        claim ? claim.now : null,
+        toText(delivery.status),
+        delivery.received_at,
+        toJsonb(delivery),
+        toJsonb(write.runs),
+      ];
+      for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt += 1) {
+        const { rows } = await sql.query<RecordRow>(RECORD, params);
+        const row = rows[0];
+        if (row?.written) {
+          if (claim) hooks.claimed(claim.now);
+          return { duplicateOf: null };
+        }
+        if (row?.holder) return { duplicateOf: fromText(row.holder) };
+      }
+      throw new Error(`recordDelivery: the claim of key "${claim?.key}" changed hands ${CLAIM_ATTEMPTS} times in a row`);
     },
   };
 }

@@ -6,8 +6,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
-import type { DedupClaim, DeliveryRecord } from '@agent-platform/core';
-import { fixtureTime, makeDedupClaim, makeDeliveryRecord, uniqueId } from '../fixtures.js';
+import type { DedupClaim, DeliveryRecord, RunRecord } from '@agent-platform/core';
+import { fixtureTime, makeDedupClaim, makeDeliveryRecord, makeRunRecord, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 
 /** A claim of the delivery's dedup key, live for an hour from `fixtureTime(0)`. */
@@ -300,6 +300,84 @@ export function describeDeliveries(ctx: SuiteContext): void {
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(held, later))).toBe(held.id);
         // The takeover is undone: the key is back under the original, expired claim, so it is free.
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(expired, later))).toBeNull();
+      });
+    });
+
+    describe('recordDelivery (the claim, the delivery and its runs in one atomic step)', () => {
+      /** A delivery with two PENDING runs of its own org, and the claim of its key. */
+      const write = (overrides: Partial<DeliveryRecord> = {}, claim: Partial<DedupClaim> = {}) => {
+        const delivery = makeDeliveryRecord(overrides);
+        const runs = [makeRunRecord({ org_id: delivery.org_id, delivery_id: delivery.id }), makeRunRecord({ org_id: delivery.org_id, delivery_id: delivery.id })];
+        const { deliveryId: _unused, ...rest } = makeDedupClaim(delivery, claim);
+        return { delivery, runs, claim: rest };
+      };
+
+      it('writes the delivery, its runs and the claim; a redelivery of the key writes nothing and names the holder', async () => {
+        const first = write();
+        expect(await ctx.adapter.deliveries.recordDelivery(first)).toEqual({ duplicateOf: null });
+        expect(await ctx.adapter.deliveries.get(first.delivery.org_id, first.delivery.id)).toEqual(first.delivery);
+        for (const run of first.runs) expect(await ctx.adapter.runs.get(run.org_id, run.id)).toEqual(run);
+        const again = write({ org_id: first.delivery.org_id, source: first.delivery.source, dedup_key: first.delivery.dedup_key }, { now: fixtureTime(5) });
+        expect(await ctx.adapter.deliveries.recordDelivery(again)).toEqual({ duplicateOf: first.delivery.id });
+        expect(await ctx.adapter.deliveries.get(again.delivery.org_id, again.delivery.id)).toBeNull();
+        for (const run of again.runs) expect(await ctx.adapter.runs.get(run.org_id, run.id)).toBeNull();
+        // The claim is the one claimDedupKey sees.
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(again.delivery, { now: fixtureTime(6) }))).toBe(first.delivery.id);
+      });
+
+      it('without a claim, records every delivery (a replay is never deduplicated)', async () => {
+        const one = write();
+        const two = write({ org_id: one.delivery.org_id, source: one.delivery.source, dedup_key: one.delivery.dedup_key });
+        expect(await ctx.adapter.deliveries.recordDelivery({ ...one, claim: null })).toEqual({ duplicateOf: null });
+        expect(await ctx.adapter.deliveries.recordDelivery({ ...two, claim: null })).toEqual({ duplicateOf: null });
+        expect(await ctx.adapter.deliveries.get(two.delivery.org_id, two.delivery.id)).toEqual(two.delivery);
+        // Neither claimed the key.
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(one.delivery))).toBeNull();
+      });
+
+      it('takes over a claim that expired', async () => {
+        const old = write({}, { expiresAt: fixtureTime(10) });
+        expect(await ctx.adapter.deliveries.recordDelivery(old)).toEqual({ duplicateOf: null });
+        const fresh = write({ org_id: old.delivery.org_id, source: old.delivery.source, dedup_key: old.delivery.dedup_key }, { now: fixtureTime(10) });
+        expect(await ctx.adapter.deliveries.recordDelivery(fresh)).toEqual({ duplicateOf: null });
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(fresh.delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(11) }))).toBe(fresh.delivery.id);
+      });
+
+      it('a taken run id writes nothing: no delivery, no other run, and the key stays free', async () => {
+        const taken = makeRunRecord();
+        await ctx.adapter.runs.insertMany([taken]);
+        const attempt = write();
+        const conflicting = { ...attempt, runs: [attempt.runs[0] as RunRecord, { ...taken, org_id: attempt.delivery.org_id }] };
+        await expect(ctx.adapter.deliveries.recordDelivery(conflicting)).rejects.toBeInstanceOf(StorageConflictError);
+        expect(await ctx.adapter.deliveries.get(attempt.delivery.org_id, attempt.delivery.id)).toBeNull();
+        expect(await ctx.adapter.runs.get(attempt.delivery.org_id, (attempt.runs[0] as RunRecord).id)).toBeNull();
+        expect(await ctx.adapter.deliveries.recordDelivery(attempt)).toEqual({ duplicateOf: null });
+      });
+
+      it('of concurrent records of one key, exactly one writes; the others name it', async () => {
+        const first = write();
+        const racers = [first, ...Array.from({ length: 9 }, () => write({ org_id: first.delivery.org_id, source: first.delivery.source, dedup_key: first.delivery.dedup_key }))];
+        const answers = await Promise.all(racers.map((one) => ctx.adapter.deliveries.recordDelivery(one)));
+        const winners = racers.filter((_, index) => answers[index]?.duplicateOf === null);
+        expect(winners).toHaveLength(1);
+        const winner = (winners[0] as (typeof racers)[number]).delivery.id;
+        for (const answer of answers) if (answer.duplicateOf !== null) expect(answer.duplicateOf).toBe(winner);
+        const stored = await Promise.all(racers.map((one) => ctx.adapter.deliveries.get(one.delivery.org_id, one.delivery.id)));
+        expect(stored.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('inside a transaction that rolls back, leaves nothing', async () => {
+        const undone = write();
+        const error = new Error('rollback');
+        await expect(
+          ctx.adapter.transaction(async (tx) => {
+            expect(await tx.deliveries.recordDelivery(undone)).toEqual({ duplicateOf: null });
+            throw error;
+          }),
+        ).rejects.toBe(error);
+        expect(await ctx.adapter.deliveries.get(undone.delivery.org_id, undone.delivery.id)).toBeNull();
+        for (const run of undone.runs) expect(await ctx.adapter.runs.get(run.org_id, run.id)).toBeNull();
+        expect(await ctx.adapter.deliveries.recordDelivery(undone)).toEqual({ duplicateOf: null });
       });
     });
   });
