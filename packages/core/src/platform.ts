@@ -2,6 +2,7 @@
  * `createAgentPlatform`: wires the ports into the engine's services.
  * @module
  */
+import { TriggerMarks } from './ingest/trigger-marks.js';
 import { createStoredApiKeyAuthenticator } from './auth/stored-api-key-authenticator.js';
 import type { Authenticator, Credentials } from './ports/authenticator.js';
 import { systemClock, type Clock } from './ports/clock.js';
@@ -156,6 +157,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       });
     },
   };
+  const triggerMarks = new TriggerMarks(options.storage);
+  context.triggerMarks = triggerMarks;
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
   const webhooks = new WebhooksService(context);
@@ -176,7 +179,11 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   }
   const listener = new ChangeListenerLoop(context.storage, (change) => {
     if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
-    else if (change.type === 'reset') index.invalidateAll();
+    else if (change.type === 'webhooks.changed') webhooks.cache.invalidateOrg(change.orgId);
+    else if (change.type === 'reset') {
+      index.invalidateAll();
+      webhooks.cache.invalidateAll();
+    }
     if (change.type === 'conversation.events' || change.type === 'conversation.control') conversations.onChange(change);
     else if (change.type === 'run.cancelled') executor?.cancel(change.runId);
     else executor?.notify();
@@ -215,6 +222,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     },
     stop: async () => {
       await executor?.stop();
+      await triggerMarks.flush();
       await listener.stop();
       await conversations.stop();
       await context.storage.close();

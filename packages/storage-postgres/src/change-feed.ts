@@ -44,6 +44,8 @@ function normalizeChange(value: unknown): PublishedChange | null {
       return text('orgId') && text('runId') ? { type: 'run.cancelled', orgId: change.orgId as string, runId: change.runId as string } : null;
     case 'automations.changed':
       return text('orgId') && text('source') ? { type: 'automations.changed', orgId: change.orgId as string, source: change.source as string } : null;
+    case 'webhooks.changed':
+      return text('orgId') ? { type: 'webhooks.changed', orgId: change.orgId as string } : null;
     case 'conversation.events':
       return text('conversationId') && Number.isInteger(change.seq)
         ? { type: 'conversation.events', conversationId: change.conversationId as string, seq: change.seq as number }

@@ -8,12 +8,12 @@ import type { AutomationIndex } from '../automations/automation-index.js';
 import { PlatformError, payloadTooLarge } from '../errors.js';
 import { GITHUB_SOURCE } from '../schemas/automation.js';
 import type { IngestResult } from '../schemas/delivery.js';
-import type { WebhookRecord } from '../schemas/webhook.js';
 import type { ServiceContext } from '../services/context.js';
 import type { WebhooksService } from '../services/webhooks-service.js';
 import { verifySignature } from '../signatures/index.js';
 import { dedupIdentity } from './dedup.js';
 import { customEventKey } from './event-key.js';
+import type { CachedWebhook } from './webhook-cache.js';
 import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
 import type { Headers } from './headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
@@ -51,10 +51,11 @@ export class EventsService {
 
   /** `POST /api/automation/v1/events/{org_id}/{source}`. */
   async ingest(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
-    const webhook = await this.context.storage.webhooks.getBySource(orgId, source);
-    if (!webhook || !webhook.enabled) throw unknownSource();
+    const cached = await this.webhooks.cache.get(orgId, source);
+    if (!cached || !cached.record.enabled) throw unknownSource();
+    const webhook = cached.record;
     if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
-    this.verify(webhook, request);
+    this.verify(cached, request);
     const payloadJson = decodeUtf8(request.body);
     const payload = parseJsonText(payloadJson);
     const identity = dedupIdentity(source, request.headers, request.body, webhook.delivery_id_header);
@@ -108,8 +109,8 @@ export class EventsService {
   }
 
   /** Step 2: nothing unsigned or wrongly signed goes further (and nothing of it is stored). */
-  private verify(webhook: WebhookRecord, request: InboundRequest): void {
-    const { current, previous } = this.webhooks.secretsFor(webhook);
+  private verify({ record: webhook, current, previous: rotatedOut }: CachedWebhook, request: InboundRequest): void {
+    const previous = rotatedOut !== null && this.webhooks.inGracePeriod(webhook) ? rotatedOut : null;
     const result = verifySignature({
       scheme: webhook.signature_scheme,
       headers: request.headers,

@@ -134,6 +134,10 @@ async function commitAll(context: ServiceContext, prepared: readonly PreparedDel
 async function afterCommit(context: ServiceContext, prepared: readonly PreparedDelivery[], results: readonly IngestResult[]): Promise<void> {
   for (const [index, one] of prepared.entries()) {
     if (results[index]?.duplicate || one.triggered.length === 0) continue;
+    if (context.triggerMarks) {
+      context.triggerMarks.note(one.delivery.org_id, one.triggered, one.delivery.received_at);
+      continue;
+    }
     await context.storage.automations.markTriggered(one.delivery.org_id, one.triggered, one.delivery.received_at).catch(() => {
       // Best effort: the delivery and its runs are stored; a missed timestamp is not worth a 5xx.
     });

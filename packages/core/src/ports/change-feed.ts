@@ -18,6 +18,8 @@ export type StorageChange =
   | { type: 'run.cancelled'; orgId: string; runId: string }
   /** An automation of this org and trigger source was created, changed or deleted. */
   | { type: 'automations.changed'; orgId: string; source: string }
+  /** A webhook source of this org was registered, changed, rotated or deleted. */
+  | { type: 'webhooks.changed'; orgId: string }
   /** Events were appended to a conversation, up to `seq`: live streams read on from where they are. */
   | { type: 'conversation.events'; conversationId: string; seq: number }
   /**

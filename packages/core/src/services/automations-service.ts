@@ -114,11 +114,14 @@ export class AutomationsService {
   }
 
   async list(principal: Principal, page: PageQuery): Promise<AutomationList> {
+    // Marks noted by this process's deliveries land first, so a read sees its own triggers.
+    await this.context.triggerMarks?.flush();
     const { items, total } = await this.context.storage.automations.list(principal.orgId, page);
     return { automations: items, total };
   }
 
   async get(principal: Principal, id: string): Promise<Automation> {
+    await this.context.triggerMarks?.flush();
     return this.load(principal, id);
   }
 

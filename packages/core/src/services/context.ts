@@ -6,6 +6,7 @@ import type { PublishedChange } from '../ports/change-feed.js';
 
 import type { AgentPlatformTools } from '../ports/agent-runner.js';
 import type { Principal } from '../schemas/principal.js';
+import type { TriggerMarks } from '../ingest/trigger-marks.js';
 
 /** What every service is built from: the ports and the engine's settings. */
 export interface ServiceContext {
@@ -23,6 +24,8 @@ export interface ServiceContext {
    * time limits stand behind it.
    */
   announce(change: PublishedChange): Promise<void>;
+  /** Where `last_triggered_at` marks gather before they are written; without it they are written at once. */
+  triggerMarks?: TriggerMarks;
   /** The platform tools an agent gets for its owner (spec 4.5); set once the services exist. */
   agentTools?: (owner: Principal) => AgentPlatformTools;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { WebhookCache } from '../ingest/webhook-cache.js';
 import { PlatformError, notFound } from '../errors.js';
 import { StorageConflictError } from '../ports/storage.js';
 import type { PageQuery } from '../schemas/common.js';
@@ -30,7 +31,12 @@ export interface WebhookSecrets {
  * them; another org's webhooks are invisible (404).
  */
 export class WebhooksService {
-  constructor(private readonly context: ServiceContext) {}
+  /** Ingest's lookup of a source, secrets opened; this service drops entries when it changes them. */
+  readonly cache: WebhookCache;
+
+  constructor(private readonly context: ServiceContext) {
+    this.cache = new WebhookCache(context.storage, context.secrets, context.clock);
+  }
 
   /** The address external services send events to. */
   webhookUrl(orgId: string, source: string): string {
@@ -61,6 +67,7 @@ export class WebhooksService {
     };
     try {
       await this.context.storage.webhooks.insert(record);
+      await this.changed(principal.orgId);
     } catch (error) {
       if (error instanceof StorageConflictError) {
         throw new PlatformError('CONFLICT', `a webhook for source "${parsed.source}" already exists in this organization`, { cause: error });
@@ -95,11 +102,13 @@ export class WebhooksService {
       updated_at: nowIso(this.context),
     };
     if (!(await this.context.storage.webhooks.update(updated))) throw notFound('Webhook');
+    await this.changed(principal.orgId);
     return this.toView(updated);
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     if (!(await this.context.storage.webhooks.delete(principal.orgId, id))) throw notFound('Webhook');
+    await this.changed(principal.orgId);
   }
 
   /**
@@ -120,6 +129,7 @@ export class WebhooksService {
       updated_at: now.toISOString(),
     };
     if (!(await this.context.storage.webhooks.update(updated))) throw notFound('Webhook');
+    await this.changed(principal.orgId);
     return { ...this.toView(updated), webhook_secret: secret };
   }
 
@@ -151,7 +161,14 @@ export class WebhooksService {
     };
   }
 
-  private inGracePeriod(record: WebhookRecord): boolean {
+  /** Drops this process's cached lookups of the org's sources, and tells the other processes. */
+  private async changed(orgId: string): Promise<void> {
+    this.cache.invalidateOrg(orgId);
+    await this.context.announce({ type: 'webhooks.changed', orgId });
+  }
+
+  /** Whether the rotated-out secret of `record` still verifies deliveries. */
+  inGracePeriod(record: WebhookRecord): boolean {
     const expiresAt = record.previous_secret_expires_at;
     return expiresAt !== null && Date.parse(expiresAt) > this.context.clock.now().getTime();
   }
