@@ -3,7 +3,10 @@
  * `operationId`, credential and zod schemas keep their literal types, so that
  * - its `handle` gets `params`, `query` and `body` already validated and typed (the handler
  *   parses them with the declared schemas before calling it: see `handler.ts`);
- * - what `handle` answers is checked against the route's declared success response;
+ * - what `handle` answers is checked against the route's declared success response: a value of
+ *   its schema for JSON; a `string` for a `text/*` `contentType`, a `Uint8Array` for any other
+ *   non-JSON one (`application/zip`), sent as they are with that content type and the result's
+ *   `headers` (see `response-kind.ts`);
  * - {@link ApiRoutesOf} derives, from the route arrays, the table a typed client is built on
  *   (`ApiRoutes` in `route-table.ts`).
  *
@@ -28,6 +31,7 @@
  * @module
  */
 import type { z } from 'zod';
+import type { ResponseKindOf } from './response-kind.js';
 import type { HttpMethod, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './types.js';
 
 /**
@@ -76,28 +80,65 @@ export type BodyOf<B> = B extends RouteBody ? (B['required'] extends true ? z.ou
 export type SuccessStatusOf<R> = Extract<keyof R, SuccessStatus>;
 
 /** Whether a response entry is a Server-Sent Events stream. */
-type IsStream<D> = D extends { readonly contentType: 'text/event-stream' } ? true : false;
+type IsStream<D> = ResponseKindOf<D> extends 'stream' ? true : false;
 
-/** The body `handle` answers for one documented success status. */
+/** Headers a text or binary answer adds (`content-disposition`, ...), names in lower case. */
+export type ContentHeaders = Readonly<Record<string, string>>;
+
+/** The body `handle` answers for one documented success status: by the kind of its `contentType` (see `response-kind.ts`). */
 type SuccessResultOf<S, D> =
-  IsStream<D> extends true
-    ? { status: S; events: AsyncIterable<ServerSentEvent>; body?: undefined }
-    : D extends { readonly schema: infer Schema extends z.ZodType }
-      ? { status: S; body: z.output<Schema>; events?: undefined }
-      : { status: S; body?: undefined; events?: undefined };
+  ResponseKindOf<D> extends 'stream'
+    ? { status: S; events: AsyncIterable<ServerSentEvent>; body?: undefined; headers?: undefined }
+    : ResponseKindOf<D> extends 'text'
+      ? { status: S; body: string; headers?: ContentHeaders; events?: undefined }
+      : ResponseKindOf<D> extends 'binary'
+        ? { status: S; body: Uint8Array; headers?: ContentHeaders; events?: undefined }
+        : D extends { readonly schema: infer Schema extends z.ZodType }
+          ? { status: S; body: z.output<Schema>; events?: undefined; headers?: undefined }
+          : { status: S; body?: undefined; events?: undefined; headers?: undefined };
 
 /**
- * What `handle` may answer: a documented success with a body its schema describes, or (rare:
- * most failures are thrown) another documented status with any body.
+ * What `handle` may answer: a documented success with a body its doc describes (a value of its
+ * schema; a string for a `text/*` answer; bytes for a binary one), or (rare: most failures are
+ * thrown) another documented status with any body.
  */
 export type RouteResultOf<R> =
   | { [S in SuccessStatusOf<R>]: SuccessResultOf<S, R[S]> }[SuccessStatusOf<R>]
-  | { status: Exclude<keyof R, SuccessStatusOf<R>> & number; body?: unknown; events?: undefined };
+  | { status: Exclude<keyof R, SuccessStatusOf<R>> & number; body?: unknown; events?: undefined; headers?: undefined };
 
-/** The type the route's success answer is parsed into by a client: `void` when it has no body. */
-export type ResponseOf<R> = [SuccessStatusOf<R>] extends [never]
-  ? unknown
-  : { [S in SuccessStatusOf<R>]: R[S] extends { readonly schema: infer Schema extends z.ZodType } ? z.output<Schema> : void }[SuccessStatusOf<R>];
+/**
+ * What a client gets for a binary answer (`application/zip`, ...): a `Blob` of the bytes (its
+ * `type` the answer's content type), as `fetch`'s `response.blob()` reads it.
+ */
+export type BinaryResponse = Blob;
+
+/** How a client reads a success answer: {@link ApiRouteEntry.responseType}. */
+export type ResponseType = 'json' | 'text' | 'binary';
+
+/** What a client reads one success answer as: its schema's output (each event's, for a stream), a string, a {@link BinaryResponse}, or `void` without a body. */
+type ClientResponseOf<D> =
+  ResponseKindOf<D> extends 'text'
+    ? string
+    : ResponseKindOf<D> extends 'binary'
+      ? BinaryResponse
+      : D extends { readonly schema: infer Schema extends z.ZodType }
+        ? z.output<Schema>
+        : void;
+
+/**
+ * The type the route's success answer is read into by a client: its schema's output for JSON
+ * (each event's, for a stream), `string` for text, {@link BinaryResponse} for bytes, `void`
+ * when it has no body.
+ */
+export type ResponseOf<R> = [SuccessStatusOf<R>] extends [never] ? unknown : { [S in SuccessStatusOf<R>]: ClientResponseOf<R[S]> }[SuccessStatusOf<R>];
+
+/** How a client reads the route's success answer: `text` and `binary` for those kinds, else `json` (a stream's events are JSON). */
+export type ResponseTypeOf<R> = [SuccessStatusOf<R>] extends [never]
+  ? 'json'
+  : { [S in SuccessStatusOf<R>]: ResponseKindOf<R[S]> extends 'text' | 'binary' ? ResponseKindOf<R[S]> : 'json' }[SuccessStatusOf<R>];
+
+/** The body `handle` answers with its success (what {@link RouteSpec.unserializable} gets): its schema's output, a string or bytes. */
+export type SuccessBodyOf<R> = [SuccessStatusOf<R>] extends [never] ? unknown : { [S in SuccessStatusOf<R>]: SuccessResultOf<S, R[S]>['body'] }[SuccessStatusOf<R>];
 
 /** The parts of a route every kind shares (the handler, the router and the OpenAPI document read these). */
 interface RouteFields {
@@ -154,7 +195,7 @@ export interface RouteSpec<
    * What to answer instead when the result's body cannot be serialized (`JSON.stringify`
    * throws: a stored value nested too deep). Without it such an answer is a logged 500.
    */
-  unserializable?(body: ResponseOf<R>): unknown;
+  unserializable?(body: SuccessBodyOf<R>): unknown;
 }
 
 /** A route made by {@link defineRoute}, with every literal type of its declaration. */
@@ -182,7 +223,7 @@ export interface DefinedRoute<
   readonly body: B;
   readonly responses: R;
   handle(context: RouteContext<ParamsOf<P, PS>, QueryOf<Q>, BodyOf<B>>): Promise<RouteResultOf<R>>;
-  unserializable?(body: ResponseOf<R>): unknown;
+  unserializable?(body: SuccessBodyOf<R>): unknown;
 }
 
 /** Any route made by {@link defineRoute}, its literal types forgotten: what the handler serves. */
@@ -247,6 +288,7 @@ export interface ApiRouteEntry<
   BodyRequired extends boolean = boolean,
   Response = unknown,
   Streamed extends boolean = boolean,
+  RT extends ResponseType = ResponseType,
 > {
   operationId: O;
   credential: C;
@@ -258,8 +300,17 @@ export interface ApiRouteEntry<
   body: Body;
   /** Whether a request must send a body. */
   bodyRequired: BodyRequired;
-  /** The success answer (`z.output` of its schema); `void` when it has no body; for a stream, each event. */
+  /**
+   * The success answer as a client reads it: `z.output` of its schema (for a stream, each
+   * event); `string` for a `text/*` answer; {@link BinaryResponse} (a `Blob`) for bytes; `void`
+   * when it has no body.
+   */
   response: Response;
+  /**
+   * How to read the success answer: `json` (parse it; a stream's events are JSON too), `text`
+   * (`response.text()`: a file's text) or `binary` (`response.blob()`: a zip).
+   */
+  responseType: RT;
   /** Present on Server-Sent Events routes. */
   streamed?: Streamed;
 }
@@ -278,6 +329,7 @@ type ApiEntryOf<T extends AnyTypedRoute> = Simplify<
     body: ApiBody<T['body']>;
     bodyRequired: ApiBodyRequired<T['body']>;
     response: ResponseOf<T['responses']>;
+    responseType: ResponseTypeOf<T['responses']>;
   } & (IsStreamed<T['responses']> extends true ? { streamed: true } : unknown)
 >;
 

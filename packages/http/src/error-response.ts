@@ -1,5 +1,4 @@
 import { PlatformError, StorageUnavailableError } from '@agent-platform/core';
-import { RawBody } from './raw-body.js';
 import type { HttpResponse } from './types.js';
 
 /** Where the handler reports failures it did not expect; pino's logger fits. */
@@ -56,17 +55,12 @@ export function statusDetail(status: number): string {
   }
 }
 
+/**
+ * A JSON answer: `body` serialized (`null` for none, or a 204). A text or binary answer is
+ * `contentResponse`'s (`response-kind.ts`).
+ */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   if (body === undefined || status === 204) return { status, headers: { 'cache-control': 'no-store', ...headers }, body: null };
-  if (body instanceof RawBody) {
-    // Not JSON: sent as it is. Bytes pass as the body too; every binding writes them unchanged
-    // (Node's `end`, fetch's `Response`, Fastify's `send`).
-    return {
-      status,
-      headers: { 'cache-control': 'no-store', ...body.headers, 'content-type': body.contentType, ...headers },
-      body: body.content as string,
-    };
-  }
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },

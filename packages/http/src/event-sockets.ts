@@ -229,13 +229,13 @@ async function authenticate(platform: AgentPlatform, request: IncomingMessage, q
 function refuseUpgrade(socket: Duplex, response: HttpResponse): void {
   if (socket.destroyed) return;
   socket.on('error', ignore);
-  const body = response.body ?? '';
+  const body = typeof response.body === 'string' ? Buffer.from(response.body) : (response.body ?? new Uint8Array());
   const head = [
     `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}`,
-    ...Object.entries({ ...response.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries({ ...response.headers, 'content-length': String(body.byteLength), connection: 'close' }).map(([name, value]) => `${name}: ${value}`),
   ].join('\r\n');
   const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
-  socket.end(`${head}\r\n\r\n${body}`);
+  socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
 }

@@ -12,7 +12,7 @@ import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogge
 import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandlerOptions } from './handler.js';
 import { readNodeBody } from './node-body.js';
 import { nodeRequestHeaders } from './node-request.js';
-import { sendNodeResponse } from './node-response.js';
+import { sendNodeResponse, wireBody } from './node-response.js';
 import { attachEventSockets } from './event-sockets.js';
 import { handleClientError, refuseConnectRequests, resolveServerLimits, type ServerLimits } from './node-server.js';
 import type { HttpResponse } from './types.js';
@@ -94,7 +94,9 @@ const prefixLength = (prefix: string, url: string): number => (prefix && url.sta
 
 function send(reply: FastifyReply, result: HttpResponse): FastifyReply {
   reply.code(result.status).headers(result.headers);
-  return reply.send(result.body ?? undefined);
+  // Bytes (a zip) as a Buffer, text (JSON, text/plain) as a string: Fastify sends both unchanged
+  // with the content type set above.
+  return reply.send(result.body === null ? undefined : wireBody(result.body));
 }
 
 /**

@@ -13,6 +13,7 @@ import { allRoutes } from './route-table.js';
 import { parseRouteInput } from './route-input.js';
 import { credentialOf, isDefinedRoute, type AnyDefinedRoute, type AnyRoute } from './define-route.js';
 import { openApiRoute } from './routes/system-routes.js';
+import { contentResponse, responseKind } from './response-kind.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './sse.js';
 import type { HeaderValue, HttpRequest, HttpResponse, RouteResult } from './types.js';
 
@@ -165,7 +166,7 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
       } else if (raw.byteLength > limit) {
         throw tooLarge(limit);
       }
-      const context = { platform, principal, headers: request.headers, rawBody: raw };
+      const context = { platform, principal, headers: request.headers, rawBody: raw, sentBody: body };
       if (isDefinedRoute(route)) {
         // 4. The declared schemas: path parameters, query and body, one 422 for all their issues.
         result = await route.handle({ ...context, ...parseRouteInput(route, params, target.query, body) });
@@ -219,15 +220,20 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   }
 
   /**
-   * The answer on the wire. A body `JSON.stringify` cannot serialize (a record nested too deep,
-   * stored before depth limits existed) gets the route's stand-in when it has one, otherwise a
-   * logged 500; it never escapes as an exception.
+   * The answer on the wire, by the kind of the response its status declares: a text or binary
+   * one sent as it is, with its declared content type; JSON serialized. A body `JSON.stringify`
+   * cannot serialize (a record nested too deep, stored before depth limits existed) gets the
+   * route's stand-in when it has one, otherwise a logged 500; a text or binary answer whose body
+   * is neither a string nor bytes is a logged 500 too. Nothing escapes as an exception.
    */
   function serialize(route: AnyRoute, result: RouteResult): HttpResponse {
+    const doc = route.responses[result.status];
+    const kind = responseKind(doc);
     try {
+      if ((kind === 'text' || kind === 'binary') && doc?.contentType) return contentResponse(result.status, kind, doc.contentType, result.body, result.headers);
       return jsonResponse(result.status, result.body);
     } catch (error) {
-      if (route.unserializable) {
+      if (route.unserializable && kind === 'json') {
         try {
           return jsonResponse(result.status, route.unserializable(result.body));
         } catch {

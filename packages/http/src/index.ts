@@ -28,7 +28,9 @@ export {
   type AnyRoute,
   type ApiRouteEntry,
   type ApiRoutesOf,
+  type BinaryResponse,
   type BodyOf,
+  type ContentHeaders,
   type Credential,
   type DefinedRoute,
   type FieldsSchema,
@@ -37,12 +39,16 @@ export {
   type PathParams,
   type QueryOf,
   type ResponseOf,
+  type ResponseType,
+  type ResponseTypeOf,
   type RouteBody,
   type RouteResponses,
   type RouteResultOf,
   type RouteSpec,
+  type SuccessBodyOf,
   type SuccessStatus,
   type SuccessStatusOf,
 } from './define-route.js';
+export { attachment, contentResponse, responseKind, type ResponseKind, type ResponseKindOf } from './response-kind.js';
 export { routeGroups, type ApiRoutes, type RouteKey } from './route-table.js';
 export { nameSchema, schemaName } from './schema-names.js';

@@ -23,10 +23,19 @@ export async function sendNodeResponse(response: ServerResponse, result: HttpRes
   for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
   if (!stream) {
     if (result.body === null) response.end();
-    else response.end(result.body);
+    else response.end(wireBody(result.body));
     return;
   }
   await pipeToResponse(response, stream, logger);
+}
+
+/**
+ * A body as Node writers take it: text as is, bytes as a `Buffer` over the same memory (no copy).
+ * Node's own `end` takes any `Uint8Array`, but middleware that wraps it (`compression`) and
+ * Fastify's `send` expect a `Buffer`.
+ */
+export function wireBody(body: string | Uint8Array): string | Buffer {
+  return typeof body === 'string' || Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 async function pipeToResponse(response: ServerResponse, stream: AsyncIterator<string>, logger?: HandlerLogger): Promise<void> {

@@ -85,7 +85,11 @@ describe('OpenAPI document', () => {
       for (const [method, operation] of Object.entries(item)) {
         const contents = [operation.requestBody?.content, ...Object.values(operation.responses).map((response) => response.content)];
         for (const content of contents) {
-          for (const { schema } of Object.values(content ?? {})) expect(schema.$ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\/[A-Z][A-Za-z0-9]*$/);
+          for (const [mediaType, { schema }] of Object.entries(content ?? {})) {
+            // Text and bytes (a file, a zip) are plain strings, described in place: see the test below.
+            if (mediaType !== 'application/json' && mediaType !== 'text/event-stream') continue;
+            expect(schema.$ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\/[A-Z][A-Za-z0-9]*$/);
+          }
         }
       }
     }
@@ -125,6 +129,16 @@ describe('OpenAPI document', () => {
     expect(Object.keys(event?.properties ?? {})).toEqual(expect.arrayContaining(['seq', 'kind', 'data']));
     expect(Object.keys(stream!.responses['404']!.content!)).toEqual(['application/json']);
     expect(stream!.parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(['path:id', 'query:last_event_id']);
+  });
+
+  it('documents text and binary answers with their content types, their errors as JSON', () => {
+    const download = document.paths['/api/v1/app-conversations/{id}/download']?.get;
+    expect(download?.responses['200']?.content).toEqual({ 'application/zip': { schema: { type: 'string', format: 'binary' } } });
+    expect(Object.keys(download!.responses['404']!.content!)).toEqual(['application/json']);
+    const file = document.paths['/api/v1/app-conversations/{id}/file']?.get;
+    expect(file?.responses['200']?.content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+    expect(Object.keys(file!.responses['413']!.content!)).toEqual(['application/json']);
+    expect(file?.parameters.map((parameter) => `${parameter.in}:${parameter.name}:${parameter.required}`)).toEqual(['path:id:true', 'query:file_path:true']);
   });
 
   it('serializes to JSON', () => {

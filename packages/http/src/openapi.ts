@@ -7,7 +7,9 @@
  */
 import { z } from 'zod';
 import { credentialOf, type AnyRoute, type Credential } from './define-route.js';
+import { responseKind } from './response-kind.js';
 import { isSchemaNameTaken, namedSchemas, schemaName } from './schema-names.js';
+import type { RouteResponseDoc } from './types.js';
 
 export interface OpenApiInfo {
   title?: string;
@@ -143,6 +145,12 @@ const SECURITY: Record<Credential, JsonObject[]> = {
   session: [{ sessionApiKey: [] }, { bearer: [] }],
 };
 
+/** The schema of a text or binary answer (see `response-kind.ts`): a string, or bytes (`format: binary`); `undefined` for JSON and streams. */
+function contentSchema(doc: RouteResponseDoc): JsonObject | undefined {
+  const kind = responseKind(doc);
+  return kind === 'text' ? { type: 'string' } : kind === 'binary' ? { type: 'string', format: 'binary' } : undefined;
+}
+
 export function buildOpenApiDocument(routes: readonly AnyRoute[], info: OpenApiInfo = {}): Record<string, unknown> {
   // Every schema the document shows, by direction: what the API answers, and what it accepts.
   const outputIds = new SchemaIds();
@@ -154,7 +162,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: OpenApiI
     const responses: Record<string, string | undefined> = {};
     const successes = Object.keys(route.responses).filter((status) => status.startsWith('2'));
     for (const [status, doc] of Object.entries(route.responses)) {
-      if (!doc.schema) continue;
+      // A text or binary answer is described where it is used (a string, or bytes), not as a component.
+      if (!doc.schema || contentSchema(doc)) continue;
       const suffix = successes.length > 1 ? `Response${status}` : 'Response';
       const id = outputIds.idOf(doc.schema, `${pascal(route.operationId)}${suffix}`);
       outputRoots.add(id);
@@ -182,7 +191,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: OpenApiI
     const responses: JsonObject = {};
     for (const [status, doc] of Object.entries(route.responses)) {
       const id = responseIds[status];
-      responses[status] = id ? { description: doc.description, content: { [doc.contentType ?? 'application/json']: { schema: ref(id) } } } : { description: doc.description };
+      const content = contentSchema(doc);
+      if (content) responses[status] = { description: doc.description, content: { [doc.contentType as string]: { schema: content } } };
+      else responses[status] = id ? { description: doc.description, content: { [doc.contentType ?? 'application/json']: { schema: ref(id) } } } : { description: doc.description };
     }
     const queryJson = query ? (renameRefs(input[query], inputName) as { properties?: Record<string, JsonObject>; required?: string[] }) : undefined;
     const queryParameters = Object.entries(queryJson?.properties ?? {}).map(([name, { description, ...schema }]) => ({

@@ -8,6 +8,7 @@ import { createCommandAgentRunner, type SandboxRuntime } from '@agent-platform/c
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { z } from 'zod';
 import { allRoutes } from './handler.js';
+import { responseKind } from './response-kind.js';
 import { Router } from './router.js';
 import { openApiRoute } from './routes/system-routes.js';
 import { registerWebhook, sendEvent } from './test-support/events.js';
@@ -26,11 +27,18 @@ function check(method: string, path: string, answer: ApiResponse): void {
   const doc = route.responses[answer.status];
   expect(doc, `${method} ${route.path} answered ${answer.status}, which it does not declare`).toBeDefined();
   checked.add(`${route.method} ${route.path}`);
+  const kind = responseKind(doc);
+  if (kind === 'text' || kind === 'binary') {
+    // Not JSON (a file's text, a zip): sent with the declared content type, nothing to parse.
+    const declared = doc?.contentType?.split(';')[0]?.trim();
+    expect(answer.headers.get('content-type')?.split(';')[0]?.trim(), `${method} ${route.path}: its content type`).toBe(declared);
+    return;
+  }
   if (!doc?.schema) {
     expect(answer.text, `${method} ${route.path}: no body declared`).toBe('');
     return;
   }
-  if (doc.contentType === 'text/event-stream') return;
+  if (kind === 'stream') return;
   const parsed = (doc.schema as z.ZodType).safeParse(answer.json);
   expect(parsed.error, `${method} ${route.path} ${answer.status}: ${answer.text.slice(0, 500)}`).toBeUndefined();
   // Nothing undeclared: parsing strips unknown keys, so the parse would differ from the body.
@@ -120,7 +128,7 @@ describe('2xx answers match the routes’ declared response schemas', () => {
     await ok('DELETE', `/api/v1/sandboxes/${sandboxId}`);
 
     const started = await ok('POST', '/api/v1/app-conversations', { json: { initial_message: 'list the files', title: 'files' } });
-    let task: { status: string; app_conversation_id: string } | undefined;
+    let task: { status: string; app_conversation_id: string; sandbox_id: string } | undefined;
     for (let i = 0; i < 400 && task?.status !== 'READY' && task?.status !== 'ERROR'; i++) {
       task = (await ok('GET', `/api/v1/app-conversations/start-tasks?ids=${started.json.id}`)).json[0];
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -128,6 +136,9 @@ describe('2xx answers match the routes’ declared response schemas', () => {
     expect(task?.status).toBe('READY');
     await api.platform.conversations.settled();
     const conversationId = task!.app_conversation_id;
+    for await (const _ of runtime.exec(task!.sandbox_id, { command: 'printf "checked\\n" > checked.txt' }));
+    const file = await ok('GET', `/api/v1/app-conversations/${conversationId}/file?file_path=checked.txt`);
+    expect(file.text).toBe('checked\n');
     await ok('GET', '/api/v1/app-conversations/start-tasks/search');
     await ok('GET', '/api/v1/app-conversations');
     await ok('GET', `/api/v1/app-conversations?ids=${conversationId}&ids=conv_unknown`);
@@ -142,13 +153,38 @@ describe('2xx answers match the routes’ declared response schemas', () => {
     await ok('GET', `/api/conversations/${conversationId}/agent_final_response`);
     await call('POST', `/api/conversations/${conversationId}/pause`);
     await api.platform.conversations.settled();
+
+    // The OpenHands app-server endpoints, the text and binary answers among them.
+    await ok('GET', '/api/keys/current');
+    await ok('GET', '/api/v1/settings');
+    await ok('POST', '/api/v1/settings', { json: { conversation_settings_diff: { max_iterations: 5 } } });
+    await ok('GET', '/api/v1/settings/agent-schema');
+    await ok('GET', '/api/v1/settings/conversation-schema');
+    await ok('POST', '/api/v1/secrets', { json: { name: 'CHECKED', value: 'v' } });
+    await ok('GET', '/api/v1/secrets/search');
+    await ok('PUT', '/api/v1/secrets/CHECKED', { json: { name: 'CHECKED', description: 'd' } });
+    await ok('DELETE', '/api/v1/secrets/CHECKED');
+    await ok('PATCH', `/api/v1/app-conversations/${conversationId}`, { json: { title: 'checked' } });
+    const zip = await ok('GET', `/api/v1/app-conversations/${conversationId}/download`);
+    expect(zip.headers.get('content-disposition')).toBe(`attachment; filename="conversation_${conversationId}.zip"`);
+    await ok('GET', '/api/automation/health', { as: null });
+    await ok('POST', '/api/automation/v1/preset/prompt', { json: { name: 'n', prompt: 'p', trigger: { type: 'event', source: 'github', on: 'push' } } });
+    await ok('DELETE', `/api/v1/app-conversations/${conversationId}`);
   });
 
   it('checked a good sample of the routes', () => {
     // Not every route: some need a state that takes long to reach (a confirmation held), GitHub
     // configured, or answer a stream. A new route is worth a step above.
     expect(checked.size).toBeGreaterThanOrEqual(45);
-    for (const route of ['GET /api/settings', 'POST /api/automation/v1', 'GET /api/automation/v1/runs/{run_id}', 'GET /api/v1/app-conversations', 'GET /api/conversations/{id}/events/search']) {
+    for (const route of [
+      'GET /api/settings',
+      'POST /api/automation/v1',
+      'GET /api/automation/v1/runs/{run_id}',
+      'GET /api/v1/app-conversations',
+      'GET /api/conversations/{id}/events/search',
+      'GET /api/v1/app-conversations/{id}/download',
+      'GET /api/v1/app-conversations/{id}/file',
+    ]) {
       expect(checked, route).toContain(route);
     }
   });

@@ -62,7 +62,7 @@ describe('an untyped RouteDefinition', () => {
   it('gets its query raw and its body unvalidated, with no credentials', async () => {
     const answer = await post('/api/untyped/a%20b?limit=9&limit=10', '{"name": 42}');
     expect(answer?.status).toBe(200);
-    expect(JSON.parse(answer?.body ?? '')).toEqual({ params: { id: 'a b' }, query: ['9', '10'], body: { name: 42 } });
+    expect(JSON.parse(String(answer?.body ?? ''))).toEqual({ params: { id: 'a b' }, query: ['9', '10'], body: { name: 42 } });
   });
 
   it('still gets the handler’s own checks: bad ids, bodies and null', async () => {
@@ -93,7 +93,7 @@ describe('a defineRoute route', () => {
     if (key) headers['x-session-api-key'] = key;
     if (body !== null) headers['content-type'] = 'application/json';
     const answer = await handler.handle({ method: 'POST', url, headers, body: body === null ? null : new TextEncoder().encode(body) });
-    return { status: answer?.status, json: JSON.parse(answer?.body ?? 'null') };
+    return { status: answer?.status, json: JSON.parse(String(answer?.body ?? 'null')) };
   };
 
   it('gets its params, query and body parsed', async () => {

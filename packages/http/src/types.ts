@@ -21,8 +21,12 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** Serialized body, or `null` for none (204, or a streamed answer). */
-  body: string | null;
+  /**
+   * The body as it goes on the wire: text (sent as UTF-8: JSON, or a `text/*` answer) or bytes
+   * (a binary answer: a zip, ...), or `null` for none (204, or a streamed answer). Every binding
+   * writes either kind unchanged.
+   */
+  body: string | Uint8Array | null;
   /**
    * A body written chunk by chunk as it comes (Server-Sent Events), `body` being `null`. The
    * bindings write each chunk at once and call the iterator's `return()` when the client goes
@@ -48,12 +52,30 @@ export interface RouteContext<Params = Record<string, string>, Query = URLSearch
   headers: Record<string, HeaderValue>;
   /** The JSON body parsed with the route's body schema; `undefined` when the request had none. */
   body: Body;
+  /**
+   * The JSON body as the request sent it, before the route's body schema parsed it (no defaults
+   * filled in, no transforms applied): for a partial update that must tell a field the caller
+   * sent from one a default supplied. A `defineRoute` route's `handle` runs only once it has
+   * passed the body schema. `undefined` when the request had none, or the route reads the raw
+   * bytes itself.
+   */
+  sentBody: unknown;
   rawBody: Uint8Array;
 }
 
 export interface RouteResult {
   status: number;
+  /**
+   * The answer's body: for a JSON response (the default), any value, serialized; for a text or
+   * binary response (a `contentType` neither JSON nor `text/event-stream`: see
+   * `response-kind.ts`), a string or a `Uint8Array`, sent as it is.
+   */
   body?: unknown;
+  /**
+   * More headers for a text or binary answer (`content-disposition`, ...), names in lower case.
+   * Its `content-type` is the one its response declares.
+   */
+  headers?: Readonly<Record<string, string>>;
   /**
    * A Server-Sent Events answer instead of a JSON body: the handler writes each message as it
    * comes, with heartbeat comments while idle, until the client goes away (then the iterator's
@@ -74,8 +96,15 @@ export interface ServerSentEvent {
 
 export interface RouteResponseDoc {
   description: string;
+  /** The JSON body's schema (or a stream's events'); a text or binary answer needs none. */
   schema?: z.ZodType;
-  /** The media type of `schema`; default `application/json`. */
+  /**
+   * The answer's media type; default `application/json`. Its kind decides what the route answers
+   * (see `response-kind.ts`): JSON (`application/json`, `application/*+json`) a value its
+   * `schema` describes; `text/event-stream` a stream of events; any other `text/*` type a
+   * string (sent as UTF-8); anything else (`application/zip`, ...) bytes. Declare it as a
+   * literal so the route's types follow it.
+   */
   contentType?: string;
 }
 

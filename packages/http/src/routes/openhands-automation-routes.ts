@@ -4,23 +4,23 @@
  * @module
  */
 import { automationHealthSchema, automationSchema, promptAutomationInputSchema } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, errorDoc, unauthorized } from './shared-responses.js';
 
-export const openHandsAutomationRoutes: RouteDefinition[] = [
-  {
+export const openHandsAutomationRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/api/automation/health',
     operationId: 'automationHealth',
     summary: 'The automation service answers and its storage is reachable (no credentials needed)',
     tag: 'system',
-    auth: false,
+    credential: 'none',
     responses: { 200: { description: 'Healthy', schema: automationHealthSchema }, 503: errorDoc('Storage unreachable') },
     async handle({ platform }) {
       return { status: 200, body: await platform.automations.health() };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/api/automation/v1/preset/prompt',
     operationId: 'createPromptAutomation',
@@ -31,5 +31,5 @@ export const openHandsAutomationRoutes: RouteDefinition[] = [
     async handle({ platform, principal, body }) {
       return { status: 201, body: await platform.automations.createFromPrompt(principal, body) };
     },
-  },
-];
+  }),
+] as const;

@@ -3,10 +3,10 @@
  * a zip of its events, and read a file of its sandbox workspace.
  * @module
  */
-import { appConversationSchema, appConversationUpdateInputSchema, parseInput, successSchema } from '@agent-platform/core';
+import { appConversationSchema, appConversationUpdateInputSchema, successSchema } from '@agent-platform/core';
 import { z } from 'zod';
-import { attachment, RawBody } from '../raw-body.js';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
+import { attachment } from '../response-kind.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const TAG = 'app-conversations';
@@ -16,8 +16,8 @@ const fileQuerySchema = z.object({
   file_path: z.string().min(1).max(4096),
 });
 
-export const openHandsConversationRoutes: RouteDefinition[] = [
-  {
+export const openHandsConversationRoutes = [
+  defineRoute({
     method: 'PATCH',
     path: BASE,
     operationId: 'updateAppConversation',
@@ -26,10 +26,10 @@ export const openHandsConversationRoutes: RouteDefinition[] = [
     body: { schema: appConversationUpdateInputSchema, required: true },
     responses: { 200: { description: 'The conversation', schema: appConversationSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      return { status: 200, body: await platform.conversations.update(principal, params.id as string, body) };
+      return { status: 200, body: await platform.conversations.update(principal, params.id, body) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: BASE,
     operationId: 'deleteAppConversation',
@@ -42,27 +42,28 @@ export const openHandsConversationRoutes: RouteDefinition[] = [
       409: errorDoc('The conversation belongs to an automation run still under way'),
     },
     async handle({ platform, principal, params }) {
-      await platform.conversations.delete(principal, params.id as string);
+      await platform.conversations.delete(principal, params.id);
       return { status: 200, body: { success: true } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/download`,
     operationId: 'downloadAppConversation',
     summary: 'The conversation as a zip: meta.json and one event-NNNNN-<id>.json per event',
     tag: TAG,
     responses: {
-      200: { description: 'The zip (attachment)', schema: z.string().meta({ format: 'binary' }), contentType: 'application/zip' },
+      // Bytes: `handle` answers a Uint8Array, a client reads a Blob.
+      200: { description: 'The zip (attachment)', contentType: 'application/zip' },
       401: unauthorized,
       404: notFoundDoc,
     },
     async handle({ platform, principal, params }) {
-      const archive = await platform.conversations.download(principal, params.id as string);
-      return { status: 200, body: new RawBody(archive.bytes, 'application/zip', { 'content-disposition': attachment(archive.filename) }) };
+      const archive = await platform.conversations.download(principal, params.id);
+      return { status: 200, body: archive.bytes, headers: { 'content-disposition': attachment(archive.filename) } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/file`,
     operationId: 'readAppConversationFile',
@@ -70,7 +71,8 @@ export const openHandsConversationRoutes: RouteDefinition[] = [
     tag: TAG,
     query: fileQuerySchema,
     responses: {
-      200: { description: 'The file’s text', schema: z.string(), contentType: 'text/plain' },
+      // Text: `handle` answers a string, sent as `text/plain; charset=utf-8`.
+      200: { description: 'The file’s text', contentType: 'text/plain' },
       401: unauthorized,
       404: errorDoc('No such conversation, or no such file'),
       409: errorDoc('The conversation’s sandbox is gone, paused or not running'),
@@ -79,9 +81,7 @@ export const openHandsConversationRoutes: RouteDefinition[] = [
       503: errorDoc('No sandbox runtime is configured, or the read timed out'),
     },
     async handle({ platform, principal, params, query }) {
-      const { file_path: filePath } = parseInput(fileQuerySchema, Object.fromEntries(query), 'query');
-      const text = await platform.conversations.readFile(principal, params.id as string, filePath);
-      return { status: 200, body: new RawBody(text, 'text/plain; charset=utf-8') };
+      return { status: 200, body: await platform.conversations.readFile(principal, params.id, query.file_path) };
     },
-  },
-];
+  }),
+] as const;

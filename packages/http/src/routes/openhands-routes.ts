@@ -6,7 +6,8 @@
  * @module
  */
 import { currentApiKeySchema } from '@agent-platform/core';
-import type { HeaderValue, RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
+import type { HeaderValue } from '../types.js';
 import { openHandsAutomationRoutes } from './openhands-automation-routes.js';
 import { openHandsConversationRoutes } from './openhands-conversation-routes.js';
 import { openHandsSecretRoutes } from './openhands-secrets-routes.js';
@@ -17,7 +18,9 @@ const listOf = (value: HeaderValue): string[] => (value === undefined ? [] : Arr
 
 /**
  * The API key the request presented. The handler has already refused a request naming two
- * different keys, so the first one found is the one it authenticated with.
+ * different keys, so the first one found is the one it authenticated with. Read here rather than
+ * with the handler's `readApiKey`: importing `handler.ts` (which imports the route table) from a
+ * route file would be an import cycle.
  */
 function presentedKey(headers: Record<string, HeaderValue>): string | undefined {
   for (const value of listOf(headers['x-session-api-key'])) {
@@ -31,8 +34,8 @@ function presentedKey(headers: Record<string, HeaderValue>): string | undefined 
   return undefined;
 }
 
-export const openHandsRoutes: RouteDefinition[] = [
-  {
+export const openHandsRoutes = [
+  defineRoute({
     method: 'GET',
     path: '/api/keys/current',
     operationId: 'getCurrentApiKey',
@@ -46,9 +49,9 @@ export const openHandsRoutes: RouteDefinition[] = [
     async handle({ platform, principal, headers }) {
       return { status: 200, body: await platform.apiKeys.current(principal, presentedKey(headers)) };
     },
-  },
+  }),
   ...openHandsSettingsRoutes,
   ...openHandsSecretRoutes,
   ...openHandsConversationRoutes,
   ...openHandsAutomationRoutes,
-];
+] as const;

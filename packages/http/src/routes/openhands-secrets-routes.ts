@@ -11,15 +11,15 @@ import {
   customSecretUpdateInputSchema,
   messageResponseSchema,
 } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const TAG = 'secrets';
 const BASE = '/api/v1/secrets';
 const taken = errorDoc('A secret of that name exists');
 
-export const openHandsSecretRoutes: RouteDefinition[] = [
-  {
+export const openHandsSecretRoutes = [
+  defineRoute({
     method: 'GET',
     path: `${BASE}/search`,
     operationId: 'searchSecrets',
@@ -28,10 +28,10 @@ export const openHandsSecretRoutes: RouteDefinition[] = [
     query: customSecretSearchQuerySchema,
     responses: { 200: { description: 'A page of secrets', schema: customSecretPageSchema }, 401: unauthorized, 422: invalid },
     async handle({ platform, principal, query }) {
-      return { status: 200, body: await platform.secrets.search(principal, Object.fromEntries(query)) };
+      return { status: 200, body: await platform.secrets.search(principal, query) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: BASE,
     operationId: 'createSecret',
@@ -43,8 +43,8 @@ export const openHandsSecretRoutes: RouteDefinition[] = [
       await platform.secrets.create(principal, body);
       return { status: 201, body: { message: 'Secret created successfully' } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PUT',
     path: `${BASE}/{name}`,
     operationId: 'updateSecret',
@@ -53,11 +53,11 @@ export const openHandsSecretRoutes: RouteDefinition[] = [
     body: { schema: customSecretUpdateInputSchema, required: true },
     responses: { 200: { description: 'Updated', schema: messageResponseSchema }, 401: unauthorized, 404: notFoundDoc, 409: taken, ...bodyErrors },
     async handle({ platform, principal, params, body }) {
-      await platform.secrets.update(principal, params.name as string, body);
+      await platform.secrets.update(principal, params.name, body);
       return { status: 200, body: { message: 'Secret updated successfully' } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: `${BASE}/{name}`,
     operationId: 'deleteSecret',
@@ -65,8 +65,8 @@ export const openHandsSecretRoutes: RouteDefinition[] = [
     tag: TAG,
     responses: { 200: { description: 'Deleted', schema: messageResponseSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
-      await platform.secrets.delete(principal, params.name as string);
+      await platform.secrets.delete(principal, params.name);
       return { status: 200, body: { message: 'Secret deleted successfully' } };
     },
-  },
-];
+  }),
+] as const;

@@ -5,14 +5,14 @@
  * @module
  */
 import { messageResponseSchema, settingsSchemaDocumentSchema, v1SettingsSaveInputSchema, v1SettingsViewSchema } from '@agent-platform/core';
-import type { RouteDefinition } from '../types.js';
+import { defineRoute } from '../define-route.js';
 import { bodyErrors, unauthorized } from './shared-responses.js';
 
 const TAG = 'settings';
 const BASE = '/api/v1/settings';
 
-export const openHandsSettingsRoutes: RouteDefinition[] = [
-  {
+export const openHandsSettingsRoutes = [
+  defineRoute({
     method: 'GET',
     path: BASE,
     operationId: 'getV1Settings',
@@ -22,8 +22,8 @@ export const openHandsSettingsRoutes: RouteDefinition[] = [
     async handle({ platform, principal }) {
       return { status: 200, body: await platform.settings.openHandsView(principal) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: BASE,
     operationId: 'saveV1Settings',
@@ -31,12 +31,14 @@ export const openHandsSettingsRoutes: RouteDefinition[] = [
     tag: TAG,
     body: { schema: v1SettingsSaveInputSchema, required: false },
     responses: { 200: { description: 'Settings stored', schema: messageResponseSchema }, 401: unauthorized, ...bodyErrors },
-    async handle({ platform, principal, body }) {
-      await platform.settings.saveOpenHands(principal, body);
+    // The body as sent, not as parsed: parsing fills in the flags' defaults, and a partial update
+    // changes only the fields the caller named (the service tells them by the keys sent).
+    async handle({ platform, principal, sentBody }) {
+      await platform.settings.saveOpenHands(principal, sentBody);
       return { status: 200, body: { message: 'Settings stored' } };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/agent-schema`,
     operationId: 'getAgentSettingsSchema',
@@ -46,8 +48,8 @@ export const openHandsSettingsRoutes: RouteDefinition[] = [
     async handle({ platform }) {
       return { status: 200, body: platform.settings.agentSettingsSchema() };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: `${BASE}/conversation-schema`,
     operationId: 'getConversationSettingsSchema',
@@ -57,5 +59,5 @@ export const openHandsSettingsRoutes: RouteDefinition[] = [
     async handle({ platform }) {
       return { status: 200, body: platform.settings.conversationSettingsSchema() };
     },
-  },
-];
+  }),
+] as const;
