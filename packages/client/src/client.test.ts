@@ -6,11 +6,14 @@
 import {
   apiKeyListSchema,
   appConversationSchema,
+  automationHealthSchema,
   automationListSchema,
   automationSchema,
   conversationEventSchema,
   createdApiKeySchema,
   createdWebhookSchema,
+  currentApiKeySchema,
+  customSecretPageSchema,
   deliveryListSchema,
   deliverySchema,
   ingestResultSchema,
@@ -25,8 +28,9 @@ import {
   webhookListSchema,
   webhookViewSchema,
 } from '@agent-platform/core/schemas';
-import type { SandboxRuntime } from '@agent-platform/core';
+import { createCommandAgentRunner, type SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentPlatformError, AgentPlatformWaitError, collect, isAgentPlatformError, isAgentPlatformWaitError, type AgentPlatformClient } from './index.js';
 import { GITHUB_SECRET, KEYS, startInProcess, type InProcessService } from './test-support/in-process.js';
@@ -114,11 +118,70 @@ describe('API keys', () => {
     expect((await failure(alice.apiKeys.revoke(created.id))).status).toBe(404);
   });
 
+  it('current(): the key this client authenticates with, never the key itself; 401 without one', async () => {
+    const created = await alice.apiKeys.create({ name: 'current-check' });
+    const current = currentApiKeySchema.parse(await service.client(null, { apiKey: created.key }).apiKeys.current());
+    expect(current).toMatchObject({ id: created.id, name: 'current-check', user_id: 'alice', auth_type: 'api_key' });
+    expect(JSON.stringify(current)).not.toContain(created.key);
+    // As the session key too: the server takes either header.
+    expect((await service.client(null, { sessionApiKey: created.key }).apiKeys.current()).id).toBe(created.id);
+    expect((await mallory.apiKeys.current()).user_id).toBe('mallory');
+    expect((await failure(service.client(null).apiKeys.current())).status).toBe(401);
+    await alice.apiKeys.revoke(created.id);
+  });
+
   it('without credentials: 401 with the server’s detail', async () => {
     const anonymous = service.client(null);
     const error = await failure(anonymous.webhooks.list());
     expect(error).toBeInstanceOf(AgentPlatformError);
     expect(error.detail).toMatch(/Missing API key/);
+  });
+});
+
+describe('secrets', () => {
+  it('creates, lists by name (never a value), pages, renames, re-describes and deletes', async () => {
+    const bob = service.client('bob');
+    expect(await bob.secrets.list()).toEqual({ items: [], next_page_id: null });
+    expect(await bob.secrets.create({ name: 'GITHUB_TOKEN', value: 'ghp_client_secret_value', description: 'CI token' })).toEqual({ message: 'Secret created successfully' });
+    for (const name of ['B_SECRET', 'A_SECRET', 'C_SECRET']) await bob.secrets.create({ name, value: `value-of-${name}` });
+    const page = customSecretPageSchema.parse(await bob.secrets.list({ limit: 2 }));
+    expect(page.items).toEqual([
+      { name: 'A_SECRET', description: null },
+      { name: 'B_SECRET', description: null },
+    ]);
+    expect(page.next_page_id).toEqual(expect.any(String));
+    expect((await bob.secrets.list({ limit: 2, page_id: page.next_page_id as string })).items.map((item) => item.name)).toEqual(['C_SECRET', 'GITHUB_TOKEN']);
+    expect((await bob.secrets.list({ name__contains: 'github' })).items).toEqual([{ name: 'GITHUB_TOKEN', description: 'CI token' }]);
+    const all = await collect(bob.secrets.iterate({ pageSize: 1 }));
+    expect(all.map((item) => item.name)).toEqual(['A_SECRET', 'B_SECRET', 'C_SECRET', 'GITHUB_TOKEN']);
+    const sent = service.requests.slice(-5).map((request) => new URL(request.url).pathname);
+    expect(sent.every((path) => path === '/api/v1/secrets/search')).toBe(true);
+    expect(JSON.stringify(all)).not.toContain('value-of');
+
+    // The name defaults to the current one; the description is replaced (omitted clears it).
+    expect(await bob.secrets.update('A_SECRET', { description: 'first' })).toEqual({ message: 'Secret updated successfully' });
+    expect(await service.requests.at(-1)!.clone().json()).toEqual({ name: 'A_SECRET', description: 'first' });
+    await bob.secrets.update('A_SECRET', { name: 'RENAMED_SECRET' });
+    expect((await bob.secrets.list({ name__contains: 'secret' })).items).toEqual([
+      { name: 'B_SECRET', description: null },
+      { name: 'C_SECRET', description: null },
+      { name: 'RENAMED_SECRET', description: null },
+    ]);
+    // The value went with the rename (what the agent's commands are given).
+    expect((await service.platform.settings.agentSettings('bob')).customSecrets).toMatchObject({ RENAMED_SECRET: 'value-of-A_SECRET' });
+
+    expect((await failure(bob.secrets.create({ name: 'B_SECRET', value: 'again' }))).code).toBe('CONFLICT');
+    expect((await failure(bob.secrets.update('C_SECRET', { name: 'B_SECRET' }))).code).toBe('CONFLICT');
+    expect((await failure(bob.secrets.update('NO_SUCH', { description: 'x' }))).status).toBe(404);
+    const bad = await failure(bob.secrets.create({ name: '1NOT_AN_ENV_NAME', value: 'x' }));
+    expect(bad.issues.map((issue) => issue.loc)).toContainEqual(['body', 'name']);
+    // Another user sees none of them.
+    expect((await mallory.secrets.list()).items).toEqual([]);
+    expect((await failure(mallory.secrets.delete('B_SECRET'))).status).toBe(404);
+
+    expect(await bob.secrets.delete('B_SECRET')).toEqual({ message: 'Secret deleted successfully' });
+    expect((await failure(bob.secrets.delete('B_SECRET'))).status).toBe(404);
+    expect((await collect(bob.secrets.iterate())).map((item) => item.name)).toEqual(['C_SECRET', 'GITHUB_TOKEN', 'RENAMED_SECRET']);
   });
 });
 
@@ -395,11 +458,107 @@ describe('conversations', () => {
   });
 });
 
+/** The entries of a zip, by name (stored or deflated), read from its local headers. */
+function unzip(bytes: Uint8Array): Map<string, string> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries = new Map<string, string>();
+  for (let at = 0; view.getUint32(at, true) === 0x04034b50; ) {
+    const method = view.getUint16(at + 8, true);
+    const size = view.getUint32(at + 18, true);
+    const nameLength = view.getUint16(at + 26, true);
+    const start = at + 30 + nameLength + view.getUint16(at + 28, true);
+    const name = new TextDecoder().decode(bytes.subarray(at + 30, at + 30 + nameLength));
+    const data = bytes.subarray(start, start + size);
+    entries.set(name, new TextDecoder().decode(method === 8 ? inflateRawSync(data) : data));
+    at = start + size;
+  }
+  return entries;
+}
+
+describe('conversations: rename, delete, download and read a file', () => {
+  // An agent that writes a file in its workspace, then prints its task.
+  const WRITER = ['mkdir -p notes && printf "hello from the agent\\n" > notes/hello.txt', 'echo "task: $AGENT_PLATFORM_INSTRUCTIONS"'].join('; ');
+  let writing: InProcessService;
+  let owner: AgentPlatformClient;
+  beforeAll(async () => {
+    writing = await startInProcess({ agent: createCommandAgentRunner({ command: WRITER }) });
+    owner = writing.client('alice');
+  });
+  afterAll(() => writing.close());
+
+  /** A conversation whose agent has finished. */
+  async function finished(message: string): Promise<string> {
+    const task = await owner.conversations.start({ initial_message: message });
+    const ready = await owner.conversations.waitUntilReady(task.id, { timeoutMs: 30_000 });
+    await writing.platform.conversations.settled();
+    return ready.app_conversation_id;
+  }
+
+  it('renames (null clears the title), and hides another user’s conversation', async () => {
+    const id = await finished('rename me');
+    const renamed = appConversationSchema.parse(await owner.conversations.rename(id, 'Renamed'));
+    expect(renamed).toMatchObject({ id, title: 'Renamed' });
+    const sent = writing.requests.at(-1)!;
+    expect([sent.method, new URL(sent.url).pathname]).toEqual(['PATCH', `/api/v1/app-conversations/${id}`]);
+    expect(await sent.clone().json()).toEqual({ title: 'Renamed' });
+    expect((await owner.conversations.get(id)).title).toBe('Renamed');
+    expect((await owner.conversations.rename(id, null)).title).toBeNull();
+    expect((await failure(owner.conversations.rename(id, 'x'.repeat(501)))).status).toBe(422);
+    expect((await failure(writing.client('bob').conversations.rename(id, 'mine'))).status).toBe(404);
+  });
+
+  it('downloads the conversation as a zip Blob, and reads a file the agent wrote as text', async () => {
+    const id = await finished('write a note');
+    await owner.conversations.rename(id, 'Exported');
+
+    const zip = await owner.conversations.download(id);
+    expect(zip).toBeInstanceOf(Blob);
+    expect(zip.type).toBe('application/zip');
+    const files = unzip(new Uint8Array(await zip.arrayBuffer()));
+    expect(JSON.parse(files.get('meta.json') ?? '{}')).toMatchObject({ id, title: 'Exported' });
+    const events = (await owner.conversations.events(id, { limit: 100 })).items;
+    expect([...files.keys()].filter((name) => name !== 'meta.json')).toEqual(events.map((event) => `event-${String(event.seq).padStart(5, '0')}-${event.id}.json`));
+    expect([...files.values()].some((text) => text.includes('task: write a note'))).toBe(true);
+    // The same through client.request, typed Blob.
+    const again = await owner.request('GET /api/v1/app-conversations/{id}/download', { params: { id } });
+    expect(again.size).toBeGreaterThan(0);
+
+    expect(await owner.conversations.readFile(id, 'notes/hello.txt')).toBe('hello from the agent\n');
+    expect(new URL(writing.requests.at(-1)!.url).search).toBe('?file_path=notes%2Fhello.txt');
+    expect(await owner.request('GET /api/v1/app-conversations/{id}/file', { params: { id }, query: { file_path: 'notes/hello.txt' } })).toBe('hello from the agent\n');
+    // Failures are AgentPlatformErrors, as for any JSON endpoint.
+    expect((await failure(owner.conversations.readFile(id, 'notes/missing.txt'))).code).toBe('NOT_FOUND');
+    expect((await failure(owner.conversations.readFile(id, '../outside.txt'))).status).toBe(422);
+    const bob = writing.client('bob');
+    expect((await failure(bob.conversations.readFile(id, 'notes/hello.txt'))).status).toBe(404);
+    expect((await failure(bob.conversations.download(id))).status).toBe(404);
+  });
+
+  it('deletes a conversation with its events and sandbox: then every read is a 404', async () => {
+    const id = await finished('delete me');
+    const { sandbox_id: sandboxId } = await owner.conversations.get(id);
+    expect((await failure(writing.client('bob').conversations.delete(id))).status).toBe(404);
+    expect(await owner.conversations.delete(id)).toEqual({ success: true });
+    expect((await failure(owner.conversations.get(id))).status).toBe(404);
+    expect((await failure(owner.conversations.download(id))).status).toBe(404);
+    expect((await failure(owner.conversations.readFile(id, 'notes/hello.txt'))).status).toBe(404);
+    expect(await owner.sandboxes.getMany([sandboxId as string])).toEqual([null]);
+    expect((await failure(owner.conversations.delete(id))).status).toBe(404);
+  });
+});
+
 describe('system', () => {
-  it('health, readiness and the OpenAPI document need no key', async () => {
+  it('health, readiness, the automation service’s health and the OpenAPI document need no key', async () => {
     const anonymous = service.client(null);
     expect(await anonymous.system.health()).toEqual({ status: 'ok' });
     expect(await anonymous.system.ready()).toEqual({ status: 'ready' });
+    const health = automationHealthSchema.parse(await anonymous.system.automationHealth());
+    expect(health).toMatchObject({ status: 'ok', storage: 'ok', pending_runs: expect.any(Number) });
+    expect(new URL(service.requests.at(-1)!.url).pathname).toBe('/api/automation/health');
+    expect(service.requests.at(-1)!.headers.get('authorization')).toBeNull();
+    // With a key configured, none is sent either.
+    await alice.system.automationHealth();
+    expect(service.requests.at(-1)!.headers.get('authorization')).toBeNull();
     const document = await anonymous.system.openapi();
     expect(document.openapi).toMatch(/^3\.1/);
   });

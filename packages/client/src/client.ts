@@ -10,6 +10,7 @@ import { deliveriesNamespace } from './namespaces/deliveries.js';
 import { eventsNamespace } from './namespaces/events.js';
 import { sandboxesNamespace, sandboxSpecsNamespace } from './namespaces/sandboxes.js';
 import { gitProvidersNamespace, settingsNamespace } from './namespaces/settings.js';
+import { secretsNamespace } from './namespaces/secrets.js';
 import { systemNamespace } from './namespaces/system.js';
 import { webhooksNamespace } from './namespaces/webhooks.js';
 import { createTransport } from './transport.js';
@@ -63,19 +64,22 @@ export function createClient(options: ClientOptions) {
      * Any endpoint of the API by its key, `` `${METHOD} ${path}` `` as the server's route table
      * declares it, typed from that table: the path parameters (required when the path has any),
      * `query`, `json` (required when the endpoint requires a body), `credential` (required when
-     * the endpoint takes `session` or `none`), and the answer. For endpoints no namespace wraps
-     * yet; the same retries, timeouts and errors as every method.
+     * the endpoint takes `session` or `none`), and the answer: parsed JSON, a `string` for a text
+     * answer (a file's text), a `Blob` for a binary one (a zip), as the route declares. For
+     * endpoints no namespace wraps yet; the same retries, timeouts and errors as every method.
      *
      * @example
      * ```ts
      * const run = await client.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: runId } });
      * const page = await client.request('GET /api/automation/v1', { query: { limit: 10 } }, { signal });
      * const settings = await client.request('GET /api/settings', { credential: 'session' });
+     * const zip = await client.request('GET /api/v1/app-conversations/{id}/download', { params: { id } }); // Blob
      * ```
      */
     request: transport.call,
     settings: settingsNamespace(transport),
     gitProviders: gitProvidersNamespace(transport),
+    secrets: secretsNamespace(transport),
     apiKeys: apiKeysNamespace(transport),
     webhooks: webhooksNamespace(transport),
     automations: automationsNamespace(transport),

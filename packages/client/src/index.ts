@@ -30,8 +30,10 @@ export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
 export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
 export type {
   ApiRoutes,
+  BinaryRouteKey,
   CredentialScheme,
   JsonRouteKey,
+  RequestRouteKey,
   RouteArgs,
   RouteBody,
   RouteInit,
@@ -39,7 +41,9 @@ export type {
   RouteParams,
   RouteQuery,
   RouteResponse,
+  RouteResponseType,
   StreamRouteKey,
+  TextRouteKey,
 } from './routes.js';
 export type * from './types.js';
 export { isAgentEvent } from './agent-events.js';

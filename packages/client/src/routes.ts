@@ -24,8 +24,23 @@ export type CredentialScheme = Credential;
 /** The endpoints that answer a Server-Sent Events stream (read with `conversations.stream`). */
 export type StreamRouteKey = { [K in RouteKey]: ApiRoutes[K] extends { streamed: true } ? K : never }[RouteKey];
 
-/** The endpoints that answer JSON (or nothing): every one `client.request` can call. */
-export type JsonRouteKey = Exclude<RouteKey, StreamRouteKey>;
+/** Every endpoint `client.request` can call: all but the streamed ones (JSON, text or binary answers). */
+export type RequestRouteKey = Exclude<RouteKey, StreamRouteKey>;
+
+/**
+ * How an endpoint's success answer is read, as the route table declares it: `json` (parsed),
+ * `text` (a `string`: a file's text) or `binary` (a `Blob`: a zip).
+ */
+export type RouteResponseType<K extends RouteKey> = ApiRoutes[K]['responseType'];
+
+/** The endpoints that answer JSON (or nothing), streams aside. */
+export type JsonRouteKey = { [K in RequestRouteKey]: RouteResponseType<K> extends 'json' ? K : never }[RequestRouteKey];
+
+/** The endpoints that answer text (`text/*`): `client.request` answers a `string`. */
+export type TextRouteKey = { [K in RequestRouteKey]: RouteResponseType<K> extends 'text' ? K : never }[RequestRouteKey];
+
+/** The endpoints that answer bytes (`application/zip`, ...): `client.request` answers a `Blob`. */
+export type BinaryRouteKey = { [K in RequestRouteKey]: RouteResponseType<K> extends 'binary' ? K : never }[RequestRouteKey];
 
 /** The path parameters of an endpoint, by name (`{ run_id: string }`); `{}` for a path without any. */
 export type RouteParams<K extends RouteKey> = ApiRoutes[K]['params'];

@@ -196,9 +196,51 @@ describe('answers', () => {
     await expect(createClient({ baseUrl: BASE, fetch: page.fetch }).conversations.getMany(['c'])).rejects.toMatchObject({ status: 200, detail: 'The answer is not a list' });
   });
 
-  it('a 2xx that is not JSON is an error, not a silent undefined', async () => {
-    const { fetch } = scripted([() => new Response('OK', { status: 200 })]);
+  it('a 2xx that says JSON but is not is an error, not a silent undefined; one without a content type is read as JSON', async () => {
+    const { fetch } = scripted([() => new Response('OK', { status: 200, headers: { 'content-type': 'application/json' } })]);
     await expect(createClient({ baseUrl: BASE, fetch }).system.health()).rejects.toMatchObject({ status: 200, detail: 'The answer is not JSON' });
+    // Bytes have no default content type.
+    const bare = scripted([() => new Response(new TextEncoder().encode('{"status":"ok"}'), { status: 200 })]);
+    expect(await createClient({ baseUrl: BASE, fetch: bare.fetch }).system.health()).toEqual({ status: 'ok' });
+    const problem = scripted([json(200, { status: 'ok' }, { 'content-type': 'application/problem+json; charset=utf-8' })]);
+    expect(await createClient({ baseUrl: BASE, fetch: problem.fetch }).system.health()).toEqual({ status: 'ok' });
+  });
+
+  it('reads a text answer as a string and any other as a Blob, by its content type; a 204 is undefined', async () => {
+    const text = scripted([() => new Response('line 1\n{"not": "parsed"}\n', { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } })]);
+    const file = await createClient({ baseUrl: BASE, fetch: text.fetch }).conversations.readFile('conv_1', 'notes/a.txt');
+    expect(file).toBe('line 1\n{"not": "parsed"}\n');
+    expect(new URL(text.requests[0]?.url ?? '').pathname + new URL(text.requests[0]?.url ?? '').search).toBe('/api/v1/app-conversations/conv_1/file?file_path=notes%2Fa.txt');
+    // The request says it takes them.
+    expect(text.requests[0]?.headers.get('accept')).toMatch(/^application\/json, .*text\/\*/);
+    const empty = scripted([() => new Response('', { status: 200, headers: { 'content-type': 'text/plain' } })]);
+    expect(await createClient({ baseUrl: BASE, fetch: empty.fetch }).conversations.readFile('conv_1', 'empty.txt')).toBe('');
+
+    const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0xff, 0x7b]);
+    const zip = scripted([() => new Response(bytes, { status: 200, headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="c.zip"' } })]);
+    const blob = await createClient({ baseUrl: BASE, fetch: zip.fetch }).conversations.download('conv_1');
+    expect(blob).toBeInstanceOf(Blob);
+    expect(blob.type).toBe('application/zip');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes);
+    const octets = scripted([() => new Response(bytes, { status: 200, headers: { 'content-type': 'application/octet-stream' } })]);
+    const raw = await createClient({ baseUrl: BASE, fetch: octets.fetch }).request('GET /api/v1/app-conversations/{id}/download', { params: { id: 'c' } });
+    expect(new Uint8Array(await raw.arrayBuffer())).toEqual(bytes);
+
+    const none = scripted([() => new Response(null, { status: 204, headers: { 'content-type': 'application/zip' } })]);
+    await expect(createClient({ baseUrl: BASE, fetch: none.fetch }).apiKeys.revoke('key_1')).resolves.toBeUndefined();
+  });
+
+  it('maps a failed text or binary call as any other: the error body is read for its detail', async () => {
+    const { fetch } = scripted([json(413, { detail: 'The file is larger than 10 MiB' })]);
+    await expect(createClient({ baseUrl: BASE, fetch }).conversations.readFile('conv_1', 'big.bin')).rejects.toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      detail: 'The file is larger than 10 MiB',
+    });
+    const missing = scripted([json(404, { detail: 'Conversation not found' })]);
+    const error = await createClient({ baseUrl: BASE, fetch: missing.fetch, retry: 0 }).conversations.download('conv_x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentPlatformError);
+    expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'Conversation not found' });
   });
 
   it('sends JSON with its content type, the credential in a header, and never in the URL', async () => {

@@ -6,7 +6,7 @@
 import ky, { HTTPError, TimeoutError, type KyInstance, type RetryOptions } from 'ky';
 import type { ValidationIssue } from '@agent-platform/core/schemas';
 import { AgentPlatformConnectionError, AgentPlatformError, AgentPlatformTimeoutError } from './errors.js';
-import { splitRouteKey, type CredentialScheme, type JsonRouteKey, type RouteArgs, type RouteKey, type RouteParamsArgs, type RouteResponse, type StreamRouteKey } from './routes.js';
+import { splitRouteKey, type CredentialScheme, type RequestRouteKey, type RouteArgs, type RouteKey, type RouteParamsArgs, type RouteResponse, type StreamRouteKey } from './routes.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {
@@ -46,6 +46,11 @@ export const IDEMPOTENT_METHODS = ['get', 'put', 'head', 'delete', 'options', 't
 /** Statuses worth a retry. 413 is not (ky's default list has it: the body will not shrink). */
 export const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504] as const;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * What `call` accepts: JSON first, and the text and binary answers a few endpoints give (a
+ * file's text, a zip). The route's declared content type is what comes either way.
+ */
+const ACCEPT = 'application/json, text/*;q=0.9, */*;q=0.8';
 
 /**
  * Requests by endpoint key (`'GET /api/automation/v1/runs/{run_id}'`), typed from the server's
@@ -54,10 +59,12 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export interface Transport {
   /**
-   * Calls a JSON endpoint and answers its parsed body (`undefined` for a 204). Any non-2xx answer
-   * rejects with `AgentPlatformError`; no answer, with `AgentPlatformConnectionError`.
+   * Calls an endpoint and answers its body, read as the answer's `content-type` says (which is
+   * what the route declares, its `responseType`): parsed JSON, a `string` for `text/*`, a `Blob`
+   * for anything else (`application/zip`); `undefined` for a 204. Any non-2xx answer rejects
+   * with `AgentPlatformError`; no answer, with `AgentPlatformConnectionError`.
    */
-  call<K extends JsonRouteKey>(route: K, ...args: RouteArgs<K>): Promise<RouteResponse<K>>;
+  call<K extends RequestRouteKey>(route: K, ...args: RouteArgs<K>): Promise<RouteResponse<K>>;
   /** The absolute URL of an endpoint's path (what a webhook sender would be configured with). */
   url<K extends RouteKey>(route: K, ...params: RouteParamsArgs<K>): string;
   /**
@@ -92,7 +99,7 @@ export function createTransport(options: TransportOptions): Transport {
     async call(route, init = {}, call = {}) {
       const { method, path } = splitRouteKey(route);
       const target = `${baseUrl}${fillPath(path, init.params ?? {})}`;
-      const headers: Record<string, string> = { accept: 'application/json', ...credentials(init.credential ?? 'bearer', options), ...init.headers, ...call.headers };
+      const headers: Record<string, string> = { accept: ACCEPT, ...credentials(init.credential ?? 'bearer', options), ...init.headers, ...call.headers };
       let response: Response;
       try {
         response = await http(target, {
@@ -181,8 +188,26 @@ function toSearchParams(query: Query): URLSearchParams {
   return params;
 }
 
+/**
+ * How a success answer is read, by its `content-type` (at run time the client has no route
+ * table; the header is what the route declares, so it matches the route's `responseType`):
+ * JSON media types (`application/json`, `application/*+json`) and an answer without the header
+ * are parsed as JSON; `text/*` is read as text; anything else (`application/zip`, ...) as bytes.
+ */
+function answerKind(contentType: string | null): 'json' | 'text' | 'binary' {
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mediaType === '' || mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'))) return 'json';
+  return mediaType.startsWith('text/') ? 'text' : 'binary';
+}
+
+/** The body of a 2xx: `undefined` for a 204, else read as {@link answerKind} says. */
 async function readSuccess(response: Response, method: string, url: string): Promise<unknown> {
   if (response.status === 204) return undefined;
+  const kind = answerKind(response.headers.get('content-type'));
+  // A file's text may be empty: `""` is its answer, not `undefined`.
+  if (kind === 'text') return response.text();
+  // A `Blob` whose `type` is the answer's content type.
+  if (kind === 'binary') return response.blob();
   const text = await response.text();
   if (text === '') return undefined;
   try {

@@ -25,6 +25,17 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createClient,
   isAgentEvent,
+  type AppConversation,
+  type AutomationHealth,
+  type BinaryRouteKey,
+  type CurrentApiKey,
+  type CustomSecret,
+  type CustomSecretPage,
+  type JsonRouteKey,
+  type MessageResponse,
+  type RequestRouteKey,
+  type RouteResponseType,
+  type TextRouteKey,
   type AgentPlatformError,
   type AgentPlatformErrorCode,
   type AppConversationPage,
@@ -126,6 +137,24 @@ describe('types', () => {
     expectTypeOf(client.conversations.list).returns.resolves.toEqualTypeOf<AppConversationPage>();
     expectTypeOf(client.conversations.getMany).returns.resolves.toEqualTypeOf<(z.infer<typeof appConversationSchema> | null)[]>();
   });
+
+  it('the OpenHands endpoints: secrets, the current key, rename / delete / download / readFile, automation health', () => {
+    expectTypeOf(client.secrets.list).returns.resolves.toEqualTypeOf<CustomSecretPage>();
+    expectTypeOf(client.secrets.iterate()).toMatchTypeOf<AsyncIterable<CustomSecret>>();
+    expectTypeOf(client.secrets.create).returns.resolves.toEqualTypeOf<MessageResponse>();
+    expectTypeOf(client.secrets.update).returns.resolves.toEqualTypeOf<MessageResponse>();
+    expectTypeOf(client.secrets.delete).returns.resolves.toEqualTypeOf<MessageResponse>();
+    expectTypeOf<Parameters<Client['secrets']['update']>[1]>().toEqualTypeOf<{ name?: string; description?: string | null | undefined }>();
+    expectTypeOf(client.apiKeys.current).returns.resolves.toEqualTypeOf<CurrentApiKey>();
+    expectTypeOf(client.conversations.rename).returns.resolves.toEqualTypeOf<AppConversation>();
+    expectTypeOf(client.conversations.delete).returns.resolves.toEqualTypeOf<{ success: boolean }>();
+    // Not JSON: the zip is a Blob, the file's text a string.
+    expectTypeOf(client.conversations.download).returns.resolves.toEqualTypeOf<Blob>();
+    expectTypeOf(client.conversations.readFile).returns.resolves.toEqualTypeOf<string>();
+    expectTypeOf(client.system.automationHealth).returns.resolves.toEqualTypeOf<AutomationHealth>();
+    // @ts-expect-error: a secret needs a value
+    void (() => client.secrets.create({ name: 'TOKEN' }));
+  });
 });
 
 describe('client.request', () => {
@@ -138,6 +167,19 @@ describe('client.request', () => {
     expectTypeOf(() => client.request('GET /health', { credential: 'none' }, { timeout: 1_000 })).returns.resolves.toEqualTypeOf<{ status: string }>();
     // The init is optional when nothing in it is required.
     expectTypeOf(() => client.request('GET /api/keys')).returns.resolves.toEqualTypeOf<RouteResponse<'GET /api/keys'>>();
+    // Text and binary answers: a string and a Blob, as the route's responseType says.
+    expectTypeOf(() => client.request('GET /api/v1/app-conversations/{id}/file', { params: { id: 'c' }, query: { file_path: 'a.txt' } })).returns.resolves.toEqualTypeOf<string>();
+    expectTypeOf(() => client.request('GET /api/v1/app-conversations/{id}/download', { params: { id: 'c' } })).returns.resolves.toEqualTypeOf<Blob>();
+  });
+
+  it('sorts the endpoints by how their answer is read', () => {
+    expectTypeOf<RouteResponseType<'GET /api/v1/app-conversations/{id}/download'>>().toEqualTypeOf<'binary'>();
+    expectTypeOf<RouteResponseType<'GET /api/v1/app-conversations/{id}/file'>>().toEqualTypeOf<'text'>();
+    expectTypeOf<RouteResponseType<'GET /api/keys'>>().toEqualTypeOf<'json'>();
+    expectTypeOf<BinaryRouteKey>().toEqualTypeOf<'GET /api/v1/app-conversations/{id}/download'>();
+    expectTypeOf<TextRouteKey>().toEqualTypeOf<'GET /api/v1/app-conversations/{id}/file'>();
+    expectTypeOf<JsonRouteKey | TextRouteKey | BinaryRouteKey>().toEqualTypeOf<RequestRouteKey>();
+    expectTypeOf<'GET /api/keys'>().toMatchTypeOf<JsonRouteKey>();
   });
 
   it('takes the init the route table describes', () => {

@@ -5,7 +5,7 @@
  * in the client's types.
  * @module
  */
-import type { RouteResponse } from './routes.js';
+import type { RouteQuery, RouteResponse } from './routes.js';
 
 export type {
   AgentConversationEvent,
@@ -15,15 +15,22 @@ export type {
   ApiKeyList,
   ApiKeyView,
   AppConversation,
+  AppConversationUpdateInput,
   Automation,
   AutomationCreateInput,
   AutomationDispatchInput,
+  AutomationHealth,
   AutomationList,
   AutomationUpdateInput,
   ConversationEvent,
   CreatedApiKey,
   CreatedWebhook,
+  CurrentApiKey,
   CursorQueryInput,
+  CustomSecret,
+  CustomSecretCreateInput,
+  CustomSecretPage,
+  CustomSecretUpdateInput,
   Delivery,
   DeliveryList,
   DeliveryListQueryInput,
@@ -73,3 +80,5 @@ export type AppConversationPage = RouteResponse<'GET /api/v1/app-conversations/s
 export type ConversationEventPage = RouteResponse<'GET /api/v1/app-conversations/{id}/events'>;
 /** A page of start tasks. */
 export type StartTaskPage = RouteResponse<'GET /api/v1/app-conversations/start-tasks/search'>;
+/** The query of `secrets.list`: `name__contains` (case-insensitive), `page_id`, `limit` 1–100. */
+export type CustomSecretSearchQueryInput = RouteQuery<'GET /api/v1/secrets/search'>;

@@ -36,6 +36,16 @@ export function conversationsNamespace(transport: Transport) {
     /** Every conversation of the caller, page by page. */
     iterate: (options?: IterateOptions) => cursorIterator(list, options),
     get: (id: string, options?: CallOptions) => transport.call('GET /api/v1/app-conversations/{id}', { params: { id } }, options),
+    /** Renames the conversation (`null` clears the title) and answers it. */
+    rename: (id: string, title: string | null, options?: CallOptions) =>
+      transport.call('PATCH /api/v1/app-conversations/{id}', { params: { id }, json: { title } }, options),
+    /** Deletes the conversation with its events and start task; its agent is stopped and its sandbox deleted (409 while its automation run is under way). */
+    delete: (id: string, options?: CallOptions) => transport.call('DELETE /api/v1/app-conversations/{id}', { params: { id } }, options),
+    /** The conversation as a zip (`meta.json` and one JSON file per event): a `Blob` of type `application/zip`. */
+    download: (id: string, options?: CallOptions) => transport.call('GET /api/v1/app-conversations/{id}/download', { params: { id } }, options),
+    /** The text of a file in the conversation's sandbox workspace (`filePath` relative to it, or absolute inside it; at most 10 MiB). */
+    readFile: (id: string, filePath: string, options?: CallOptions) =>
+      transport.call('GET /api/v1/app-conversations/{id}/file', { params: { id }, query: { file_path: filePath } }, options),
     /** Conversations by id, in order; `null` for one the caller cannot see. Any number of ids. */
     getMany: (ids: readonly string[], options?: CallOptions) =>
       batched(ids, async (chunk) => {

@@ -1,6 +1,6 @@
 import type { CallOptions, Transport } from '../transport.js';
 
-/** Liveness, readiness and the OpenAPI document; no credentials needed. */
+/** Liveness, readiness, the automation service's health and the OpenAPI document; no credentials needed. */
 export function systemNamespace(transport: Transport) {
   return {
     /** `{"status": "ok"}` while the process answers. */
@@ -9,5 +9,7 @@ export function systemNamespace(transport: Transport) {
     ready: (options?: CallOptions) => transport.call('GET /ready', { credential: 'none' }, options),
     /** The service's OpenAPI 3.1 document. */
     openapi: (options?: CallOptions) => transport.call('GET /openapi.json', { credential: 'none' }, options),
+    /** The automation service's health: `{ status, storage, pending_runs }`; a 503 `AgentPlatformError` when storage is unreachable. */
+    automationHealth: (options?: CallOptions) => transport.call('GET /api/automation/health', { credential: 'none' }, options),
   };
 }
