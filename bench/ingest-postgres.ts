@@ -6,14 +6,21 @@
  *
  *   npx tsx --conditions=agent-platform-source ingest-postgres.ts [seconds] [clients]
  *
+ * Then the same ingest on embedded PGlite (one in-process connection, a throwaway data directory),
+ * reported on its own: there is no pgbench for PGlite to compare with.
+ *
  * Uses the server at BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
  * creates and drops its own databases.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createAesGcmSecretBox, createAgentPlatform, signatureHeaders } from '@agent-platform/core';
-import { createPostgresStorage } from '@agent-platform/storage-postgres';
+import { createPGliteStorage, createPostgresStorage } from '@agent-platform/storage-postgres';
+import type { StorageAdapter } from '@agent-platform/core';
 
 const seconds = Number(process.argv[2] ?? 10);
 const clients = Number(process.argv[3] ?? 8);
@@ -46,8 +53,7 @@ function pgbenchTps(url: string): number {
   return Number(match[1]);
 }
 
-async function platformDeliveries(url: string): Promise<{ perSecond: number; p99: number; matched: number }> {
-  const storage = await createPostgresStorage({ connectionString: url, pool: { max: clients + 2 } });
+async function platformDeliveries(storage: StorageAdapter): Promise<{ perSecond: number; p99: number; matched: number }> {
   const platform = createAgentPlatform({
     storage,
     secrets: createAesGcmSecretBox({ keys: { k: Buffer.alloc(32, 3).toString('base64') } }),
@@ -80,13 +86,16 @@ async function platformDeliveries(url: string): Promise<{ perSecond: number; p99
   await Promise.all(Array.from({ length: clients }, () => client(started + seconds * 1000, true)));
   const elapsed = (performance.now() - started) / 1000;
   await platform.stop();
+  await storage.close();
   latencies.sort((a, b) => a - b);
   return { perSecond: latencies.length / elapsed, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, matched: matched / latencies.length };
 }
 
-const ingest = await withDatabase(platformDeliveries);
+const ingest = await withDatabase(async (url) => platformDeliveries(await createPostgresStorage({ connectionString: url, pool: { max: clients + 2 } })));
 const tps = await withDatabase(async (url) => pgbenchTps(url));
 const version = execFileSync('psql', [adminUrl, '-Atc', 'show server_version'], { encoding: 'utf8' }).trim();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-pglite-'));
+const embedded = await platformDeliveries(await createPGliteStorage({ dataDir })).finally(() => rmSync(dataDir, { recursive: true, force: true }));
 console.log(
-  `ingest-postgres (PostgreSQL ${version}, ${clients} clients, ${seconds} s): platform ${Math.round(ingest.perSecond)} deliveries/s (p99 ${ingest.p99.toFixed(1)} ms, ${ingest.matched.toFixed(2)} runs each) | pgbench simple-update ${Math.round(tps)} TPS | ratio ${(ingest.perSecond / tps).toFixed(2)} (target >= 0.50)`,
+  `ingest-postgres (PostgreSQL ${version}, ${clients} clients, ${seconds} s): platform ${Math.round(ingest.perSecond)} deliveries/s (p99 ${ingest.p99.toFixed(1)} ms, ${ingest.matched.toFixed(2)} runs each) | pgbench simple-update ${Math.round(tps)} TPS | ratio ${(ingest.perSecond / tps).toFixed(2)} (target >= 0.50) | PGlite ${Math.round(embedded.perSecond)} deliveries/s (p99 ${embedded.p99.toFixed(1)} ms)`,
 );
