@@ -34,7 +34,7 @@ const bodies = Array.from({ length: ORGS }, (_, org) => {
 async function startServer(mode: string): Promise<{ child: ChildProcess; url: string }> {
   const profile = process.env.BENCH_CPU_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
   const child = fork(path.join(here, 'support/ingest-server.ts'), [mode], {
-    execArgv: ['--conditions=agent-platform-source', '--import', 'tsx', ...profile],
+    execArgv: ['--conditions=agent-platform-source', '--import', 'tsx', ...profile, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
