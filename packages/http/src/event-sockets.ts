@@ -14,7 +14,7 @@ import { PlatformError, toAgentServerEvent, type AgentPlatform, type Conversatio
 import { WebSocket, WebSocketServer } from 'ws';
 import { conversationEvents, nextEventSeq, serializeEvent } from './conversation-events.js';
 import { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
-import { readApiKey } from './handler.js';
+import { readApiKey } from './api-key-header.js';
 import type { LiveQueue } from './live-queue.js';
 import { nodeRequestHeaders } from './node-request.js';
 import { checkQuery, isPlausibleParam, splitTarget } from './request-checks.js';

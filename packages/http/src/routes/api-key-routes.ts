@@ -1,6 +1,7 @@
-import { apiKeyCreateInputSchema, apiKeyListSchema, createdApiKeySchema } from '@agent-platform/core';
+import { apiKeyCreateInputSchema, apiKeyListSchema, createdApiKeySchema, currentApiKeySchema } from '@agent-platform/core';
+import { readApiKey } from '../api-key-header.js';
 import { defineRoute } from '../define-route.js';
-import { bodyErrors, notFoundDoc, unauthorized } from './shared-responses.js';
+import { bodyErrors, errorDoc, notFoundDoc, unauthorized } from './shared-responses.js';
 
 export const apiKeyRoutes = [
   defineRoute({
@@ -24,6 +25,21 @@ export const apiKeyRoutes = [
     responses: { 200: { description: 'The keys', schema: apiKeyListSchema }, 401: unauthorized },
     async handle({ platform, principal }) {
       return { status: 200, body: await platform.apiKeys.list(principal) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/keys/current',
+    operationId: 'getCurrentApiKey',
+    summary: 'The stored API key the request authenticated with (auth_type "api_key"), never the key itself',
+    tag: 'api-keys',
+    responses: {
+      200: { description: 'The key', schema: currentApiKeySchema },
+      401: unauthorized,
+      404: errorDoc('The request was not authenticated with an API key stored by the platform'),
+    },
+    async handle({ platform, principal, headers }) {
+      return { status: 200, body: await platform.apiKeys.current(principal, readApiKey(headers)) };
     },
   }),
   defineRoute({

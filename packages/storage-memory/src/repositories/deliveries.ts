@@ -4,7 +4,6 @@
  * from deliveries, so evicting a delivery never frees its dedup key early.
  * @module
  */
-import { StorageConflictError } from '@agent-platform/core';
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite, RunRecord } from '@agent-platform/core';
 import { readView, type Access } from '../access.js';
 import { cloneJson } from '../clone-json.js';
@@ -13,7 +12,7 @@ import { claimKey } from '../keys.js';
 import { offsetPage } from '../pages.js';
 import { instantOf } from '../table.js';
 import { assertNew, copyOwned } from './rows.js';
-import { insertRuns } from './runs.js';
+import { assertNewRuns, insertRuns } from './runs.js';
 
 /** Expired dedup claims dropped per claim made; more than one, so a backlog shrinks. */
 const CLAIMS_PRUNED_PER_CLAIM = 4;
@@ -29,12 +28,16 @@ export function insertDelivery(db: Database, row: DeliveryRecord): void {
   }
 }
 
-function claimDedupKey(db: Database, claim: DedupClaim): string | null {
-  const now = instantOf(claim.now);
-  pruneDedupClaims(db, now);
+/** The delivery holding a live claim on the key, if any: a claim lapses at `expiresAt`. */
+function liveHolder(db: Database, claim: Omit<DedupClaim, 'deliveryId'>): string | null {
   const holder = db.dedupClaims.live.get(claimKey(claim.orgId, claim.source, claim.key));
-  // A claim lapses at `expiresAt`: from then on the key is free.
-  if (holder !== undefined && instantOf(holder.expires_at) > now) return holder.delivery_id;
+  return holder !== undefined && instantOf(holder.expires_at) > instantOf(claim.now) ? holder.delivery_id : null;
+}
+
+function claimDedupKey(db: Database, claim: DedupClaim): string | null {
+  pruneDedupClaims(db, instantOf(claim.now));
+  const holder = liveHolder(db, claim);
+  if (holder !== null) return holder;
   db.dedupClaims.put({
     org_id: claim.orgId,
     source: claim.source,
@@ -51,17 +54,10 @@ function claimDedupKey(db: Database, claim: DedupClaim): string | null {
  */
 function recordDelivery(db: Database, write: { delivery: DeliveryRecord; runs: RunRecord[]; claim: DeliveryWrite['claim'] }): { duplicateOf: string | null } {
   const { delivery, runs, claim } = write;
-  if (claim) {
-    const now = instantOf(claim.now);
-    const holder = db.dedupClaims.live.get(claimKey(claim.orgId, claim.source, claim.key));
-    if (holder !== undefined && instantOf(holder.expires_at) > now) return { duplicateOf: holder.delivery_id };
-  }
+  const holder = claim ? liveHolder(db, claim) : null;
+  if (holder !== null) return { duplicateOf: holder };
   assertNew(db.deliveries, delivery, 'A delivery');
-  const ids = new Set<string>();
-  for (const run of runs) {
-    if (ids.has(run.id) || db.runs.live.get(run.id) !== undefined) throw new StorageConflictError(`A run with id ${run.id} already exists`);
-    ids.add(run.id);
-  }
+  assertNewRuns(db, runs);
   if (claim) claimDedupKey(db, { ...claim, deliveryId: delivery.id });
   insertDelivery(db, delivery);
   insertRuns(db, runs);

@@ -15,6 +15,12 @@ import { copyOwned } from './rows.js';
 
 /** All or nothing: every id is checked (against the store and the batch) before any is written. */
 export function insertRuns(db: Database, rows: readonly RunRecord[]): void {
+  assertNewRuns(db, rows);
+  for (const row of rows) db.runs.put(row);
+}
+
+/** Throws {@link StorageConflictError} when an id of `rows` is taken, or given twice. */
+export function assertNewRuns(db: Database, rows: readonly RunRecord[]): void {
   const ids = new Set<string>();
   for (const row of rows) {
     if (ids.has(row.id) || db.runs.live.get(row.id) !== undefined) {
@@ -22,7 +28,6 @@ export function insertRuns(db: Database, rows: readonly RunRecord[]): void {
     }
     ids.add(row.id);
   }
-  for (const row of rows) db.runs.put(row);
 }
 
 /**

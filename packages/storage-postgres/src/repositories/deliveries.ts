@@ -6,6 +6,7 @@
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite } from '@agent-platform/core';
 import { fromText, toJsonb, toText } from '../json.js';
 import type { Sql } from '../sql.js';
+import { INSERT_RUNS } from './runs.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
 /** What the adapter does around claims: prune expired ones now and then, off the caller's path. */
@@ -60,9 +61,7 @@ WITH taken AS (
   SELECT $4, $1, $2, $7, $8, $9::jsonb FROM go
   RETURNING 1
 ), runs AS (
-  INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data)
-  SELECT r.value->>'id', r.value->>'org_id', r.value->>'automation_id', r.value->>'status',
-         (r.value->>'created_at')::timestamptz, r.value
+  ${INSERT_RUNS}
   FROM go, jsonb_array_elements($10::jsonb) AS r(value)
   RETURNING 1
 )

@@ -21,6 +21,14 @@ const LEASE_FREE = ` AND data->>'lease_owner' IS NULL`;
 const LEASE_HELD_BY = ` AND data->>'lease_owner' = $6`;
 
 /** The members of `patch` a transition writes: those of `RUN_PATCH_FIELDS` that are not `undefined`. */
+/**
+ * Inserts runs given as a JSON array (`r.value` per run): the caller adds the `FROM` that names
+ * the array. Shared with ingest's one-statement delivery write.
+ */
+export const INSERT_RUNS = `INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data)
+  SELECT r.value->>'id', r.value->>'org_id', r.value->>'automation_id', r.value->>'status',
+         (r.value->>'created_at')::timestamptz, r.value`;
+
 export function runPatchOf(patch: RunPatch): RunPatch {
   const written: Record<string, unknown> = {};
   for (const field of RUN_PATCH_FIELDS) {
@@ -38,10 +46,7 @@ export function runsRepository(sql: Sql): RunsRepository {
       // guarded, so inside a transaction the failure does not abort it.
       try {
         await sql.guardedQuery(
-          `INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data)
-           SELECT r.value->>'id', r.value->>'org_id', r.value->>'automation_id', r.value->>'status',
-                  (r.value->>'created_at')::timestamptz, r.value
-           FROM jsonb_array_elements($1::jsonb) AS r(value)`,
+          `${INSERT_RUNS} FROM jsonb_array_elements($1::jsonb) AS r(value)`,
           [toJsonb(records)],
         );
       } catch (error) {
