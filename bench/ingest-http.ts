@@ -9,6 +9,7 @@
  *   npx tsx --conditions=agent-platform-source ingest-http.ts [seconds] [connections]
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,12 @@ async function startServer(mode: string): Promise<{ child: ChildProcess; url: st
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/** The child's user + system CPU time in seconds so far (Linux: /proc/<pid>/stat, in clock ticks). */
+function cpuSeconds(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 let counter = 0;
 async function load(url: string, duration: number) {
   const result = await autocannon({
@@ -73,16 +80,18 @@ async function load(url: string, duration: number) {
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, total: result.requests.total };
 }
 
-const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
+const results: Record<string, Awaited<ReturnType<typeof load>> & { cpuMicros: number }> = {};
 for (const mode of ['bare', 'octokit', 'platform']) {
   const server = await startServer(mode);
   await load(server.url, 3); // warm-up
-  results[mode] = await load(server.url, seconds);
+  const cpuBefore = cpuSeconds(server.child);
+  const measured = await load(server.url, seconds);
+  results[mode] = { ...measured, cpuMicros: ((cpuSeconds(server.child) - cpuBefore) * 1e6) / measured.total };
   server.child.kill('SIGINT');
   await new Promise((resolve) => server.child.once('exit', resolve));
 }
 const { bare, octokit, platform } = results as Record<'bare' | 'octokit' | 'platform', (typeof results)[string]>;
-const fmt = (name: string, r: (typeof results)[string]) => `${name} ${Math.round(r.rps)} deliveries/s p99 ${r.p99} ms (errors ${r.errors})`;
+const fmt = (name: string, r: (typeof results)[string]) => `${name} ${Math.round(r.rps)} deliveries/s p99 ${r.p99} ms server CPU ${Math.round(r.cpuMicros)} µs/delivery (errors ${r.errors})`;
 console.log(
   `ingest-http (${connections} connections, ${seconds}s): ${fmt('platform', platform)}, ${fmt('bare', bare)}, ${fmt('octokit', octokit)}; platform/bare ${(platform.rps / bare.rps).toFixed(2)} (target >= 0.75), octokit/bare ${(octokit.rps / bare.rps).toFixed(2)}, platform/octokit ${(platform.rps / octokit.rps).toFixed(2)} (target > 1)`,
 );
