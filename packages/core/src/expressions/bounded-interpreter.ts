@@ -36,6 +36,7 @@ import {
   type JSONValue,
 } from '@jmespath-community/jmespath';
 import { compileGlob, indexOfWithin, type GlobBudget, type SearchSink } from './glob.js';
+import { regexMatches, regexSteps } from './regex.js';
 import {
   BYTES_PER_ELEMENT,
   BYTES_PER_PROPERTY,
@@ -611,6 +612,16 @@ export class BoundedInterpreter extends BaseInterpreter {
         // only a payload value can give, are not).
         meter().arrays(0, 2 * (pattern as string).length);
         return compileGlob(pattern as string).matches(subject as string, globBudget);
+      },
+      [{ types: [TYPE_STRING] }, { types: [TYPE_STRING] }],
+    );
+    register(
+      'regex',
+      ([subject, pattern]) => {
+        // Charged before matching: RE2 runs in time linear in the subject, a step per character
+        // for every 32 pattern characters, plus the compile when the pattern is not cached.
+        meter().step(regexSteps(subject as string, pattern as string));
+        return regexMatches(subject as string, pattern as string);
       },
       [{ types: [TYPE_STRING] }, { types: [TYPE_STRING] }],
     );

@@ -1,7 +1,8 @@
 /**
- * JMESPath as the platform uses it: the community implementation plus the two functions the
- * filter language adds, `icontains` and `glob`. Expressions are compiled once and checked for
- * unknown functions and for exponential growth (see `growth-check.ts`), so a bad filter is
+ * JMESPath as the platform uses it: the community implementation plus the functions the
+ * filter language adds, `icontains`, `glob` and `regex` (linear time, see `regex.ts`).
+ * Expressions are compiled once and checked for unknown functions, for exponential growth (see
+ * `growth-check.ts`) and for literal `regex` patterns that do not compile, so a bad filter is
  * refused when it is saved, not when an event arrives. Every evaluation is bounded in time and
  * memory (see `evaluation-budget.ts`): past its budget it throws {@link EvaluationBudgetError}
  * (DESIGN §7, §16).
@@ -11,6 +12,7 @@ import { compile, type JSONValue } from '@jmespath-community/jmespath';
 import { BoundedInterpreter, isFalse } from './bounded-interpreter.js';
 import { DEFAULT_EVALUATION_LIMITS, type EvaluationLimits } from './evaluation-budget.js';
 import { growthProblem } from './growth-check.js';
+import { compileRegex } from './regex.js';
 
 export {
   DEFAULT_EVALUATION_LIMITS,
@@ -73,6 +75,8 @@ export function compileExpression(source: string): CompiledExpression {
   if (unknown) throw new ExpressionError(`unknown function ${unknown}()`);
   const growth = growthProblem(ast);
   if (growth) throw new ExpressionError(growth);
+  const badPattern = literalRegexProblem(ast);
+  if (badPattern) throw new ExpressionError(badPattern);
   return {
     source,
     evaluate: (data, limits = DEFAULT_EVALUATION_LIMITS) => interpreter().evaluate(ast, data as JSONValue, limits),
@@ -83,6 +87,29 @@ export function compileExpression(source: string): CompiledExpression {
 /** JMESPath truthiness: false, null, "", [] and {} are false; everything else (0 included) is true. */
 export function isTruthy(value: JSONValue): boolean {
   return !isFalse(value);
+}
+
+/** Why a pattern given literally to `regex()` cannot compile, for the first one that cannot. */
+function literalRegexProblem(node: unknown): string | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  const record = node as Record<string, unknown>;
+  if (record.type === 'Function' && record.name === 'regex' && Array.isArray(record.children)) {
+    const pattern = record.children[1] as { type?: string; value?: unknown } | undefined;
+    if (pattern?.type === 'Literal' && typeof pattern.value === 'string') {
+      try {
+        compileRegex(pattern.value);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    }
+  }
+  for (const value of Object.values(record)) {
+    for (const child of Array.isArray(value) ? value : [value]) {
+      const found = literalRegexProblem(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 /** The name of the first function the expression calls that is not registered. */
