@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { DELIVERY_ID_HEADERS } from '../signatures/registry.js';
 import { header, type Headers } from './headers.js';
 
-/** Delivery-id headers of well-known senders, tried in order when a webhook names none. */
-const KNOWN_DELIVERY_ID_HEADERS = ['webhook-id', 'x-github-delivery', 'linear-delivery'];
+/** Delivery-id headers of the registered senders (the signature registry), tried in order when a webhook names none. */
+const KNOWN_DELIVERY_ID_HEADERS = DELIVERY_ID_HEADERS;
 
 export interface DedupIdentity {
   /** The sender's delivery id, when it sent one. */

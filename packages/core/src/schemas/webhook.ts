@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { headerNameSchema, timestampSchema } from './common.js';
 import { expressionSchema } from '../expressions/expression-schema.js';
+import { CUSTOM_SIGNATURE_SCHEME_NAMES } from '../signatures/registry.js';
 
-export const SIGNATURE_SCHEMES = ['hmac-sha256', 'standard-webhooks', 'stripe', 'slack'] as const;
+/** The schemes a custom source may use: those of the signature registry open to custom sources. */
+export const SIGNATURE_SCHEMES = CUSTOM_SIGNATURE_SCHEME_NAMES;
 export const signatureSchemeSchema = z.enum(SIGNATURE_SCHEMES);
 export type SignatureScheme = z.infer<typeof signatureSchemeSchema>;
 

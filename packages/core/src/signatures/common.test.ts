@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SIGNATURE_HEADER_LENGTH, signatureHeaders, verifySignature, type SignatureSchemeName, type VerifyInput } from './index.js';
+import { MAX_SIGNATURE_HEADER_LENGTH, SIGNATURE_SCHEME_NAMES, signatureHeaders, verifySignature, type SignatureSchemeName, type VerifyInput } from './index.js';
 
 // Behaviour every scheme shares: round-trips, tampering, wrong secrets, rotation, missing and
 // malformed headers, and never throwing on what a sender controls.
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
-const BODY = new TextEncoder().encode(JSON.stringify({ type: 'order.created', id: 42, note: 'héllo ✓' }));
+// `webhookTimestamp`: Linear signs its payload's own send time (milliseconds), checked within a minute.
+const BODY = new TextEncoder().encode(JSON.stringify({ type: 'order.created', id: 42, note: 'héllo ✓', webhookTimestamp: NOW.getTime() }));
 const CURRENT = 'whsec_Y3VycmVudC1zZWNyZXQtZm9yLXRlc3RzLTAxMjM0NTY3';
 const PREVIOUS = 'whsec_cHJldmlvdXMtc2VjcmV0LWZvci10ZXN0cy0wMTIzNDU2Nw';
 
-const SCHEMES: readonly SignatureSchemeName[] = ['hmac-sha256', 'github', 'standard-webhooks', 'stripe', 'slack'];
+const SCHEMES: readonly SignatureSchemeName[] = SIGNATURE_SCHEME_NAMES;
 /** The header carrying the signature itself, per scheme (lower-cased). */
 const SIGNATURE_HEADER: Record<SignatureSchemeName, string> = {
   'hmac-sha256': 'x-custom-sig',
@@ -17,6 +18,7 @@ const SIGNATURE_HEADER: Record<SignatureSchemeName, string> = {
   'standard-webhooks': 'webhook-signature',
   stripe: 'stripe-signature',
   slack: 'x-slack-signature',
+  linear: 'linear-signature',
 };
 
 function signed(scheme: SignatureSchemeName, secret = CURRENT, body: Uint8Array = BODY): Record<string, string> {

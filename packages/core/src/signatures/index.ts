@@ -1,18 +1,21 @@
 /**
- * Webhook signature verification and signing, on `node:crypto` alone.
+ * Webhook signature verification and signing.
  *
- * {@link verifySignature} checks a request's signature over its exact raw body bytes for one of
- * five schemes: `hmac-sha256` (custom webhooks' default), `github`, `standard-webhooks`,
- * `stripe` and `slack`. It tries every secret (rotation: the current one and the previous one
- * during its grace period), compares in constant time, enforces timestamp tolerance, and answers
- * `{ ok: false, reason, message }` instead of throwing on anything a sender controls.
+ * {@link verifySignature} checks a request's signature over its exact raw body bytes for every
+ * registered scheme: `hmac-sha256` (custom webhooks' default), `standard-webhooks`, `stripe`,
+ * `slack`, `linear` and `github`. It tries every secret (rotation: the current one and the
+ * previous one during its grace period), compares in constant time, enforces timestamp
+ * tolerance, and answers `{ ok: false, reason, message }` instead of throwing on anything a
+ * sender controls.
  *
  * The `sign*` helpers and {@link signatureHeaders} produce what a sender would send: for tests,
  * benchmarks and example senders.
  *
- * One file per concern: `verify.ts` dispatches; one file per scheme (`hmac-sha256.ts`, `github.ts`,
- * `standard-webhooks.ts`, `stripe.ts`, `slack.ts`); `digest.ts` (HMAC, digest decoding),
- * `constant-time.ts` (matching), `headers.ts`, `timestamp.ts` are the shared pieces.
+ * A scheme is one file under `schemes/` (its headers, delivery-id header, verification and what
+ * a sender signs, with the cryptography handed in), listed once in `registry.ts`; every list of
+ * scheme names derives from that list. `verify.ts` dispatches; `node-crypto.ts` is the server's
+ * HMAC; `encoding.ts`, `match.ts` (constant-time matching), `headers.ts` and `timestamp.ts` are
+ * the shared pieces.
  * @module
  */
 export type {
@@ -24,19 +27,38 @@ export type {
   VerifyInput,
   VerifyResult,
 } from './types.js';
-export { SIGNATURE_SCHEME_NAMES } from './types.js';
+export {
+  CUSTOM_SIGNATURE_SCHEME_NAMES,
+  DELIVERY_ID_HEADERS,
+  SIGNATURE_SCHEME_NAMES,
+  SIGNATURE_SCHEME_REGISTRY,
+  signatureScheme,
+  type CustomSignatureSchemeName,
+} from './registry.js';
+export { defineScheme, type SchemeCrypto, type SchemeInput, type SignatureSchemeDefinition, type SigningInput, type SigningPlan } from './scheme.js';
 export { DEFAULT_SIGNATURE_TOLERANCE_SECONDS, MAX_SIGNATURE_HEADER_LENGTH } from './result.js';
 export { verifySignature } from './verify.js';
-export { signatureHeaders, type SignatureHeadersInput } from './signature-headers.js';
-export { DEFAULT_HMAC_SIGNATURE_HEADER, signHmacSha256 } from './hmac-sha256.js';
-export { GITHUB_SIGNATURE_HEADER, signGithub } from './github.js';
 export {
+  signatureHeaders,
+  signGithub,
+  signHmacSha256,
+  signLinear,
+  signSlack,
   signStandardWebhooks,
+  signStripe,
+  type SignatureHeadersInput,
+  type SignSlackInput,
+  type SignStandardWebhooksInput,
+  type SignStripeInput,
+} from './signature-headers.js';
+export { DEFAULT_HMAC_SIGNATURE_HEADER } from './schemes/hmac-sha256.js';
+export { GITHUB_SIGNATURE_HEADER } from './schemes/github.js';
+export { LINEAR_DELIVERY_HEADER, LINEAR_SIGNATURE_HEADER, LINEAR_TOLERANCE_SECONDS } from './schemes/linear.js';
+export {
   standardWebhooksKey,
   STANDARD_WEBHOOKS_ID_HEADER,
   STANDARD_WEBHOOKS_SIGNATURE_HEADER,
   STANDARD_WEBHOOKS_TIMESTAMP_HEADER,
-  type SignStandardWebhooksInput,
-} from './standard-webhooks.js';
-export { signStripe, STRIPE_SIGNATURE_HEADER, type SignStripeInput } from './stripe.js';
-export { signSlack, SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, type SignSlackInput } from './slack.js';
+} from './schemes/standard-webhooks.js';
+export { STRIPE_SIGNATURE_HEADER } from './schemes/stripe.js';
+export { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER } from './schemes/slack.js';

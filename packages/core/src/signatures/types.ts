@@ -3,11 +3,9 @@
  * @module
  */
 
-/** The signature schemes {@link verifySignature} understands. */
-export type SignatureSchemeName = 'hmac-sha256' | 'standard-webhooks' | 'stripe' | 'slack' | 'github';
+import type { SignatureSchemeName } from './registry.js';
 
-/** Every {@link SignatureSchemeName}, for validation and iteration. */
-export const SIGNATURE_SCHEME_NAMES: readonly SignatureSchemeName[] = ['hmac-sha256', 'standard-webhooks', 'stripe', 'slack', 'github'];
+export type { SignatureSchemeName };
 
 /** Request headers as Node gives them: names lower-cased, repeated headers as arrays. */
 export type SignatureRequestHeaders = Record<string, string | string[] | undefined>;

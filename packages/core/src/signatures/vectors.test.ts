@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signGithub, signHmacSha256, signSlack, signStandardWebhooks, signStripe, verifySignature } from './index.js';
+import { signGithub, signHmacSha256, signLinear, signSlack, signStandardWebhooks, signStripe, verifySignature } from './index.js';
 
 // Known-answer vectors: published by the providers, or (Stripe, hmac-sha256) computed once with
 // `openssl dgst -sha256 -hmac <secret>` and hard-coded, so none of these re-runs the implementation.
@@ -88,5 +88,27 @@ describe('known-answer vectors', () => {
       });
       expect(result, value).toEqual({ ok: true });
     }
+  });
+
+  it('linear: a vector computed independently with openssl, and the webhookTimestamp window', () => {
+    // printf '%s' '<body>' | openssl dgst -sha256 -hmac 'lin_wh_7b3c2a9f0e1d4c6b8a5f'
+    const secret = 'lin_wh_7b3c2a9f0e1d4c6b8a5f';
+    const body = '{"action":"create","type":"Issue","data":{"id":"2174add1-f7c8-44e3-bbf3-2d60b5ea8bc9","title":"Login broken"},"webhookTimestamp":1676056940508}';
+    const expected = '0ae7bdf9b9b21de644481b3b6b472a36f50893d6cf972a338a0d4d965ca2073e';
+    expect(signLinear(secret, body)).toBe(expected);
+    const sentAt = 1676056940.508;
+    const verify = (now: Date, signature = expected, text = body) =>
+      verifySignature({ scheme: 'linear', headers: { 'linear-signature': signature }, body: bytes(text), secrets: [secret], now });
+    expect(verify(new Date(sentAt * 1000 + 30_000))).toEqual({ ok: true });
+    expect(verify(new Date(sentAt * 1000 - 30_000))).toEqual({ ok: true });
+    // A minute is Linear's window, whatever longer tolerance the webhook has (default 300 s).
+    expect(verify(new Date(sentAt * 1000 + 61_000))).toMatchObject({ ok: false, reason: 'timestamp_out_of_tolerance' });
+    expect(verify(new Date(sentAt * 1000 - 61_000))).toMatchObject({ ok: false, reason: 'timestamp_out_of_tolerance' });
+    expect(verify(new Date(sentAt * 1000), expected.toUpperCase())).toEqual({ ok: true });
+    expect(verify(new Date(sentAt * 1000), `sha256=${expected}`)).toMatchObject({ ok: false, reason: 'malformed_signature' });
+    expect(verify(new Date(sentAt * 1000), expected, body.replace('Login', 'Logout'))).toMatchObject({ ok: false, reason: 'signature_mismatch' });
+    // Genuinely signed, but no webhookTimestamp to check: refused.
+    const bare = '{"type":"Issue"}';
+    expect(verify(new Date(), signLinear(secret, bare), bare)).toMatchObject({ ok: false, reason: 'malformed_signature', message: 'Linear payload has no numeric webhookTimestamp' });
   });
 });

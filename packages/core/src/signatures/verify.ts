@@ -2,31 +2,19 @@
  * {@link verifySignature}: one entry point for every scheme.
  * @module
  */
-import { verifyGithub } from './github.js';
-import { verifyHmacSha256 } from './hmac-sha256.js';
+import { nodeSchemeCrypto } from './node-crypto.js';
+import { signatureScheme } from './registry.js';
 import { DEFAULT_SIGNATURE_TOLERANCE_SECONDS } from './result.js';
-import type { SchemeVerifier } from './scheme.js';
-import { verifySlack } from './slack.js';
-import { verifyStandardWebhooks } from './standard-webhooks.js';
-import { verifyStripe } from './stripe.js';
 import { unixSeconds } from './timestamp.js';
-import type { SignatureSchemeName, VerifyInput, VerifyResult } from './types.js';
-
-const VERIFIERS: Readonly<Record<SignatureSchemeName, SchemeVerifier>> = {
-  'hmac-sha256': verifyHmacSha256,
-  'standard-webhooks': verifyStandardWebhooks,
-  stripe: verifyStripe,
-  slack: verifySlack,
-  github: verifyGithub,
-};
+import type { VerifyInput, VerifyResult } from './types.js';
 
 /**
  * Verifies a webhook request's signature over its raw body bytes.
  *
  * Every secret is tried (the current one and, during a rotation grace period, the previous one),
  * against every signature the request carries; digests are compared in constant time; each
- * secret's HMAC is computed once. Timestamped schemes (`standard-webhooks`, `stripe`, `slack`)
- * also require the timestamp to be an integer within `toleranceSeconds` of `now`, in the past or
+ * secret's HMAC is computed once. Timestamped schemes (`standard-webhooks`, `stripe`, `slack`,
+ * `linear`) also require the timestamp to be an integer within `toleranceSeconds` of `now`, in the past or
  * the future.
  *
  * Never throws on anything the sender controls (headers, body): a missing, malformed or wrong
@@ -49,18 +37,19 @@ const VERIFIERS: Readonly<Record<SignatureSchemeName, SchemeVerifier>> = {
  * ```
  */
 export function verifySignature(input: VerifyInput): VerifyResult {
-  const verifier = Object.hasOwn(VERIFIERS, input.scheme) ? VERIFIERS[input.scheme] : undefined;
-  if (verifier === undefined) throw new TypeError(`signatures: unknown scheme ${JSON.stringify(input.scheme)}`);
+  const scheme = signatureScheme(input.scheme);
+  if (scheme === undefined) throw new TypeError(`signatures: unknown scheme ${JSON.stringify(input.scheme)}`);
   if (input.secrets.length === 0) throw new TypeError('signatures: at least one secret is required');
   if (!(input.body instanceof Uint8Array)) throw new TypeError('signatures: `body` must be the raw body bytes (a Uint8Array)');
   const toleranceSeconds = input.toleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
   if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) throw new TypeError('signatures: `toleranceSeconds` must be a non-negative number');
-  return verifier({
+  return scheme.verify({
     headers: input.headers,
     body: input.body,
     secrets: input.secrets,
     signatureHeader: input.signatureHeader,
     nowSeconds: unixSeconds(input.now),
     toleranceSeconds,
+    crypto: nodeSchemeCrypto,
   });
 }

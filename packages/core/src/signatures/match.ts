@@ -2,7 +2,7 @@
  * Constant-time matching of received digests against the digests of every secret.
  * @module
  */
-import { timingSafeEqual } from 'node:crypto';
+import type { SchemeCrypto } from './scheme.js';
 
 /**
  * True when any candidate equals the digest under any secret.
@@ -13,12 +13,17 @@ import { timingSafeEqual } from 'node:crypto';
  * caller's answer reveals anyway (that the request is genuine). Candidates of the wrong length
  * never match; their length is public (every digest here is 32 bytes), so checking it first leaks nothing.
  */
-export function anySecretMatches<S>(secrets: readonly S[], digestFor: (secret: S) => Buffer, candidates: readonly Buffer[]): boolean {
+export function anySecretMatches(
+  crypto: SchemeCrypto,
+  secrets: readonly string[],
+  digestFor: (secret: string) => Uint8Array,
+  candidates: readonly Uint8Array[],
+): boolean {
   for (const secret of secrets) {
     const expected = digestFor(secret);
     let matched = false;
     for (const candidate of candidates) {
-      const equal = candidate.length === expected.length && timingSafeEqual(candidate, expected);
+      const equal = candidate.length === expected.length && crypto.equal(candidate, expected);
       matched = equal || matched;
     }
     if (matched) return true;
