@@ -328,6 +328,16 @@ describe('automations, runs, deliveries and events', () => {
     }
   });
 
+  it('validates an automation draft against a sample and the recent deliveries, and refuses an invalid one as a typed 422', async () => {
+    const draft = { name: 'v', trigger: trigger('linear', 'Issue', "action == 'create'"), instructions: 'x' };
+    const answer = await alice.automations.validate({ automation: draft, sample_payload: { type: 'Issue', action: 'create' }, test_recent: 1 });
+    expect(answer.valid).toBe(true);
+    expect(answer.results[0]).toEqual({ payload: 'sample', delivery_id: null, received_at: null, event_key: 'Issue', matched: true, reason: 'matched', detail: null });
+    expect(answer.results.slice(1).every((result) => result.payload === 'delivery')).toBe(true);
+    const invalid = await failure(alice.automations.validate({ automation: { ...draft, trigger: trigger('linear', 'Issue', 'nope(') } }));
+    expect([invalid.status, invalid.code]).toEqual([422, 'VALIDATION_FAILED']);
+  });
+
   it('sends GitHub deliveries (JSON and form bodies) to the orgs linked to the repository owner', async () => {
     await service.platform.githubLinks.link({ orgId: 'acme', account: 'acme-gh' });
     const automation = await alice.automations.create({ name: 'pr', trigger: trigger('github', 'pull_request.*', "pull_request.draft == `false`"), instructions: 'Review' });

@@ -35,6 +35,7 @@ export { ApiKeysService, type SeedApiKeyInput } from './services/api-keys-servic
 export { WebhooksService, generateWebhookSecret, type WebhookSecrets } from './services/webhooks-service.js';
 export { createAgentPlatform, type AgentPlatform, type AgentPlatformOptions } from './platform.js';
 export * from './schemas/automation.js';
+export * from './schemas/automation-validation.js';
 export * from './schemas/metrics.js';
 export * from './schemas/agent-events.js';
 export * from './schemas/run.js';

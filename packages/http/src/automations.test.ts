@@ -124,4 +124,22 @@ describe.each(BINDINGS)('automations API on %s', (binding) => {
     expect((await api.request('GET', `${BASE}?limit=101`)).status).toBe(422);
     expect((await api.request('GET', `${BASE}?offset=-1`)).status).toBe(422);
   });
+
+  it('validates a draft (200 with a verdict per payload, 422 like create), storing nothing', async () => {
+    const before = (await api.request('GET', BASE)).json.total;
+    const sample = { action: 'labeled', issue: { labels: [{ name: 'bug' }] } };
+    const answer = await api.request('POST', `${BASE}/validate`, { json: { automation: valid, sample_payload: sample, sample_event_key: 'issues.labeled' } });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({
+      valid: true,
+      trigger: { ...valid.trigger },
+      enabled: true,
+      results: [{ payload: 'sample', delivery_id: null, received_at: null, event_key: 'issues.labeled', matched: true, reason: 'matched', detail: null }],
+    });
+    const invalid = await api.request('POST', `${BASE}/validate`, { json: { automation: { ...valid, trigger: { ...valid.trigger, filter: 'nope(' } } } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.json.detail[0].loc).toEqual(['body', 'automation', 'trigger', 'filter']);
+    expect((await api.request('POST', `${BASE}/validate`, { json: { automation: valid, test_recent: 500 } })).status).toBe(422);
+    expect((await api.request('GET', BASE)).json.total).toBe(before);
+  });
 });

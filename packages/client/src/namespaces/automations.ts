@@ -2,7 +2,7 @@ import { AgentPlatformWaitError } from '../errors.js';
 import { offsetIterator, type IterateOptions } from '../paging.js';
 import { pollUntil, type WaitOptions } from '../polling.js';
 import type { CallOptions, Transport } from '../transport.js';
-import type { AutomationCreateInput, AutomationDispatchInput, AutomationUpdateInput, PageQueryInput, RunStatus } from '../types.js';
+import type { AutomationCreateInput, AutomationDispatchInput, AutomationUpdateInput, AutomationValidateInput, PageQueryInput, RunStatus } from '../types.js';
 
 /** Statuses a run never leaves: core's `FINAL_RUN_STATUSES` (a test keeps them equal; core is types-only here). */
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
@@ -16,6 +16,12 @@ export function automationsNamespace(transport: Transport) {
   return {
     /** Creates an automation; its filter is compiled now, and a bad one is a 422. */
     create: (input: AutomationCreateInput, options?: CallOptions) => transport.call('POST /api/automation/v1', { json: input }, options),
+    /**
+     * Checks a draft as `create` would (a 422 `AgentPlatformError` when invalid) and, with
+     * `sample_payload` and/or `test_recent`, says per payload whether it would fire, or why not.
+     * Stores nothing.
+     */
+    validate: (input: AutomationValidateInput, options?: CallOptions) => transport.call('POST /api/automation/v1/validate', { json: input }, options),
     /** A page of automations, newest first (`limit` 1–100, `offset`), with `total`. */
     list,
     /** Every automation, page by page. */

@@ -15,6 +15,7 @@ export * from './provider-tokens.js';
 export * from './api-key.js';
 export * from './webhook.js';
 export * from './automation.js';
+export * from './automation-validation.js';
 export * from './run.js';
 export * from './delivery.js';
 export * from './github-link.js';

@@ -4,6 +4,8 @@ import {
   automationListSchema,
   automationSchema,
   automationUpdateInputSchema,
+  automationValidateInputSchema,
+  automationValidationSchema,
   pageQuerySchema,
   runListSchema,
   runSchema,
@@ -26,6 +28,20 @@ export const automationRoutes = [
     responses: { 201: { description: 'The automation', schema: automationSchema }, 401: unauthorized, ...bodyErrors },
     async handle({ platform, principal, body }) {
       return { status: 201, body: await platform.automations.create(principal, body) };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${BASE}/validate`,
+    operationId: 'validateAutomation',
+    // The draft is validated as create validates it (422 with the same issues); its trigger is
+    // evaluated as ingest evaluates it. Nothing is stored.
+    summary: 'Check an automation draft, and whether it would fire for a sample payload or the source’s recent deliveries',
+    tag: TAG,
+    body: { schema: automationValidateInputSchema, required: true },
+    responses: { 200: { description: 'The draft is valid; one result per payload', schema: automationValidationSchema }, 401: unauthorized, ...bodyErrors },
+    async handle({ platform, principal, body }) {
+      return { status: 200, body: await platform.automations.validate(principal, body) };
     },
   }),
   defineRoute({
