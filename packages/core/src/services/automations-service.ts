@@ -18,6 +18,8 @@ import {
 import type { Run, RunList, RunRecord } from '../schemas/run.js';
 import { newRunRecord } from '../runs/records.js';
 import { parseInput } from '../validation.js';
+import type { AutomationValidation } from '../schemas/automation-validation.js';
+import { validateAutomationDraft } from './automation-validation.js';
 import { nowIso, type ServiceContext } from './context.js';
 
 /** Most PENDING runs `health()` counts. */
@@ -62,6 +64,14 @@ export class AutomationsService {
    * is the instructions, `model` the `llm_model`, `timeout` the `timeout_seconds`; otherwise as
    * {@link create}.
    */
+  /**
+   * `POST /api/automation/v1/validate`: checks a draft as {@link create} does and evaluates its
+   * trigger against a sample payload and the source's recent deliveries. Stores nothing.
+   */
+  async validate(principal: Principal, input: unknown): Promise<AutomationValidation> {
+    return validateAutomationDraft(this.context, principal, input);
+  }
+
   async createFromPrompt(principal: Principal, input: unknown): Promise<Automation> {
     const parsed = parseInput(promptAutomationInputSchema, input);
     return this.insert(principal, {
