@@ -1,7 +1,9 @@
-import { createAesGcmSecretBox, createAgentPlatform, createAgentRouter, createCommandAgentRunner, type AgentPlatform } from '@agent-platform/core';
+import { createAgentPlatform, createAgentRouter, createCommandAgentRunner, type AgentPlatform } from '@agent-platform/core';
 import { createLlmAgentRunner } from '@agent-platform/agent';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { openStorage, resolveSecretKey } from './storage.js';
+import { DATA_FILES, openSecretBox, openStorage, resolveSecretKey } from './storage.js';
+import { syncSeededKeys } from './seeded-keys.js';
+import path from 'node:path';
 import { createDockerRuntime } from '@agent-platform/sandbox-docker';
 import { demoAgent } from './demo-agent.js';
 import type { Logger } from 'pino';
@@ -34,8 +36,10 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
   } else if (!config.agentCommand) logger.info('AGENT_PLATFORM_BUILTIN_AGENT=off and AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
   const platform = createAgentPlatform({
     storage,
-    secrets: createAesGcmSecretBox({ keys: { k1: secretKey } }),
+    secrets: openSecretBox(secretKey, logger),
     publicUrl: config.publicUrl,
+    // One line per delivery and per run transition (DESIGN §15).
+    logger,
     github: { webhookSecrets: config.githubWebhookSecrets },
     runtime,
     agent: createAgentRouter({
@@ -54,13 +58,11 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
   if (config.githubWebhookSecrets.length === 0) {
     logger.info('AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET is not set: the GitHub events endpoint answers 404');
   }
-  if (config.seededKeys.length === 0) {
-    logger.warn('AGENT_PLATFORM_API_KEYS is not set: no API key can call the API (set e.g. AGENT_PLATFORM_API_KEYS=alice@acme:<a key of 16+ characters>)');
-  }
-  for (const seeded of config.seededKeys) {
-    await platform.apiKeys.seed({ ...seeded, name: 'AGENT_PLATFORM_API_KEYS' });
-    logger.info({ userId: seeded.userId, orgId: seeded.orgId }, 'seeded API key');
-  }
+  await syncSeededKeys(platform, config.seededKeys, {
+    ledgerFile: config.storage.kind === 'pglite' ? path.join(config.storage.dataDir, DATA_FILES.seededKeys) : null,
+    persistent: config.storage.kind !== 'memory',
+    logger,
+  });
   return {
     platform,
     close: async () => {

@@ -5,6 +5,7 @@
 export * from './errors.js';
 export * from './validation.js';
 export * from './ports/index.js';
+export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';
 export * from './schemas/common.js';
 export * from './schemas/principal.js';
 export * from './schemas/mcp-config.js';

@@ -7,6 +7,7 @@ import { createStoredApiKeyAuthenticator } from './auth/stored-api-key-authentic
 import type { Authenticator, Credentials } from './ports/authenticator.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import { randomIdGenerator, type IdGenerator } from './ports/id-generator.js';
+import { noopLogger, type Logger } from './ports/logger.js';
 import type { SecretBox } from './ports/secret-box.js';
 import type { StorageAdapter } from './ports/storage.js';
 import type { Principal } from './schemas/principal.js';
@@ -41,6 +42,11 @@ export interface AgentPlatformOptions {
   auth?: Authenticator;
   clock?: Clock;
   ids?: IdGenerator;
+  /**
+   * Where the engine logs one line per inbound delivery and one per run transition (DESIGN §15).
+   * A pino logger is passed as it is. Default: nothing is logged.
+   */
+  logger?: Logger;
   /** How long a rotated-out webhook secret keeps verifying, in seconds. Default 24 h; 0 allowed. */
   webhookSecretGraceSeconds?: number;
   /** Native GitHub deliveries (`POST /api/automation/v1/events/github`). */
@@ -144,6 +150,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     secrets: options.secrets,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIdGenerator,
+    logger: options.logger ?? noopLogger,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     webhookSecretGraceSeconds: grace,
     async announce(change) {

@@ -11,6 +11,7 @@ import type { IngestResult } from '../schemas/delivery.js';
 import type { ServiceContext } from '../services/context.js';
 import type { WebhooksService } from '../services/webhooks-service.js';
 import { verifySignature } from '../signatures/index.js';
+import { logRefusal, logUnroutedGithubDelivery } from './delivery-log.js';
 import { dedupIdentity } from './dedup.js';
 import { customEventKey } from './event-key.js';
 import type { CachedWebhook } from './webhook-cache.js';
@@ -49,8 +50,34 @@ export class EventsService {
     private readonly options: EventsOptions,
   ) {}
 
-  /** `POST /api/automation/v1/events/{org_id}/{source}`. */
+  /**
+   * `POST /api/automation/v1/events/{org_id}/{source}`. Each request is logged once: the
+   * delivery when it is recorded, or the refusal with its reason (DESIGN §15).
+   */
   async ingest(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
+    try {
+      return await this.ingestCustom(orgId, source, request);
+    } catch (error) {
+      logRefusal(this.context.logger, error, orgId, source);
+      throw error;
+    }
+  }
+
+  /**
+   * `POST /api/automation/v1/events/github`. A delivery reaches each org linked to its
+   * installation or accounts, recorded in each org's log, all in one transaction; each is
+   * logged, or the refusal once.
+   */
+  async ingestGithub(request: InboundRequest): Promise<IngestResult> {
+    try {
+      return await this.ingestFromGithub(request);
+    } catch (error) {
+      logRefusal(this.context.logger, error, null, GITHUB_SOURCE);
+      throw error;
+    }
+  }
+
+  private async ingestCustom(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
     const cached = await this.webhooks.cache.get(orgId, source);
     if (!cached || !cached.record.enabled) throw unknownSource();
     const webhook = cached.record;
@@ -72,19 +99,18 @@ export class EventsService {
     return result as IngestResult;
   }
 
-  /**
-   * `POST /api/automation/v1/events/github`. A delivery reaches each org linked to its
-   * installation or accounts, recorded in each org's log, all in one transaction.
-   */
-  async ingestGithub(request: InboundRequest): Promise<IngestResult> {
+  private async ingestFromGithub(request: InboundRequest): Promise<IngestResult> {
     const secrets = this.options.githubWebhookSecrets;
     if (secrets.length === 0) throw new PlatformError('NOT_FOUND', 'GitHub webhooks are not configured');
     if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
     const verified = verifySignature({ scheme: 'github', headers: request.headers, body: request.body, secrets, now: this.context.clock.now() });
-    if (!verified.ok) throw new PlatformError('UNAUTHORIZED', verified.message);
+    if (!verified.ok) throw new PlatformError('UNAUTHORIZED', verified.message, { cause: verified });
     const delivery = readGithubDelivery(request.headers, request.body);
     const orgs = [...new Set(await this.options.resolveGithubOrgs(delivery))];
-    if (orgs.length === 0) return { received: true, matched: 0, runs_created: [] };
+    if (orgs.length === 0) {
+      logUnroutedGithubDelivery(this.context.logger, delivery.eventKey, request.headers);
+      return { received: true, matched: 0, runs_created: [] };
+    }
     const identity = dedupIdentity(GITHUB_SOURCE, request.headers, request.body, 'x-github-delivery');
     const prepared: PreparedDelivery[] = [];
     for (const orgId of orgs) {
@@ -120,7 +146,8 @@ export class EventsService {
       now: this.context.clock.now(),
       toleranceSeconds: this.options.signatureToleranceSeconds,
     });
-    if (!result.ok) throw new PlatformError('UNAUTHORIZED', result.message);
+    // The failure rides along as the cause, so the refusal is logged with its reason.
+    if (!result.ok) throw new PlatformError('UNAUTHORIZED', result.message, { cause: result });
   }
 }
 

@@ -11,6 +11,7 @@ import type { DeliveryRecord, IngestResult } from '../schemas/delivery.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../services/context.js';
 import { newRunRecord } from '../runs/records.js';
+import { logDelivery } from './delivery-log.js';
 
 export interface EventToRecord {
   orgId: string;
@@ -79,12 +80,23 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
   return { delivery, runs, dedupKey: event.dedupKey, triggered: matched.map((automation) => automation.record.id) };
 }
 
+/** What committing one delivery gave: the answer, and the delivery it repeats (`null` for a new one). */
+export interface CommittedDelivery {
+  result: IngestResult;
+  duplicateOf: string | null;
+}
+
 /**
  * Writes a prepared delivery: the claim, the delivery and its runs in one atomic step of the
  * adapter (one statement on PostgreSQL). A redelivery (its dedup key already claimed within the
  * window) writes nothing there, and is then logged as `duplicate`, without payload or runs.
  */
-export async function commitDelivery(repositories: StorageRepositories, context: ServiceContext, prepared: PreparedDelivery, dedupWindowSeconds: number): Promise<IngestResult> {
+export async function commitDelivery(
+  repositories: StorageRepositories,
+  context: ServiceContext,
+  prepared: PreparedDelivery,
+  dedupWindowSeconds: number,
+): Promise<CommittedDelivery> {
   const { delivery } = prepared;
   let claim: DeliveryWrite['claim'] = null;
   if (prepared.dedupKey) {
@@ -107,19 +119,19 @@ export async function commitDelivery(repositories: StorageRepositories, context:
       runs_created: [],
       payload_json: null,
     });
-    return { received: true, duplicate: true, matched: 0, runs_created: [] };
+    return { result: { received: true, duplicate: true, matched: 0, runs_created: [] }, duplicateOf };
   }
-  return { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created };
+  return { result: { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created }, duplicateOf: null };
 }
 
 /**
  * Every delivery of `prepared` with its runs, or none. One delivery (every custom source, and a
  * GitHub delivery that reaches one org) needs no transaction: its write is atomic on its own.
  */
-async function commitAll(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<IngestResult[]> {
+async function commitAll(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<CommittedDelivery[]> {
   if (prepared.length === 1) return [await commitDelivery(context.storage, context, prepared[0] as PreparedDelivery, dedupWindowSeconds)];
   return context.storage.transaction(async (tx) => {
-    const out: IngestResult[] = [];
+    const out: CommittedDelivery[] = [];
     for (const one of prepared) out.push(await commitDelivery(tx, context, one, dedupWindowSeconds));
     return out;
   });
@@ -146,9 +158,14 @@ async function afterCommit(context: ServiceContext, prepared: readonly PreparedD
   if (results.some((result) => result.runs_created.length > 0)) void context.announce({ type: 'runs.pending' });
 }
 
-/** Commits one request's deliveries in one transaction, then notes what fired. */
+/**
+ * Commits one request's deliveries in one transaction, logs each (one line per delivery, once it
+ * is committed), then notes what fired.
+ */
 export async function recordDeliveries(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<IngestResult[]> {
-  const results = await commitAll(context, prepared, dedupWindowSeconds);
+  const committed = await commitAll(context, prepared, dedupWindowSeconds);
+  const results = committed.map((one) => one.result);
+  for (const [index, one] of committed.entries()) logDelivery(context.logger, (prepared[index] as PreparedDelivery).delivery, one.duplicateOf);
   await afterCommit(context, prepared, results);
   return results;
 }

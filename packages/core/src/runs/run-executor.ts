@@ -14,7 +14,8 @@
  * @module
  */
 import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
-import type { RunQueue, RunRef } from '../ports/run-queue.js';
+import { logsAt } from '../ports/logger.js';
+import type { RecoveredRuns, RunCompletion, RunQueue, RunRef } from '../ports/run-queue.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
@@ -25,6 +26,7 @@ import { AgentSession, SandboxStartError } from './agent-session.js';
 import { runRepository } from './event-repository.js';
 import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './repository.js';
 import { newConversationRecord } from './records.js';
+import { logRunTransition } from './run-log.js';
 
 export interface RunExecutorOptions {
   runtime: SandboxRuntime;
@@ -184,6 +186,7 @@ export class RunExecutor {
       limits: { perOrg: this.options.perOrgConcurrency ?? 2, global: this.options.globalConcurrency ?? Infinity },
     });
     for (const run of claimed) {
+      logRunTransition(this.context.logger, run, 'PENDING');
       const controller = new AbortController();
       const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve() };
       this.inFlight.set(run.id, entry);
@@ -202,7 +205,7 @@ export class RunExecutor {
     const ref = { orgId: run.org_id, id: run.id };
     const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
     if (!automation) {
-      await this.queue.complete(this.workerId, ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
+      await this.finish(ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
       return;
     }
     const session = new AgentSession(this.context, this.options.runtime, this.options.agent, { userId: automation.created_by, orgId: run.org_id });
@@ -240,7 +243,7 @@ export class RunExecutor {
       if (signal.aborted) return await this.stopped(run, session, signal);
       // The sandbox goes before the run ends, so a finished run never has a live sandbox.
       await session.close(outcome, { removeSandbox: true });
-      await this.queue.complete(this.workerId, ref, {
+      await this.finish(ref, {
         status: outcome.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED',
         error_detail: outcome.status === 'COMPLETED' ? null : (outcome.reason ?? `the agent ended ${outcome.status}`),
         completed_at: this.now(),
@@ -252,11 +255,17 @@ export class RunExecutor {
       if (error instanceof TransientRunError && run.attempt < this.maxAttempts && this.running) {
         await this.retryLater(run, reason);
       } else {
-        await this.queue.complete(this.workerId, ref, { status: 'FAILED', error_detail: reason, completed_at: this.now() });
+        await this.finish(ref, { status: 'FAILED', error_detail: reason, completed_at: this.now() });
       }
     } finally {
       await session.dispose();
     }
+  }
+
+  /** Writes the run's final status (if it is still ours: a cancel wins) and logs the transition. */
+  private async finish(ref: RunRef, completion: RunCompletion): Promise<void> {
+    const finished = await this.queue.complete(this.workerId, ref, completion);
+    if (finished) logRunTransition(this.context.logger, finished, 'RUNNING');
   }
 
   /**
@@ -271,11 +280,12 @@ export class RunExecutor {
     const why = reason === 'shutdown' ? 'the executor shut down' : reason === 'lease-lost' ? 'the run was taken over after its lease lapsed' : 'cancelled';
     await session.close({ status: 'CANCELLED', reason: why }, { removeSandbox: true }).catch(() => {});
     if (reason === 'shutdown') {
-      await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
+      const released = await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
         error_detail: 'interrupted: its executor shut down',
         not_before: null,
         attempt: Math.max(0, run.attempt - 1),
       });
+      if (released) logRunTransition(this.context.logger, released, 'RUNNING');
       await this.context.announce({ type: 'runs.pending' });
     }
   }
@@ -296,6 +306,7 @@ export class RunExecutor {
       attempt: run.attempt,
     });
     if (!released) return;
+    logRunTransition(this.context.logger, released, 'RUNNING', 'warn');
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
       this.notify();
@@ -383,9 +394,23 @@ export class RunExecutor {
   /** RUNNING runs whose lease lapsed belong to an executor that died: back to PENDING, or FAILED. */
   private async recoverLapsed(): Promise<void> {
     const recovered = await this.queue.recover(this.context.clock.now(), this.maxAttempts);
+    await this.logRecovered(recovered);
     if (recovered.requeued.length > 0) {
       await this.context.announce({ type: 'runs.pending' });
       this.notify();
+    }
+  }
+
+  /**
+   * Logs the runs taken back from a dead executor. The queue names them only, so each is read
+   * (recoveries are rare); one that moved on meanwhile is logged by whoever moved it.
+   */
+  private async logRecovered(recovered: RecoveredRuns): Promise<void> {
+    if (!logsAt(this.context.logger, 'warn')) return;
+    const moved = [...recovered.requeued.map((ref) => [ref, 'PENDING'] as const), ...recovered.failed.map((ref) => [ref, 'FAILED'] as const)];
+    for (const [ref, to] of moved) {
+      const run = await this.context.storage.runs.get(ref.orgId, ref.id).catch(() => null);
+      if (run?.status === to) logRunTransition(this.context.logger, run, 'RUNNING', 'warn');
     }
   }
 

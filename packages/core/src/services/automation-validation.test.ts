@@ -85,7 +85,7 @@ describe('automations.validate', () => {
     const two = await platform.automations.validate(alice, { automation: draft(null), test_recent: 2, sample_payload: { type: 'Issue' } });
     expect(two.results.map((result) => result.payload)).toEqual(['sample', 'delivery', 'delivery']);
     // Nothing was stored: no automation, and the deliveries are as they were.
-    expect((await platform.automations.list(alice, {})).total).toBe(0);
+    expect((await platform.automations.list(alice, { limit: 10, offset: 0 })).total).toBe(0);
   });
 
   it('keeps test_recent within 1..50', async () => {

@@ -17,6 +17,7 @@ import {
 } from '../schemas/automation.js';
 import type { Run, RunList, RunRecord } from '../schemas/run.js';
 import { newRunRecord } from '../runs/records.js';
+import { logRunTransition } from '../runs/run-log.js';
 import { parseInput } from '../validation.js';
 import type { AutomationValidation } from '../schemas/automation-validation.js';
 import { validateAutomationDraft } from './automation-validation.js';
@@ -221,6 +222,7 @@ export class AutomationsService {
       if (!run) throw notFound('Run');
       throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
     }
+    logRunTransition(this.context.logger, cancelled, null);
     await this.context.announce({ type: 'run.cancelled', orgId: cancelled.org_id, runId: cancelled.id });
     return toRunView(cancelled);
   }

@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
+import type { Logger } from '../ports/logger.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { StorageAdapter } from '../ports/storage.js';
 import type { PublishedChange } from '../ports/change-feed.js';
@@ -14,6 +15,8 @@ export interface ServiceContext {
   secrets: SecretBox;
   clock: Clock;
   ids: IdGenerator;
+  /** Where deliveries and run transitions are logged (DESIGN §15); a no-op logger by default. */
+  logger: Logger;
   /** Base URL the platform is reached at, without a trailing slash (used in `webhook_url`). */
   publicUrl: string;
   /** How long a rotated-out webhook secret keeps verifying, in seconds. */
