@@ -5,9 +5,14 @@
  *   3. send a signed test event, as the external service would,
  *   4. wait for the run it started to finish, and print what the agent said.
  *
- *   AGENT_PLATFORM_API_KEY=<key> pnpm --dir examples/client-quickstart start
+ *   AGENT_PLATFORM_API_KEY=dev-key-change-me-0000 pnpm --dir examples/client-quickstart start
  *
- * AGENT_PLATFORM_URL (default http://127.0.0.1:3000) says where the service is.
+ * - AGENT_PLATFORM_API_KEY (required): a key the service accepts; the reference server seeds
+ *   keys from AGENT_PLATFORM_API_KEYS (`alice@acme:dev-key-change-me-0000`).
+ * - AGENT_PLATFORM_URL (default http://127.0.0.1:3000): where the service is.
+ *
+ * Exits 0 when the run completed, 1 when it did not or the service could not be reached, 2
+ * without a key.
  */
 import { createClient, isAgentPlatformConnectionError, isAgentPlatformError, type CreatedWebhook } from '@agent-platform/client';
 
@@ -16,7 +21,7 @@ const SOURCE = 'quickstart-tracker';
 const baseUrl = process.env.AGENT_PLATFORM_URL ?? 'http://127.0.0.1:3000';
 const apiKey = process.env.AGENT_PLATFORM_API_KEY;
 if (!apiKey) {
-  console.error('Set AGENT_PLATFORM_API_KEY (the reference server seeds keys from AGENT_PLATFORM_API_KEYS).');
+  console.error('Set AGENT_PLATFORM_API_KEY to a key the service accepts (the reference server seeds keys from AGENT_PLATFORM_API_KEYS), and AGENT_PLATFORM_URL if it is not at http://127.0.0.1:3000.');
   process.exit(2);
 }
 const client = createClient({ baseUrl, apiKey });

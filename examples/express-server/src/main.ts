@@ -1,6 +1,9 @@
 /**
  * The same API on Express: `pnpm --dir examples/express-server start`, with the reference
- * server's environment variables.
+ * server's environment variables and defaults: it listens on `PORT` (3000) and keeps its data in
+ * the same `./.agent-platform` (relative to where the command was typed), so it is the Fastify
+ * server's alternative; to run both at once, give this one its own `PORT` and
+ * `AGENT_PLATFORM_DATA_DIR`.
  */
 import { readHttpLimits } from '@agent-platform/example-server/app';
 import { loadConfig } from '@agent-platform/example-server/config';

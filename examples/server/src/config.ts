@@ -3,6 +3,7 @@
  * with a message that names the variable; nothing here is ever logged with its secret.
  * @module
  */
+import path from 'node:path';
 
 export interface SeededKey {
   userId: string;
@@ -46,6 +47,7 @@ export interface ServerConfig {
 
 export type StorageConfig =
   | { kind: 'memory' }
+  /** `dataDir` is absolute (see {@link launchDirectory}). */
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'postgres'; url: string };
 
@@ -140,14 +142,28 @@ function parseDockerImages(value: string | undefined): string[] {
   });
 }
 
+/** Where embedded PGlite keeps its data when `AGENT_PLATFORM_DATA_DIR` names no other place. */
+export const DEFAULT_DATA_DIR = './.agent-platform';
+
+/**
+ * The directory a relative path is taken from: the one `pnpm start` (or `pnpm --dir … start`) was
+ * typed in, which pnpm and npm pass to scripts as `INIT_CWD`, else the working directory. A
+ * package script runs in its package's directory, so without this `./.agent-platform` would be a
+ * different directory for each example server, and none the README's.
+ */
+export function launchDirectory(env: Env = process.env): string {
+  return env.INIT_CWD?.trim() || process.cwd();
+}
+
 /**
  * `DATABASE_URL` → PostgreSQL; otherwise embedded PGlite in `AGENT_PLATFORM_DATA_DIR` (default
- * `./.agent-platform`); `AGENT_PLATFORM_STORAGE=memory` keeps nothing (tests, demos).
+ * `./.agent-platform`, relative to {@link launchDirectory}); `AGENT_PLATFORM_STORAGE=memory`
+ * keeps nothing (tests, demos).
  */
 export function parseStorage(env: Env): StorageConfig {
   const kind = env.AGENT_PLATFORM_STORAGE?.trim() || (env.DATABASE_URL?.trim() ? 'postgres' : 'pglite');
   if (kind === 'memory') return { kind };
-  if (kind === 'pglite') return { kind, dataDir: env.AGENT_PLATFORM_DATA_DIR?.trim() || './.agent-platform' };
+  if (kind === 'pglite') return { kind, dataDir: path.resolve(launchDirectory(env), env.AGENT_PLATFORM_DATA_DIR?.trim() || DEFAULT_DATA_DIR) };
   if (kind === 'postgres') {
     const url = env.DATABASE_URL?.trim();
     if (!url) throw new ConfigError('AGENT_PLATFORM_STORAGE=postgres needs DATABASE_URL (postgres://user:password@host:5432/db)');

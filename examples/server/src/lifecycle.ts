@@ -1,11 +1,27 @@
+/**
+ * How the example servers and the worker start and stop: a clean stop exits 0, a start that
+ * cannot go on prints why in one line and exits 1.
+ * @module
+ */
 import type { Logger } from 'pino';
+
+/**
+ * A Ctrl-C reaches the server more than once: the terminal signals the whole process group, and
+ * pnpm and tsx each pass the signal on to their child as well. Copies within this window are that
+ * one Ctrl-C; a signal after it is someone insisting, and stops the process at once.
+ */
+const SAME_INTERRUPT_MS = 1000;
 
 /** Stops cleanly on SIGTERM / SIGINT: finish in-flight requests, stop the engine, exit 0. */
 export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
+  let firstSignalAt: number | null = null;
   const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
+    if (firstSignalAt !== null) {
+      if (Date.now() - firstSignalAt < SAME_INTERRUPT_MS) return;
+      logger.warn({ signal }, 'stopping at once, without waiting for in-flight work');
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    firstSignalAt = Date.now();
     logger.info({ signal }, 'shutting down');
     stop().then(
       () => {
@@ -18,12 +34,31 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  // `on`, not `once`: with the listener gone, a second copy of the signal would kill the process
+  // (tsx's child exits 130 then), and pnpm would report the clean stop as a failure.
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 }
 
-/** Prints a configuration error without a stack and exits 1. */
+/**
+ * Why the server cannot start, in one line naming what to change, for the errors a user fixes
+ * (configuration, a port in use); `null` for anything else, which is logged with its stack.
+ */
+export function startupProblem(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  if (error.name === 'ConfigError') return error.message;
+  const { code, port, address } = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  const where = port === undefined ? 'the port' : `port ${port}${address ? ` on ${address}` : ''}`;
+  if (code === 'EADDRINUSE') return `${where} is already in use (another server running?): stop it, or set PORT to another port`;
+  if (code === 'EACCES' && error.message.includes('listen')) return `no permission to listen on ${where}: set PORT to a port above 1023`;
+  if (code === 'EADDRNOTAVAIL') return `${where}: HOST is not an address of this machine`;
+  return null;
+}
+
+/** Prints why the server cannot start and exits 1: one line, without a stack, when the user can fix it. */
 export function exitOnStartupError(logger: Logger, error: unknown): never {
-  logger.fatal({ err: error instanceof Error && error.name === 'ConfigError' ? { message: error.message } : error }, 'failed to start');
+  const problem = startupProblem(error);
+  if (problem) logger.fatal(`failed to start: ${problem}`);
+  else logger.fatal({ err: error }, 'failed to start');
   process.exit(1);
 }
