@@ -7,8 +7,9 @@
  *   run again from the start (with jittered backoff) when PostgreSQL reports a serialization
  *   failure or deadlock (40001, 40P01), up to `maxTransactionAttempts` times.
  * - Connection failures become `StorageUnavailableError`. The pool's `error` event (an idle
- *   client's connection dropped, e.g. the server restarted) is handled, so it cannot crash the
- *   process; the pool then opens new connections on demand, so the adapter recovers by itself.
+ *   client's connection dropped, e.g. the server restarted) is handled, and so is a transaction
+ *   client's from the moment the pool hands it out, so neither can crash the process; the pool
+ *   then opens new connections on demand, so the adapter recovers by itself.
  * - The change feed listens on a connection of its own, outside the pool (`pg-change-feed.ts`).
  * @module
  */
@@ -23,7 +24,10 @@ import { retryError, TransactionSession } from './transaction-session.js';
 
 const WHAT = 'PostgreSQL';
 
-/** The `application_name` of the connection that listens for changes (the pool's: `agent-platform`). */
+/** The `application_name` of the pool's connections, unless `pool` names another. */
+export const POOL_APPLICATION_NAME = 'agent-platform';
+
+/** The `application_name` of the connection that listens for changes. */
 export const LISTENER_APPLICATION_NAME = 'agent-platform-listener';
 
 /** Default of the pool's `connectionTimeoutMillis`: a 503 rather than an endless wait. */
@@ -36,11 +40,20 @@ export interface PgBackendOptions {
   onConnectionError?: (error: StorageUnavailableError) => void;
 }
 
+/** A client taken from the pool for a transaction. */
+interface CheckedOut {
+  client: PoolClient;
+  /** Marks the connection as failed (its 'error' event does too): `release` then drops it. */
+  fail(): void;
+  /** Hands the client back to the pool, or drops it when its connection failed. */
+  release(): void;
+}
+
 export function createPgBackend(options: PgBackendOptions): Backend {
   const redact = redactorFor(options.connectionString);
   const toError = (error: unknown): unknown => toStorageError(WHAT, error, redact);
   const pool = new pg.Pool({
-    application_name: 'agent-platform',
+    application_name: POOL_APPLICATION_NAME,
     connectionTimeoutMillis: DEFAULT_CONNECTION_TIMEOUT_MS,
     ...options.pool,
     connectionString: options.connectionString,
@@ -93,24 +106,43 @@ export function createPgBackend(options: PgBackendOptions): Backend {
     ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
   });
 
-  async function connect(): Promise<PoolClient> {
+  /**
+   * A client for a transaction, watched for connection errors from the moment it is handed out.
+   * pg-pool takes its own 'error' listener off a client as it hands it out, possibly in the middle
+   * of reading that client's socket (a connection just opened, or one released and passed
+   * straight to a waiting transaction): an error read next (the server ending the connection) is
+   * emitted before any promise continuation runs, and with no listener it is an uncaught 'error'
+   * event that ends the process. `connect`'s callback runs as the client is handed out.
+   */
+  function checkout(): Promise<CheckedOut> {
     assertOpen();
-    try {
-      return await pool.connect();
-    } catch (error) {
-      throw unavailable(WHAT, error, redact);
-    }
+    return new Promise((resolve, reject) => {
+      pool.connect((error, client, done) => {
+        if (error || !client) {
+          reject(unavailable(WHAT, error, redact));
+          return;
+        }
+        let broken = false;
+        const onError = (): void => {
+          broken = true;
+        };
+        client.on('error', onError);
+        resolve({
+          client,
+          fail: onError,
+          release() {
+            client.removeListener('error', onError);
+            // A client whose connection failed is dropped, not handed to the next caller.
+            done(broken || undefined);
+          },
+        });
+      });
+    });
   }
 
   /** One attempt of a transaction on a client of its own. */
   async function attempt<T>(fn: (sql: Sql) => Promise<T>, isolation: Isolation): Promise<{ value: T } | { retry: unknown }> {
-    const client = await connect();
-    // While checked out, a client's connection error reaches no pool listener: catch it here.
-    let broken: unknown;
-    const onError = (error: unknown): void => {
-      broken ??= error;
-    };
-    client.on('error', onError);
+    const { client, fail, release } = await checkout();
     const run = async (text: string, params?: readonly unknown[]): Promise<SqlResult<Record<string, unknown>>> => {
       const result = await client.query(text, params as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
@@ -122,7 +154,7 @@ export function createPgBackend(options: PgBackendOptions): Backend {
       },
       (error) => (isRetryable(error) ? retryError(WHAT, error) : toError(error)),
     );
-    const rollback = (): Promise<unknown> => client.query('ROLLBACK').catch((error: unknown) => onError(error));
+    const rollback = (): Promise<unknown> => client.query('ROLLBACK').catch(fail);
     try {
       try {
         await client.query(isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN ISOLATION LEVEL READ COMMITTED');
@@ -148,9 +180,7 @@ export function createPgBackend(options: PgBackendOptions): Backend {
       }
       return { value };
     } finally {
-      client.removeListener('error', onError);
-      // A client whose connection failed is dropped, not handed to the next caller.
-      client.release(broken === undefined ? undefined : true);
+      release();
     }
   }
 

@@ -10,6 +10,8 @@ import { StorageUnavailableError } from '@agent-platform/core';
 import type { StorageAdapter } from '@agent-platform/core';
 import { makeDeliveryRecord, makeSettingsRecord, uniqueId } from '@agent-platform/testing';
 import { createPostgresStorage, migrate } from './index.js';
+import { POOL_APPLICATION_NAME } from './pg-backend.js';
+import { READY_FOR_QUERY, startHoldingProxy } from './test-support/holding-proxy.js';
 import {
   createThrowawayDatabase,
   postgresAvailable,
@@ -82,13 +84,27 @@ describe.skipIf(!available)('a server that drops its connections', () => {
   let database: ThrowawayDatabase;
   let storage: StorageAdapter;
   const reported: StorageUnavailableError[] = [];
+  let onReport: (() => void) | undefined;
+
+  /** Resolves once `count` lost connections have been reported (the test's timeout bounds it). */
+  function reportsReach(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      onReport = () => {
+        if (reported.length >= count) resolve();
+      };
+      onReport();
+    });
+  }
 
   beforeAll(async () => {
     database = await createThrowawayDatabase();
     storage = await createPostgresStorage({
       connectionString: database.url,
       pool: { max: 4 },
-      onConnectionError: (error) => reported.push(error),
+      onConnectionError: (error) => {
+        reported.push(error);
+        onReport?.();
+      },
     });
   });
 
@@ -100,12 +116,15 @@ describe.skipIf(!available)('a server that drops its connections', () => {
   it('reports idle connections it lost, without crashing, and goes on with new ones', async () => {
     // Four idle connections in the pool.
     await Promise.all(Array.from({ length: 4 }, () => storage.transaction((tx) => tx.settings.get(uniqueId('user')))));
-    const terminated = await terminateConnections(database.name);
+    // The pool's connections only: anything else on the database (an autovacuum worker) is not
+    // the pool's to report, and counting it would make the wait below endless.
+    const terminated = await terminateConnections(database.name, POOL_APPLICATION_NAME);
     expect(terminated).toBeGreaterThan(0);
-    // Each backend exits in its own time: wait for every one, or the next call may still get one.
-    for (let n = 0; n < 100 && reported.length < terminated; n += 1) await sleep(20);
-    expect(reported.length).toBeGreaterThan(0);
-    expect(reported[0]).toBeInstanceOf(StorageUnavailableError);
+    // Each backend ends in its own time, and until the pool has read that a connection ended it
+    // may hand it to the next call: wait for every one to be reported, however long that takes.
+    await reportsReach(terminated);
+    expect(reported).toHaveLength(terminated);
+    for (const error of reported) expect(error).toBeInstanceOf(StorageUnavailableError);
     const record = makeSettingsRecord();
     await storage.settings.put(record);
     expect(await storage.settings.get(record.user_id)).toEqual(record);
@@ -125,5 +144,31 @@ describe.skipIf(!available)('a server that drops its connections', () => {
     expect(await storage.settings.get(record.user_id)).toBeNull();
     await storage.transaction((tx) => tx.settings.put(record));
     expect(await storage.settings.get(record.user_id)).toEqual(record);
+  });
+
+  it('does not crash when a connection ends as it is handed to a waiting transaction', async () => {
+    const proxy = await startHoldingProxy(database.url);
+    const applicationName = 'agent-platform-held';
+    const own = await createPostgresStorage({ connectionString: proxy.url, pool: { max: 1, application_name: applicationName } });
+    try {
+      const held = proxy.hold();
+      const ping = own.ping();
+      // Waits for the only connection, which the ping has.
+      const waiting = own.transaction((tx) => tx.settings.get(uniqueId('user')));
+      await held.until((bytes) => bytes.includes(READY_FOR_QUERY));
+      await terminateConnections(database.name, applicationName);
+      await held.until((_bytes, serverEnded) => serverEnded);
+      // Read in one go: the ping's answer hands the connection to the transaction, and the server's
+      // error follows at once, before the transaction's code runs. Unheard, it would end the process.
+      held.release();
+      await expect(ping).resolves.toBeUndefined();
+      await expect(waiting).rejects.toBeInstanceOf(StorageUnavailableError);
+      const record = makeSettingsRecord();
+      await own.transaction((tx) => tx.settings.put(record));
+      expect(await own.settings.get(record.user_id)).toEqual(record);
+    } finally {
+      await own.close();
+      await proxy.close();
+    }
   });
 });

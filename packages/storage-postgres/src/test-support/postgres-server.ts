@@ -62,12 +62,17 @@ export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
   };
 }
 
-/** Ends every connection to `database` but the caller's (what a server restart does to a pool). */
-export async function terminateConnections(database: string): Promise<number> {
+/**
+ * Ends every connection to `database` but the caller's (what a server restart does to a pool), or
+ * only those whose `application_name` is `applicationName`; resolves with how many, once each was
+ * told to end: a backend ends, and its client hears of it, a moment later.
+ */
+export async function terminateConnections(database: string, applicationName?: string): Promise<number> {
   return admin(async (client) => {
     const { rows } = await client.query<{ n: number }>(
-      'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [database],
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+       WHERE datname = $1 AND pid <> pg_backend_pid() AND ($2::text IS NULL OR application_name = $2)`,
+      [database, applicationName ?? null],
     );
     return rows[0]?.n ?? 0;
   });
