@@ -239,12 +239,20 @@ for (const pkg of packages) {
 describe('@agent-platform/client, as an app gets it', () => {
   const clientDir = path.join(root, 'packages/client');
 
-  it('its built code imports ky alone: a browser bundle of dist/ has no server (or engine) code', async () => {
+  it('its built code imports ky and core’s signature registry alone: a browser bundle of dist/ has no server (or engine) code', async () => {
     const bundle = await bundleClientForBrowser({ entry: 'packages/client/dist/index.js' });
-    const foreign = bundle.inputs.filter((input) => input !== 'packages/client/dist/index.js' && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input));
+    const foreign = bundle.inputs.filter(
+      (input) =>
+        input !== 'packages/client/dist/index.js' &&
+        input !== 'packages/core/dist/signatures/registry.js' &&
+        !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
+    );
     expect(foreign).toEqual([]);
     for (const file of ['index.js', 'index.cjs']) {
-      expect(readFileSync(path.join(clientDir, 'dist', file), 'utf8'), file).not.toMatch(/@agent-platform\/(http|core)['"]/);
+      const code = readFileSync(path.join(clientDir, 'dist', file), 'utf8');
+      // The pure signature-scheme files (no Node built-in) are the only run-time import of core.
+      expect(code, file).not.toMatch(/@agent-platform\/(http|core)['"]/);
+      expect(code, file).toMatch(/@agent-platform\/core\/signature-schemes['"]/);
     }
   });
 

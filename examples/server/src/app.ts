@@ -23,5 +23,6 @@ export async function createFastifyApp(platform: AgentPlatform, logger: Logger, 
   // ends open event streams and sockets.
   await app.register(agentPlatformPlugin, { platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
   installFastifyErrorHandlers(app, { logger });
+  app.get('/', (_request, reply) => reply.redirect('/console'));
   return app;
 }

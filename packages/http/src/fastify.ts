@@ -86,7 +86,7 @@ export async function agentPlatformPlugin(fastify: FastifyInstance, options: Fas
   };
 
   // Register each path the handler serves, for every method, so the handler answers 405 itself.
-  const paths = new Set(handler.routes.map((route) => route.path.replace(/\{([^}]+)\}/g, ':$1')));
+  const paths = new Set([...handler.routes.map((route) => route.path.replace(/\{([^}]+)\}/g, ':$1')), ...handler.assetPaths]);
   for (const path of paths) fastify.route({ method: [...METHODS], url: path, handler: serve });
 }
 

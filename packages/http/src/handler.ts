@@ -16,6 +16,7 @@ import { openApiRoute } from './routes/system-routes.js';
 import { contentResponse, responseKind } from './response-kind.js';
 import { readApiKey } from './api-key-header.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './sse.js';
+import { CONSOLE_PATHS, isConsolePath, serveConsole } from './console-routes.js';
 import type { HeaderValue, HttpRequest, HttpResponse, RouteResult } from './types.js';
 
 export { allRoutes };
@@ -42,6 +43,12 @@ export interface HttpHandlerOptions {
    * milliseconds (also the WebSocket ping interval). Default 15 s; `0` sends none.
    */
   heartbeatMs?: number;
+  /**
+   * Whether the web console is served at `/console` (beside the API, outside its route table and
+   * OpenAPI document; see `@agent-platform/console`). Default true; `false` leaves `/console` to
+   * the host (a 404 from the bindings).
+   */
+  console?: boolean;
 }
 
 export interface HttpHandler {
@@ -49,6 +56,11 @@ export interface HttpHandler {
   handle(request: HttpRequest): Promise<HttpResponse | null>;
   /** Every route (`/openapi.json` too), for bindings that register them one by one and for documentation. */
   readonly routes: readonly AnyRoute[];
+  /**
+   * Paths served besides `routes`, in Fastify's syntax (`/console/*`): the web console's, or none
+   * when it is off. For bindings that register paths one by one; not part of the API.
+   */
+  readonly assetPaths: readonly string[];
   /** The largest body any route accepts: bindings stop reading beyond it. */
   readonly maxRequestBytes: number;
   openApiDocument(): Record<string, unknown>;
@@ -93,6 +105,7 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_SSE_HEARTBEAT_MS;
   const openStreams = new Set<AsyncIterator<string>>();
   const maxRequestBytes = Math.max(maxBodyBytes, platform.maxEventBodyBytes, ...routes.map((route) => route.maxBodyBytes ?? 0));
+  const servesConsole = options.console ?? true;
 
   async function authenticate(request: HttpRequest, conversationId?: string): Promise<Principal> {
     const apiKey = readApiKey(request.headers);
@@ -108,6 +121,10 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     if (!SERVED_METHODS.has(request.method.toUpperCase())) return null;
     const target = splitTarget(request.url);
     if (!target) return null;
+    // The web console's files: not API, so not in the route table (or the OpenAPI document).
+    if (servesConsole && isConsolePath(target.path)) {
+      return serveConsole(request.method, target.path, request.headers).catch((error: unknown) => errorResponse(error, options.logger));
+    }
     const match = router.match(request.method.toUpperCase(), target.path);
     if (match.kind === 'not-found') return null;
     if (!paramsDecode(match.params)) return jsonResponse(404, { detail: 'Not Found' });
@@ -219,5 +236,5 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     }
   }
 
-  return { handle, routes, maxRequestBytes, openApiDocument, closeStreams };
+  return { handle, routes, assetPaths: servesConsole ? CONSOLE_PATHS : [], maxRequestBytes, openApiDocument, closeStreams };
 }

@@ -15,6 +15,7 @@ export {
   type HttpHandlerOptions,
 } from './handler.js';
 export { createFetchHandler, type FetchHandler } from './fetch.js';
+export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from './console-routes.js';
 export { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
 export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './error-response.js';
 export { MAX_PATH_PARAM_LENGTH } from './request-checks.js';

@@ -1,0 +1,165 @@
+/** The console: sign-in, then the navigation and the open page. */
+import { useMemo, useState } from 'preact/hooks';
+import { ErrorNotice, Link, PageTitle } from './components.js';
+import { ApiReferencePage } from './pages/api-reference.js';
+import { AutomationEditPage, AutomationsPage } from './pages/automations.js';
+import { ConversationPage, ConversationsPage } from './pages/conversations.js';
+import { DeliveriesPage, DeliveryPage } from './pages/deliveries.js';
+import { RunPage, RunsPage } from './pages/runs.js';
+import { SandboxesPage } from './pages/sandboxes.js';
+import { SettingsPage } from './pages/settings.js';
+import { WebhooksPage } from './pages/webhooks.js';
+import { useRoute, type Route } from './router.js';
+import { clientFor, SessionContext, signIn, storedSession, storeSession, type Session, type SignedIn } from './session.js';
+
+const NAV = [
+  ['deliveries', 'Deliveries'],
+  ['automations', 'Automations'],
+  ['runs', 'Runs'],
+  ['conversations', 'Conversations'],
+  ['webhooks', 'Webhooks'],
+  ['sandboxes', 'Sandboxes'],
+  ['settings', 'Settings'],
+  ['api', 'API reference'],
+] as const;
+
+export function App() {
+  const [session, setSession] = useState<Session | null>(storedSession);
+  const signedIn = useMemo<SignedIn | null>(
+    () =>
+      session && {
+        ...session,
+        client: clientFor(session.apiKey),
+        signOut: () => {
+          storeSession(null);
+          setSession(null);
+        },
+      },
+    [session],
+  );
+  if (!signedIn) {
+    return (
+      <SignInPage
+        onSignedIn={(next) => {
+          storeSession(next);
+          setSession(next);
+        }}
+      />
+    );
+  }
+  return (
+    <SessionContext.Provider value={signedIn}>
+      <Shell session={signedIn} />
+    </SessionContext.Provider>
+  );
+}
+
+function Shell({ session }: { session: SignedIn }) {
+  const route = useRoute();
+  const section = route.segments[0] ?? 'deliveries';
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="container">
+        <div class="masthead">
+          <strong>agent-platform console</strong>
+          <span class="who">
+            {session.userId ? `Signed in as ${session.userId}${session.orgId ? ` (${session.orgId})` : ''}` : 'Signed in'}
+            <button type="button" class="secondary outline" onClick={session.signOut}>
+              Sign out
+            </button>
+          </span>
+        </div>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map(([path, label]) => (
+              <li key={path}>
+                <Link to={path} aria-current={section === path ? 'page' : undefined}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" class="container">
+        <Page key={`${route.segments.join('/')}?${route.query.toString()}`} route={route} />
+      </main>
+    </>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  const [section, id, sub] = route.segments;
+  switch (section) {
+    case undefined:
+    case 'index.html':
+    case 'deliveries':
+      return id ? <DeliveryPage id={id} /> : <DeliveriesPage />;
+    case 'automations':
+      if (id && sub === 'runs') return <RunsPage automationId={id} />;
+      return id ? <AutomationEditPage id={id === 'new' ? null : id} /> : <AutomationsPage />;
+    case 'runs':
+      return id ? <RunPage id={id} /> : <RunsPage automationId={route.query.get('automation')} />;
+    case 'conversations':
+      return id ? <ConversationPage id={id} /> : <ConversationsPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
+    case 'sandboxes':
+      return <SandboxesPage />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'api':
+      return <ApiReferencePage />;
+    default:
+      return (
+        <>
+          <PageTitle>Page not found</PageTitle>
+          <p>
+            The console has no page here. <Link to="deliveries">Go to the deliveries</Link>.
+          </p>
+        </>
+      );
+  }
+}
+
+function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main id="main" class="container sign-in">
+      <PageTitle>Sign in to the agent-platform console</PageTitle>
+      <p>
+        Sign in with an API key of the platform. The key stays in this browser tab's session storage: it is sent with each request to the API and
+        forgotten when the tab closes.
+      </p>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const form = event.currentTarget as HTMLFormElement;
+          const apiKey = (form.elements.namedItem('api-key') as HTMLInputElement).value.trim();
+          setBusy(true);
+          setError(undefined);
+          try {
+            onSignedIn(await signIn(apiKey));
+          } catch (caught) {
+            setError(caught);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label>
+          API key
+          <input name="api-key" type="password" autocomplete="off" required />
+        </label>
+        <button type="submit" aria-busy={busy ? 'true' : undefined}>
+          Sign in
+        </button>
+      </form>
+      <ErrorNotice error={error} context="Sign-in failed" />
+    </main>
+  );
+}

@@ -1,0 +1,7 @@
+/** The console's entry: bundled with esbuild into `app.<hash>.js` (see `src/build.ts`). */
+import { render } from 'preact';
+import { App } from './app.js';
+import './styles.css';
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

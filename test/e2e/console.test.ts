@@ -1,0 +1,408 @@
+/**
+ * The web console (DESIGN §15) in headless Chromium (Debian's package, driven by playwright-core),
+ * served by the reference server at `/console` (where `/` redirects), used the way a person uses
+ * it, found by roles and labels as a screen reader finds it: sign in with an API key kept in the
+ * tab's session only; register a webhook and see its secret once; create an automation with the
+ * filter tester (a pasted payload, then the source's recent deliveries); a signed event sent from
+ * Node appears on the delivery log with its outcome and its run without reloading; the run's
+ * conversation events arrive live; a slow run is cancelled; a message is sent in a conversation;
+ * a sandbox is paused, resumed and deleted; settings and secrets are set and unset without a value
+ * ever on the page; a secret is rotated; the API reference renders; and in confirmation mode
+ * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected.
+ *
+ * Each page is photographed; `AGENT_PLATFORM_CONSOLE_SCREENSHOTS=1` writes the pictures to
+ * docs/console/ (otherwise to a temporary folder, so a test run leaves the repository as it was).
+ *
+ * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createClient, type AgentPlatformClient } from '@agent-platform/client';
+import { signatureHeaders } from '@agent-platform/core';
+import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
+
+const ALICE = 'e2e-console-alice-0123456789abcdef';
+const BOB = 'e2e-console-bob-0123456789abcdef';
+const LLM_KEY = 'sk-e2e-console-llm-key-5150';
+const CHROMIUM = process.env.AGENT_PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
+const WAIT = { timeout: 30_000 };
+
+/**
+ * The reference server's demo agent, and for instructions that say "slowly" a run that keeps
+ * working (a line a second) until it is cancelled.
+ */
+const AGENT = [
+  `sh '${path.join(root, 'examples/server/agents/demo-agent.sh')}'`,
+  'case "$AGENT_PLATFORM_INSTRUCTIONS" in *slowly*) i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo "still working ($i)"; sleep 1; done;; esac',
+].join('; ');
+
+/** The fake model for confirmation mode: two commands (each held for the user), then finish. */
+function respond(request: RecordedLlmRequest): FakeLlmTurn {
+  const messages = request.body.messages as { role: string }[];
+  const step = messages.filter((message) => message.role === 'assistant').length;
+  const terminal = (command: string): FakeLlmTurn => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
+  return [terminal('echo first-command'), terminal('echo second-command'), { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] }][step] ?? { text: 'done' };
+}
+
+function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM} (run scripts/browser-setup.sh)`);
+  return false;
+}
+
+const screenshotDir = process.env.AGENT_PLATFORM_CONSOLE_SCREENSHOTS === '1' ? path.join(root, 'docs/console') : mkdtempSync(path.join(tmpdir(), 'console-screenshots-'));
+
+if (!chromiumAvailable()) describe('the web console in Chromium', () => it.skip('no Chromium here (scripts/browser-setup.sh installs it)', () => {}));
+else
+  describe('the web console in Chromium', () => {
+    let server: RunningServer;
+    let llm: FakeLlmServer;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let alice: AgentPlatformClient;
+    /** What the page said that it should not have: errors, CSP violations. */
+    const problems: string[] = [];
+    let firstSecret = '';
+
+    const shot = (name: string, target: Page = page, fullPage = true) => target.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
+    const heading = (name: string | RegExp, target: Page = page) => target.getByRole('heading', { level: 1, name }).waitFor(WAIT);
+    /** The Status field of the record on the page (a run, a conversation). */
+    const status = (value: string, target: Page = page) => target.locator('dl.fields dt:text-is("Status") + dd').getByText(value, { exact: true }).waitFor(WAIT);
+    const open = async (link: string, title: string | RegExp = link, target: Page = page) => {
+      await target.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
+      await heading(title, target);
+    };
+    const watch = (target: Page) => {
+      target.on('pageerror', (error) => problems.push(`page error: ${error}`));
+      target.on('console', (message) => {
+        // Refused requests (the wrong key on purpose, a 409) are logged by the browser; they are not problems.
+        if ((message.type() === 'error' && !/^Failed to load resource/.test(message.text())) || /Content.Security.Policy/i.test(message.text())) {
+          problems.push(`console ${message.type()}: ${message.text()}`);
+        }
+      });
+    };
+    /** Sends an event to the `linear` webhook, signed with core's signing helpers, as Linear would. */
+    const sendEvent = async (secret: string, payload: unknown) => {
+      const body = Buffer.from(JSON.stringify(payload));
+      const response = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/linear`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signatureHeaders({ scheme: 'hmac-sha256', secret, body, now: new Date() }) },
+        body,
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { delivery_id: string; matched: number; runs_created: string[] };
+    };
+
+    beforeAll(async () => {
+      mkdirSync(screenshotDir, { recursive: true });
+      llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
+      server = await startServer('examples/server', {
+        AGENT_PLATFORM_SANDBOX: 'process',
+        AGENT_PLATFORM_API_KEYS: `alice@acme:${ALICE},bob@acme:${BOB}`,
+        AGENT_PLATFORM_AGENT_COMMAND: AGENT,
+      });
+      alice = createClient({ baseUrl: server.baseUrl, apiKey: ALICE });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      });
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+      page = await context.newPage();
+      watch(page);
+    }, 90_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      if (server) expect(await stopServer(server)).toBe(0);
+      await llm?.close();
+      if (process.env.AGENT_PLATFORM_CONSOLE_SCREENSHOTS !== '1') rmSync(screenshotDir, { recursive: true, force: true });
+    }, 60_000);
+
+    it('signs in with an API key kept in the tab’s session storage only', async () => {
+      await page.goto(`${server.baseUrl}/`);
+      expect(new URL(page.url()).pathname).toBe('/console');
+      await heading('Sign in to the agent-platform console');
+      await page.getByLabel('API key', { exact: true }).fill('not-a-key-of-this-platform');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Sign-in failed' }).waitFor(WAIT);
+      await page.getByLabel('API key', { exact: true }).fill(ALICE);
+      await shot('sign-in');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await heading('Deliveries');
+      await expect.poll(() => page.getByText('Signed in as alice (acme)').count()).toBe(1);
+      // Page scripts as strings: this file is type-checked without the DOM's globals.
+      const storage = (await page.evaluate('({ session: JSON.stringify(sessionStorage), local: localStorage.length, cookies: document.cookie })')) as { session: string };
+      expect(storage.session).toContain(ALICE);
+      expect(storage).toMatchObject({ local: 0, cookies: '' });
+      // A reload keeps the session (same tab).
+      await page.reload();
+      await heading('Deliveries');
+    }, 90_000);
+
+    it('registers a webhook and shows its secret once, with a note to copy it now', async () => {
+      await open('Webhooks');
+      await page.getByLabel('Name', { exact: true }).fill('Linear');
+      await page.getByLabel('Source', { exact: true }).fill('linear');
+      await page.getByRole('button', { name: 'Register webhook' }).click();
+      await page.getByRole('heading', { name: 'Webhook linear registered: copy its secret now' }).waitFor(WAIT);
+      await page.getByText('Copy it now: this is the only time it is shown.').waitFor(WAIT);
+      firstSecret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      expect(firstSecret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await page.getByText('The secret is hidden and cannot be shown again.').waitFor(WAIT);
+      expect(await page.content()).not.toContain(firstSecret);
+      await page.reload();
+      await heading('Webhooks');
+      await page.getByRole('cell', { name: 'linear', exact: true }).waitFor(WAIT);
+      expect(await page.content()).not.toContain(firstSecret);
+    }, 60_000);
+
+    it('creates an automation, trying its filter on a pasted payload first', async () => {
+      await open('Automations');
+      await page.getByRole('link', { name: 'New automation' }).click();
+      await heading('New automation');
+      await page.getByLabel('Name', { exact: true }).fill('triage crashes');
+      await page.getByLabel('Source', { exact: true }).fill('linear');
+      await page.getByLabel('Event patterns', { exact: true }).fill('Issue');
+      await page.getByLabel('Filter', { exact: true }).fill("icontains(data.title, 'crash')");
+      await page.getByLabel('Instructions', { exact: true }).fill('Triage the issue');
+
+      const tester = page.getByRole('region', { name: 'Test the trigger' });
+      await tester.getByLabel('Payload (JSON)', { exact: true }).fill('{"type": "Issue", "data": {"title": "Crash on start"}}');
+      await tester.getByRole('button', { name: 'Test payload' }).click();
+      await tester.getByRole('status').filter({ hasText: 'Event Issue: matched.' }).waitFor(WAIT);
+      await tester.getByLabel('Payload (JSON)', { exact: true }).fill('{"type": "Issue", "data": {"title": "Typo in the docs"}}');
+      await tester.getByRole('button', { name: 'Test payload' }).click();
+      await tester.getByRole('status').filter({ hasText: 'not matched: its filter is false for this payload' }).waitFor(WAIT);
+      await tester.getByLabel('Payload (JSON)', { exact: true }).fill('{"type": "Comment"}');
+      await tester.getByRole('button', { name: 'Test payload' }).click();
+      await tester.getByRole('status').filter({ hasText: 'Event Comment: not matched: the event key matches none of its patterns' }).waitFor(WAIT);
+      await tester.getByLabel('Payload (JSON)', { exact: true }).fill('{"type": "Issue", "data": {"title": "Crash on start"}}');
+      await tester.getByRole('button', { name: 'Test payload' }).click();
+      await tester.getByRole('status').filter({ hasText: 'Event Issue: matched.' }).waitFor(WAIT);
+
+      await page.getByRole('button', { name: 'Create automation' }).click();
+      await heading('Automation triage crashes');
+      await shot('automation');
+      await page.getByRole('link', { name: 'All automations' }).click();
+      await heading('Automations');
+      await page.getByRole('link', { name: 'triage crashes', exact: true }).waitFor(WAIT);
+      await shot('automations');
+    }, 60_000);
+
+    let runId = '';
+    it('shows a signed event’s delivery, each automation’s outcome and its run, without reloading', async () => {
+      await open('Deliveries');
+      await page.getByText('No deliveries yet.').waitFor(WAIT);
+      await page.evaluate('window.notReloaded = true');
+      const sent = await sendEvent(firstSecret, { type: 'Issue', data: { title: 'Crash on start' } });
+      expect(sent.matched).toBe(1);
+      [runId] = sent.runs_created as [string];
+      const row = page.getByRole('row').filter({ hasText: 'triage crashes: matched' });
+      await row.getByRole('link', { name: `run ${runId}` }).waitFor(WAIT);
+      await sendEvent(firstSecret, { type: 'Issue', data: { title: 'Typo in the docs' } });
+      await page.getByRole('row').filter({ hasText: 'triage crashes: not matched: its filter is false for this payload' }).waitFor(WAIT);
+      expect(await page.evaluate('window.notReloaded')).toBe(true);
+      await shot('deliveries');
+
+      // One delivery in full, and replay.
+      await row.getByRole('link', { name: /delivery/ }).click();
+      await heading(/^Delivery /);
+      await page.getByRole('region', { name: 'Payload' }).getByText('Crash on start').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Replay delivery' }).click();
+      await page.getByRole('status').filter({ hasText: /Replayed as delivery .*: 1 automation matched, run / }).waitFor(WAIT);
+      await shot('delivery');
+    }, 60_000);
+
+    it('lists the automation’s runs live and follows the run’s conversation events', async () => {
+      await open('Runs');
+      await page.getByRole('link', { name: runId, exact: true }).waitFor(WAIT);
+      await shot('runs');
+      await page.getByRole('link', { name: runId, exact: true }).click();
+      await heading(`Run ${runId}`);
+      const log = page.getByRole('log', { name: 'Conversation events' });
+      await log.getByText('Task: Triage the issue').first().waitFor(WAIT);
+      await log.getByText('Looked at the triggering event').first().waitFor(WAIT);
+      await status('COMPLETED');
+    }, 60_000);
+
+    it('tests the filter against the source’s recent deliveries', async () => {
+      await open('Automations');
+      await page.getByRole('link', { name: 'triage crashes', exact: true }).click();
+      await heading('Automation triage crashes');
+      const tester = page.getByRole('region', { name: 'Test the trigger' });
+      await tester.getByRole('button', { name: 'Test recent deliveries' }).click();
+      await tester.getByRole('status').filter({ hasText: '2 of 3 recent deliveries match.' }).waitFor(WAIT);
+      await tester.getByRole('cell', { name: 'not matched: its filter is false for this payload' }).waitFor(WAIT);
+      // The draft, not the saved automation: a wider filter matches all three.
+      await page.getByLabel('Filter', { exact: true }).fill("icontains(data.title, 'crash') || icontains(data.title, 'typo')");
+      await tester.getByRole('button', { name: 'Test recent deliveries' }).click();
+      await tester.getByRole('status').filter({ hasText: '3 of 3 recent deliveries match.' }).waitFor(WAIT);
+      await shot('automation-tester');
+    }, 60_000);
+
+    it('follows a slow run’s events as they arrive, and cancels it', async () => {
+      const slow = await alice.automations.create({ name: 'work slowly', trigger: { type: 'event', source: 'linear', on: 'Slow' }, instructions: 'Work slowly' });
+      const [slowRun] = (await sendEvent(firstSecret, { type: 'Slow' })).runs_created;
+      await page.goto(`${server.baseUrl}/console/runs?automation=${slow.id}`);
+      await heading('Runs');
+      await page.getByRole('link', { name: slowRun, exact: true }).click();
+      await heading(`Run ${slowRun}`);
+      const log = page.getByRole('log', { name: 'Conversation events' });
+      await log.getByText('still working (1)', { exact: true }).waitFor(WAIT);
+      const items = log.getByRole('listitem');
+      const seen = await items.count();
+      // New events arrive on the open page.
+      await expect.poll(() => items.count(), { timeout: 30_000 }).toBeGreaterThan(seen + 1);
+      await status('RUNNING');
+      await shot('run');
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      await page.getByRole('group', { name: 'Cancel this run? The agent is stopped.' }).getByRole('button', { name: 'Cancel run' }).click();
+      await page.getByText('The run is cancelled.').waitFor(WAIT);
+      expect((await alice.automations.getRun(slowRun!)).status).toBe('CANCELLED');
+    }, 90_000);
+
+    it('opens the run’s conversation and sends a message', async () => {
+      const run = await alice.automations.getRun(runId);
+      await page.goto(`${server.baseUrl}/console/runs/${runId}`);
+      await heading(`Run ${runId}`);
+      await page.getByRole('link', { name: run.conversation_id!, exact: true }).click();
+      await heading(/^Conversation[ :]/);
+      const log = page.getByRole('log', { name: 'Conversation events' });
+      await log.getByText('Task: Triage the issue').first().waitFor(WAIT);
+      await page.getByLabel('Run the agent if it is idle', { exact: true }).uncheck();
+      await page.getByLabel('Message', { exact: true }).fill('Thanks, that is all for now.');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await page.getByRole('status').filter({ hasText: 'Message sent.' }).waitFor(WAIT);
+      await log.getByText('Thanks, that is all for now.').first().waitFor(WAIT);
+      await shot('conversation');
+      await open('Conversations');
+      await page.getByRole('table', { name: 'Conversations, newest first' }).waitFor(WAIT);
+      await shot('conversations');
+    }, 60_000);
+
+    it('pauses, resumes and deletes a sandbox', async () => {
+      const sandbox = await alice.sandboxes.start({});
+      await open('Sandboxes');
+      const row = page.getByRole('row').filter({ hasText: sandbox.id });
+      await row.getByText('RUNNING', { exact: true }).waitFor(WAIT);
+      await row.getByRole('button', { name: `Pause sandbox ${sandbox.id}` }).click();
+      await row.getByText('PAUSED', { exact: true }).waitFor(WAIT);
+      await shot('sandboxes');
+      await row.getByRole('button', { name: `Resume sandbox ${sandbox.id}` }).click();
+      await row.getByText('RUNNING', { exact: true }).waitFor(WAIT);
+      await row.getByRole('button', { name: `Delete sandbox ${sandbox.id}` }).click();
+      await row.getByRole('group', { name: `Delete sandbox ${sandbox.id} and everything in it?` }).getByRole('button', { name: 'Delete sandbox', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: `Sandbox ${sandbox.id} deleted.` }).waitFor(WAIT);
+      await expect.poll(() => page.getByRole('row').filter({ hasText: sandbox.id }).count(), WAIT).toBe(0);
+    }, 60_000);
+
+    it('sets and unsets settings and secrets, never showing a value', async () => {
+      const values = ['npm-secret-value-8642', 'sk-console-llm-key-9753'];
+      await open('Settings');
+      await page.getByLabel('Git user name', { exact: true }).fill('Alice Example');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor(WAIT);
+      expect((await alice.settings.get()).git_user_name).toBe('Alice Example');
+
+      await page.getByLabel('Secret name', { exact: true }).fill('NPM_TOKEN');
+      await page.getByLabel('Secret value', { exact: true }).fill(values[0]!);
+      await page.getByLabel('Description', { exact: true }).fill('publishes packages');
+      await page.getByRole('button', { name: 'Add secret' }).click();
+      await page.getByRole('status').filter({ hasText: 'Secret NPM_TOKEN stored.' }).waitFor(WAIT);
+      await page.getByRole('cell', { name: 'NPM_TOKEN', exact: true }).waitFor(WAIT);
+
+      const llmKey = page.getByRole('form', { name: 'LLM API key' });
+      await llmKey.getByLabel('LLM API key', { exact: true }).fill(values[1]!);
+      await llmKey.getByRole('button', { name: 'Store LLM API key' }).click();
+      await page.getByRole('status').filter({ hasText: 'LLM API key stored.' }).waitFor(WAIT);
+      await llmKey.getByText('stored', { exact: true }).waitFor(WAIT);
+      await shot('settings');
+      const html = await page.content();
+      for (const value of values) expect(html).not.toContain(value);
+      expect((await alice.settings.get()).llm_api_key_set).toBe(true);
+
+      await llmKey.getByRole('button', { name: 'Remove LLM API key' }).click();
+      await llmKey.getByRole('group', { name: 'Remove the LLM API key?' }).getByRole('button', { name: 'Remove LLM API key' }).click();
+      await llmKey.getByText('not set', { exact: true }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Remove secret NPM_TOKEN' }).click();
+      await page.getByRole('group', { name: 'Remove NPM_TOKEN?' }).getByRole('button', { name: 'Remove NPM_TOKEN' }).click();
+      await page.getByText('No secrets stored.').waitFor(WAIT);
+      const after = await alice.settings.get();
+      expect([after.llm_api_key_set, after.custom_secrets]).toEqual([false, []]);
+    }, 60_000);
+
+    it('rotates the webhook’s secret and shows the new one once; both verify during the grace period', async () => {
+      await open('Webhooks');
+      await page.getByRole('button', { name: 'Rotate secret of linear' }).click();
+      await page.getByRole('button', { name: 'Rotate now' }).click();
+      await page.getByRole('heading', { name: 'New secret for linear: copy it now' }).waitFor(WAIT);
+      const rotated = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(firstSecret);
+      await shot('webhooks');
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      expect(await page.content()).not.toContain(rotated);
+      expect((await sendEvent(rotated, { type: 'Comment' })).matched).toBe(0);
+      expect((await sendEvent(firstSecret, { type: 'Comment', n: 2 })).matched).toBe(0);
+    }, 60_000);
+
+    it('shows the API reference from /openapi.json with Swagger UI served by the console', async () => {
+      await open('API reference');
+      await page.locator('.swagger').getByRole('heading', { name: /agent-platform/ }).waitFor({ timeout: 90_000 });
+      await page.getByText('/api/automation/v1/webhooks', { exact: true }).first().waitFor(WAIT);
+      // Swagger UI's page is very long: the first screen only.
+      await shot('api', page, false);
+    }, 120_000);
+
+    it('in confirmation mode, accepts one action of the agent and rejects the next', async () => {
+      const bobContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+      const bob = await bobContext.newPage();
+      watch(bob);
+      try {
+        await bob.goto(`${server.baseUrl}/console/settings`);
+        await bob.getByLabel('API key', { exact: true }).fill(BOB);
+        await bob.getByRole('button', { name: 'Sign in' }).click();
+        await heading('Settings', bob);
+        await bob.getByLabel('Model', { exact: true }).fill('openai/gpt-4o');
+        await bob.getByLabel('LLM base URL', { exact: true }).fill(`${llm.url}/v1`);
+        await bob.getByRole('switch', { name: /Confirmation mode/ }).check();
+        await bob.getByRole('button', { name: 'Save settings' }).click();
+        await bob.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor(WAIT);
+        const llmKey = bob.getByRole('form', { name: 'LLM API key' });
+        await llmKey.getByLabel('LLM API key', { exact: true }).fill(LLM_KEY);
+        await llmKey.getByRole('button', { name: 'Store LLM API key' }).click();
+        await llmKey.getByText('stored', { exact: true }).waitFor(WAIT);
+
+        await open('Conversations', 'Conversations', bob);
+        await bob.getByLabel('Task', { exact: true }).fill('Run two commands, one at a time');
+        await bob.getByRole('button', { name: 'Start conversation' }).click();
+        await heading(/^Conversation[ :]/, bob);
+        const hold = bob.getByRole('article', { name: 'The agent is waiting for your confirmation' });
+        await hold.getByText('first-command').waitFor({ timeout: 60_000 });
+        await shot('conversation-confirmation', bob);
+        await hold.getByRole('button', { name: 'Accept action' }).click();
+        await hold.getByText('second-command').waitFor({ timeout: 60_000 });
+        await hold.getByLabel('Reason (optional)', { exact: true }).fill('not that one');
+        await hold.getByRole('button', { name: 'Reject action' }).click();
+        await bob.locator('dl.fields dt:text-is("Status") + dd').getByText('finished', { exact: true }).waitFor({ timeout: 60_000 });
+        const log = bob.getByRole('log', { name: 'Conversation events' });
+        await log.getByText('UserRejectObservation').first().waitFor(WAIT);
+        expect(await bob.content()).not.toContain(LLM_KEY);
+      } finally {
+        await bobContext.close();
+      }
+    }, 150_000);
+
+    it('signs out, forgetting the key', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await heading('Sign in to the agent-platform console');
+      expect(await page.evaluate('sessionStorage.length')).toBe(0);
+      expect(problems).toEqual([]);
+    }, 30_000);
+  });
