@@ -10,27 +10,17 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signGithub } from '@agent-platform/core';
 import autocannon from 'autocannon';
+import { signedPullRequestBodies } from './support/github-ingest-setup.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
-const GITHUB_SECRET = 'bench-github-secret-0123';
 const INGEST_PATH = '/api/automation/v1/events/github';
-const ORGS = 1000;
-
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as { name: string; examples: Record<string, any>[] }[];
-const opened = examples.find((definition) => definition.name === 'pull_request')!.examples.find((payload) => payload.action === 'opened')!;
-const bodies = Array.from({ length: ORGS }, (_, org) => {
-  const payload = structuredClone(opened);
-  payload.repository.owner.login = `owner-${org}`;
-  const body = JSON.stringify(payload);
-  return { body, signature: signGithub(GITHUB_SECRET, Buffer.from(body)) };
-});
+// Strings: autocannon's request body.
+const bodies = signedPullRequestBodies().map(({ body, signature }) => ({ body: body.toString(), signature }));
 
 async function startServer(mode: string): Promise<{ child: ChildProcess; url: string }> {
   const profile = process.env.BENCH_CPU_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];

@@ -7,25 +7,14 @@
  *
  *   npx tsx --conditions=agent-platform-source ingest-stages.ts [seconds-per-stage]
  */
-import { decodeUtf8, jsonNestingExceeds, signGithub, verifySignature } from '@agent-platform/core';
-import { createRequire } from 'node:module';
+import { decodeUtf8, jsonNestingExceeds, verifySignature } from '@agent-platform/core';
 import { createServerPlatform } from '@agent-platform/example-server/platform';
 import { loadConfig } from '@agent-platform/example-server/config';
-import { makeAutomationRecord } from '@agent-platform/testing/fixtures';
 import { pino } from 'pino';
+import { GITHUB_SECRET, seedGithubOrgs, signedPullRequestBodies } from './support/github-ingest-setup.js';
 
 const seconds = Number(process.argv[2] ?? 2);
-const SECRET = 'bench-github-secret-0123';
-const ORGS = 1000;
-
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as { name: string; examples: Record<string, any>[] }[];
-const opened = examples.find((definition) => definition.name === 'pull_request')!.examples.find((payload) => payload.action === 'opened')!;
-const bodies = Array.from({ length: ORGS }, (_, org) => {
-  const payload = structuredClone(opened);
-  payload.repository.owner.login = `owner-${org}`;
-  const body = Buffer.from(JSON.stringify(payload));
-  return { body, signature: signGithub(SECRET, body) };
-});
+const bodies = signedPullRequestBodies();
 
 /** Mean µs per call of `step` over `seconds`, after a 0.5 s warm-up. */
 async function time(step: (i: number) => unknown): Promise<number> {
@@ -44,30 +33,15 @@ async function time(step: (i: number) => unknown): Promise<number> {
 const one = (i: number) => bodies[i % bodies.length]!;
 const text = decodeUtf8(one(0).body);
 const stages: Record<string, number> = {
-  hmac: await time((i) => verifySignature({ scheme: 'github', headers: { 'x-hub-signature-256': one(i).signature }, body: one(i).body, secrets: [SECRET], now: new Date() })),
+  hmac: await time((i) => verifySignature({ scheme: 'github', headers: { 'x-hub-signature-256': one(i).signature }, body: one(i).body, secrets: [GITHUB_SECRET], now: new Date() })),
   utf8: await time((i) => decodeUtf8(one(i).body)),
   'nesting scan': await time(() => jsonNestingExceeds(text, 128)),
   'JSON.parse': await time(() => JSON.parse(text)),
 };
 
-const config = loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: SECRET });
+const config = loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET });
 const { platform } = await createServerPlatform(config, pino({ level: 'error' }));
-for (let org = 0; org < ORGS; org++) {
-  await platform.githubLinks.link({ orgId: `org-${org}`, account: `owner-${org}` });
-  for (let j = 0; j < 10; j++) {
-    const matches = j === 0 && org % 10 === 0;
-    await platform.storage.automations.insert(
-      makeAutomationRecord({
-        id: `auto_${org}_${j}`,
-        org_id: `org-${org}`,
-        enabled: true,
-        trigger: matches
-          ? { type: 'event', source: 'github', on: 'pull_request.opened', filter: "pull_request.state == 'open'" }
-          : { type: 'event', source: 'github', on: j % 2 ? 'issues.opened' : 'pull_request.labeled', filter: "contains(pull_request.labels[].name, 'bug')" },
-      }),
-    );
-  }
-}
+await seedGithubOrgs(platform);
 const whole = await time((i) =>
   platform.events.ingestGithub({
     headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': `stage-${i}`, 'x-hub-signature-256': one(i).signature },

@@ -9,39 +9,20 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
-import { makeAutomationRecord } from '@agent-platform/testing/fixtures';
 import { createFastifyApp } from '@agent-platform/example-server/app';
 import { loadConfig } from '@agent-platform/example-server/config';
 import { createServerPlatform } from '@agent-platform/example-server/platform';
 import Fastify from 'fastify';
 import { pino } from 'pino';
+import { GITHUB_SECRET, seedGithubOrgs } from './github-ingest-setup.js';
 
-export const GITHUB_SECRET = 'bench-github-secret-0123';
-export const ORGS = 1000;
-export const AUTOMATIONS_PER_ORG = 10;
 export const INGEST_PATH = '/api/automation/v1/events/github';
 
 async function platformServer() {
   const logger = pino({ level: 'warn' });
   const config = loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET });
   const { platform } = await createServerPlatform(config, logger);
-  for (let org = 0; org < ORGS; org++) {
-    const orgId = `org-${org}`;
-    await platform.githubLinks.link({ orgId, account: `owner-${org}` });
-    for (let j = 0; j < AUTOMATIONS_PER_ORG; j++) {
-      // One automation in every tenth org matches `pull_request.opened`: 100 of 10,000 (1%).
-      const matches = j === 0 && org % 10 === 0;
-      const record = makeAutomationRecord({
-        id: `auto_${org}_${j}`,
-        org_id: orgId,
-        enabled: true,
-        trigger: matches
-          ? { type: 'event', source: 'github', on: 'pull_request.opened', filter: "pull_request.state == 'open'" }
-          : { type: 'event', source: 'github', on: j % 2 ? 'issues.opened' : 'pull_request.labeled', filter: "contains(pull_request.labels[].name, 'bug')" },
-      });
-      await platform.storage.automations.insert(record);
-    }
-  }
+  await seedGithubOrgs(platform);
   return createFastifyApp(platform, logger);
 }
 
