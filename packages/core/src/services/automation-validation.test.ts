@@ -5,11 +5,15 @@ import { createMemoryStorage } from '@agent-platform/storage-memory';
 const alice = { userId: 'alice', orgId: 'acme' };
 
 async function setup() {
-  const platform = createAgentPlatform({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }), publicUrl: 'http://localhost' });
+  // A clock a second further on at each delivery, so "newest first" is not decided by random ids.
+  let at = Date.parse('2026-11-23T12:00:00Z');
+  const clock = { now: () => new Date(at) };
+  const platform = createAgentPlatform({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }), publicUrl: 'http://localhost', clock });
   const webhook = await platform.webhooks.register(alice, { name: 'Linear', source: 'linear' });
   const send = async (payload: unknown, deliveryId: string) => {
+    at += 1000;
     const body = Buffer.from(JSON.stringify(payload));
-    const headers = { ...signatureHeaders({ scheme: 'hmac-sha256', secret: webhook.webhook_secret as string, body, now: new Date() }), 'linear-delivery': deliveryId };
+    const headers = { ...signatureHeaders({ scheme: 'hmac-sha256', secret: webhook.webhook_secret as string, body, now: clock.now() }), 'linear-delivery': deliveryId };
     return platform.events.ingest('acme', 'linear', { headers, body });
   };
   return { platform, send };

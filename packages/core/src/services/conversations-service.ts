@@ -100,7 +100,7 @@ export class ConversationsService {
     if (!this.runtime) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime is configured');
     const specs = await this.runtime.listSpecs();
     if (parsed.sandbox_spec_id && !specs.some((spec) => spec.id === parsed.sandbox_spec_id)) {
-      throw validationError(['body', 'sandbox_spec_id'], `unknown sandbox spec "${parsed.sandbox_spec_id}"`);
+      throw validationError(['body', 'sandbox_spec_id'], 'unknown sandbox spec: list them with GET /api/v1/sandbox-specs/search');
     }
     const now = nowIso(this.context);
     const task: StartTaskRecord = {

@@ -49,7 +49,7 @@ export class SandboxesService {
     const runtime = this.requireRuntime();
     const specs = await runtime.listSpecs();
     const spec = specId ? specs.find((candidate) => candidate.id === specId) : specs[0];
-    if (!spec) throw validationError(['body', 'sandbox_spec_id'], `unknown sandbox spec "${specId ?? ''}"`);
+    if (!spec) throw validationError(['body', 'sandbox_spec_id'], 'unknown sandbox spec: list them with GET /api/v1/sandbox-specs/search');
     try {
       return this.view(await startStoredSandbox(this.context, runtime, principal, spec.id));
     } catch (error) {
