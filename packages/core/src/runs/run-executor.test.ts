@@ -9,6 +9,7 @@ import {
 } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
+import { flakyStartRuntime } from './test-support/flaky-runtime.js';
 import { makeRunRecord } from '@agent-platform/testing/fixtures';
 
 const alice = { userId: 'alice', orgId: 'acme' };
@@ -106,23 +107,7 @@ describe('RunExecutor', () => {
   });
 
   it('retries a run whose sandbox would not start, and completes it on a later attempt', async () => {
-    const inner = createProcessRuntime();
-    let failures = 1;
-    const flaky: SandboxRuntime = {
-      ...inner,
-      name: inner.name,
-      listSpecs: () => inner.listSpecs(),
-      inspect: (id) => inner.inspect(id),
-      pause: (id) => inner.pause(id),
-      resume: (id) => inner.resume(id),
-      delete: (id) => inner.delete(id),
-      exec: (id, input) => inner.exec(id, input),
-      close: () => inner.close(),
-      start: async (input) => {
-        if (failures-- > 0) throw new Error('no capacity');
-        return inner.start(input);
-      },
-    };
+    const flaky = flakyStartRuntime(1);
     const p = await setup('echo ok', { runtime: flaky });
     const created = await automation(p);
     await p.automations.dispatch(alice, created.id, {});

@@ -11,6 +11,7 @@ import {
 } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
+import { flakyStartRuntime } from './test-support/flaky-runtime.js';
 import { makeRunRecord } from '@agent-platform/testing/fixtures';
 
 const alice = { userId: 'alice', orgId: 'acme' };
@@ -102,23 +103,7 @@ describe('run transition log lines', () => {
   });
 
   it('logs a failed attempt handed back for a retry at warn, then the retry', async () => {
-    const inner = createProcessRuntime();
-    let failures = 1;
-    const flaky: SandboxRuntime = {
-      ...inner,
-      name: inner.name,
-      listSpecs: () => inner.listSpecs(),
-      inspect: (id) => inner.inspect(id),
-      pause: (id) => inner.pause(id),
-      resume: (id) => inner.resume(id),
-      delete: (id) => inner.delete(id),
-      exec: (id, input) => inner.exec(id, input),
-      close: () => inner.close(),
-      start: async (input) => {
-        if (failures-- > 0) throw new Error('no capacity');
-        return inner.start(input);
-      },
-    };
+    const flaky = flakyStartRuntime(1);
     const { logger, runLines } = recordingLogger();
     const { p, automationId } = await setup(logger, 'echo ok', { runtime: flaky });
     const run = await p.automations.dispatch(alice, automationId, {});
