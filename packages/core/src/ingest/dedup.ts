@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { DELIVERY_ID_HEADERS } from '../signatures/registry.js';
 import { header, type Headers } from './headers.js';
 
-/** Delivery-id headers of the registered senders (the signature registry), tried in order when a webhook names none. */
-const KNOWN_DELIVERY_ID_HEADERS = DELIVERY_ID_HEADERS;
 
 export interface DedupIdentity {
   /** The sender's delivery id, when it sent one. */
@@ -14,7 +12,8 @@ export interface DedupIdentity {
 
 /** DESIGN §6 step 4: the provider's delivery id, or else a hash of the source and the raw body. */
 export function dedupIdentity(source: string, headers: Headers, body: Uint8Array, deliveryIdHeader: string | null): DedupIdentity {
-  const names = deliveryIdHeader ? [deliveryIdHeader] : KNOWN_DELIVERY_ID_HEADERS;
+  // Without a header named by the webhook: the registered senders' delivery-id headers, in order.
+  const names = deliveryIdHeader ? [deliveryIdHeader] : DELIVERY_ID_HEADERS;
   for (const name of names) {
     const value = header(headers, name)?.trim();
     if (value) return { providerDeliveryId: value.slice(0, 200), key: `id:${value.slice(0, 200)}` };
