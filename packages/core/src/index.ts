@@ -40,6 +40,7 @@ export * from './schemas/automation-validation.js';
 export * from './schemas/metrics.js';
 export * from './schemas/agent-events.js';
 export * from './schemas/run.js';
+export * from './schemas/subscription.js';
 export * from './schemas/delivery.js';
 export * from './schemas/github-link.js';
 export * from './signatures/index.js';

@@ -28,6 +28,13 @@ export {
   type StorageAdapter,
   type StorageRepositories,
   type WebhooksRepository,
+  type SubscriptionsRepository,
+  type OutboundMessagesRepository,
+  type OutboundMessageListOptions,
+  type OutboundClaim,
+  type OutboundMessageGuard,
+  type OutboundMessagePatch,
+  OUTBOUND_MESSAGE_PATCH_FIELDS,
 } from './storage.js';
 export type {
   ExecEvent,

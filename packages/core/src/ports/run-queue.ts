@@ -71,8 +71,9 @@ export interface RunQueue {
    * now, `error_detail` and `not_before` cleared, the lease given to `owner` until now +
    * `leaseMs`. A run is skipped when its org already has `limits.perOrg` runs RUNNING; no more
    * are claimed once `limits.global` runs are RUNNING — counting runs held by every owner in
-   * every process. Concurrent claims never take the same run, and never exceed the limits
-   * together. An org at its limit never holds back other orgs' runs behind it.
+   * every process. A run with a `concurrency_key` is skipped while a run of the same automation
+   * with the same key is RUNNING, and one claim never takes two such runs (DESIGN §16). `held_reason`
+   * is cleared. Concurrent claims never take the same run, and never exceed the limits together. An org at its limit never holds back other orgs' runs behind it.
    */
   claim(request: ClaimRequest): Promise<RunRecord[]>;
   /**

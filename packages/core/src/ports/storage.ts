@@ -16,6 +16,7 @@ import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { RunQueue } from './run-queue.js';
+import type { OutboundMessageRecord, OutboundMessageStatus, SubscriptionRecord } from '../schemas/subscription.js';
 
 /** Thrown by an adapter when a write breaks a uniqueness rule (e.g. one source per org). */
 export class StorageConflictError extends Error {
@@ -117,6 +118,15 @@ export interface RunsRepository {
    * the answer is `null`. Of concurrent transitions from one state, exactly one succeeds.
    */
   transition(orgId: string, id: string, guard: RunGuard, patch: RunPatch): Promise<RunRecord | null>;
+  /**
+   * An automation's PENDING and RUNNING runs whose `concurrency_key` equals `concurrencyKey`
+   * (`null`: runs with none, or with the member absent), oldest first (by `created_at`, then `id`).
+   * Flow control reads it inside a transaction before it adds a run (DESIGN §16). Must not scan
+   * the automation's finished runs.
+   */
+  listLive(orgId: string, automationId: string, concurrencyKey: string | null): Promise<RunRecord[]>;
+  /** How many of an automation's runs were created at or after `since` and are not SKIPPED (rate limits). */
+  countCreatedSince(orgId: string, automationId: string, since: string): Promise<number>;
 }
 
 /** The state a {@link RunsRepository.transition} requires. */
@@ -141,6 +151,7 @@ export type RunPatch = Partial<
     | 'lease_expires_at'
     | 'not_before'
     | 'metrics'
+    | 'held_reason'
   >
 >;
 
@@ -157,6 +168,7 @@ export const RUN_PATCH_FIELDS = [
   'lease_expires_at',
   'not_before',
   'metrics',
+  'held_reason',
 ] as const satisfies readonly (keyof RunPatch)[];
 
 export interface DeliveryListOptions extends ListOptions {
@@ -283,6 +295,86 @@ export interface StartTasksRepository {
   update(record: StartTaskRecord): Promise<boolean>;
 }
 
+/** An org's outbound-event subscribers (DESIGN §16). */
+export interface SubscriptionsRepository {
+  /** Throws {@link StorageConflictError} when the id exists. */
+  insert(record: SubscriptionRecord): Promise<void>;
+  get(orgId: string, id: string): Promise<SubscriptionRecord | null>;
+  /** The org's subscriptions, oldest first (by `created_at`, then `id`). */
+  list(orgId: string, options: ListOptions): Promise<ListResult<SubscriptionRecord>>;
+  /** The org's **enabled** subscriptions, in any order: every event's fan-out reads it. */
+  listEnabled(orgId: string): Promise<SubscriptionRecord[]>;
+  /** Replaces a stored record (same id and org); false when there is none. */
+  update(record: SubscriptionRecord): Promise<boolean>;
+  /** Deletes the subscription and every message of it; true when it existed. */
+  delete(orgId: string, id: string): Promise<boolean>;
+}
+
+export interface OutboundMessageListOptions extends ListOptions {
+  status?: OutboundMessageStatus;
+}
+
+/** What a sender asks for when it takes due messages. */
+export interface OutboundClaim {
+  /** The sender claiming: becomes the messages' `lease_owner`. */
+  owner: string;
+  max: number;
+  /** How long the claim holds; a sender that died lets its messages go when it lapses. */
+  leaseMs: number;
+  /** The caller's clock. */
+  now: Date;
+}
+
+/** What a message transition requires. */
+export interface OutboundMessageGuard {
+  from: readonly OutboundMessageStatus[];
+  /** The lease owner the message must have; `null` for none. Omitted: any. */
+  leaseOwner?: string | null;
+}
+
+export type OutboundMessagePatch = Partial<
+  Pick<OutboundMessageRecord, 'status' | 'attempt' | 'next_attempt_at' | 'detail' | 'attempts' | 'updated_at' | 'lease_owner' | 'lease_expires_at'>
+>;
+
+/**
+ * The messages sent to subscribers. They are a queue of their own rows, worked the way the run
+ * queue works its runs — claimed under a lease, due at `next_attempt_at` (a retry's backoff),
+ * taken back when the lease lapses — and changed only by a compare-and-set.
+ */
+export interface OutboundMessagesRepository {
+  /** Throws {@link StorageConflictError} when an id exists (and inserts none of them). */
+  insertMany(records: readonly OutboundMessageRecord[]): Promise<void>;
+  get(orgId: string, id: string): Promise<OutboundMessageRecord | null>;
+  /** A subscription's messages, newest first (by `created_at`, then `id` descending), optionally by status. */
+  listBySubscription(orgId: string, subscriptionId: string, options: OutboundMessageListOptions): Promise<ListResult<OutboundMessageRecord>>;
+  /**
+   * Takes up to `max` `pending` messages, across orgs, whose `next_attempt_at` has passed by `now`
+   * and whose lease is unset or lapsed (`lease_expires_at` ≤ now), soonest due first (by
+   * `next_attempt_at`, then `id`): writes `lease_owner` = owner and `lease_expires_at` = now +
+   * leaseMs, and returns them as written. Concurrent claims never take the same message.
+   */
+  claimDue(claim: OutboundClaim): Promise<OutboundMessageRecord[]>;
+  /**
+   * The one way a stored message changes: when the org's message exists, its status is in
+   * `guard.from` and — when `guard.leaseOwner` is given — its `lease_owner` equals it (`null`: none),
+   * the members of `patch` that are not `undefined` are written and the message is returned as
+   * stored; otherwise nothing is written and the answer is `null`.
+   */
+  transition(orgId: string, id: string, guard: OutboundMessageGuard, patch: OutboundMessagePatch): Promise<OutboundMessageRecord | null>;
+}
+
+/** The members an {@link OutboundMessagePatch} may hold. */
+export const OUTBOUND_MESSAGE_PATCH_FIELDS = [
+  'status',
+  'attempt',
+  'next_attempt_at',
+  'detail',
+  'attempts',
+  'updated_at',
+  'lease_owner',
+  'lease_expires_at',
+] as const satisfies readonly (keyof OutboundMessagePatch)[];
+
 /** The repositories, as seen inside and outside a transaction. */
 export interface StorageRepositories {
   readonly settings: SettingsRepository;
@@ -296,6 +388,8 @@ export interface StorageRepositories {
   readonly sandboxes: SandboxesRepository;
   readonly conversations: ConversationsRepository;
   readonly startTasks: StartTasksRepository;
+  readonly subscriptions: SubscriptionsRepository;
+  readonly outboundMessages: OutboundMessagesRepository;
 }
 
 export interface StorageAdapter extends StorageRepositories {

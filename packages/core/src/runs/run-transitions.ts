@@ -50,6 +50,7 @@ export function claimPatch(run: RunRecord, request: ClaimRequest): RunPatch {
     started_at: request.now.toISOString(),
     error_detail: null,
     not_before: null,
+    held_reason: null,
     lease_owner: request.owner,
     lease_expires_at: new Date(request.now.getTime() + request.leaseMs).toISOString(),
   };

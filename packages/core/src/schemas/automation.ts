@@ -29,6 +29,35 @@ export const automationTriggerSchema = z.object({
 });
 export type AutomationTriggerInput = z.input<typeof automationTriggerSchema>;
 
+/** What a new run does when a run of the same automation with the same concurrency key is live (DESIGN §16). */
+export const ON_CONFLICT_POLICIES = ['queue', 'cancel_previous', 'skip'] as const;
+export const onConflictSchema = z.enum(ON_CONFLICT_POLICIES);
+export type OnConflict = z.infer<typeof onConflictSchema>;
+
+/** At most `max_runs` runs of the automation start from events per `per_seconds`; the rest are SKIPPED. */
+export const rateLimitSchema = z.object({
+  max_runs: z.number().int().min(1).max(10_000),
+  per_seconds: z.number().int().min(1).max(7 * 24 * 3600),
+});
+export type RateLimit = z.infer<typeof rateLimitSchema>;
+
+/**
+ * Flow control of an automation's event runs (DESIGN §16):
+ * - `concurrency_key`: a JMESPath over the payload (e.g. `pull_request.number`); runs whose key
+ *   is equal never run at once, and `on_conflict` says what a new one does while another is live:
+ *   `queue` (waits its turn, the default), `cancel_previous` (the live ones end CANCELLED) or
+ *   `skip` (the new one ends SKIPPED).
+ * - `debounce_seconds`: a run waits this long; a later event with the same key within the window
+ *   replaces it (the last event of a burst wins).
+ * - `rate_limit`: runs started from events per window; beyond it a run is SKIPPED with the reason.
+ */
+const flowControlInputShape = {
+  concurrency_key: expressionSchema.nullish(),
+  on_conflict: onConflictSchema.optional(),
+  debounce_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+  rate_limit: rateLimitSchema.nullish(),
+};
+
 /** Body of `POST /api/automation/v1`. */
 export const automationCreateInputSchema = z.object({
   name: z.string().trim().min(1).max(500),
@@ -39,6 +68,7 @@ export const automationCreateInputSchema = z.object({
   llm_model: z.string().min(1).max(200).nullish(),
   selected_repository: z.string().min(1).max(500).nullish(),
   timeout_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+  ...flowControlInputShape,
 });
 export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
 
@@ -55,6 +85,7 @@ export const automationUpdateInputSchema = z.object({
   llm_model: z.string().min(1).max(200).nullish(),
   selected_repository: z.string().min(1).max(500).nullish(),
   timeout_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+  ...flowControlInputShape,
 });
 export type AutomationUpdateInput = z.input<typeof automationUpdateInputSchema>;
 
@@ -85,6 +116,11 @@ export const automationSchema = z.object({
   llm_model: z.string().nullable(),
   selected_repository: z.string().nullable(),
   timeout_seconds: z.number().int().nullable(),
+  /** Flow control (DESIGN §16); absent on automations stored before it existed, which read as none. */
+  concurrency_key: z.string().nullish(),
+  on_conflict: onConflictSchema.optional(),
+  debounce_seconds: z.number().int().nullish(),
+  rate_limit: rateLimitSchema.nullish(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   last_triggered_at: timestampSchema.nullable(),

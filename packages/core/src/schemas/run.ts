@@ -29,6 +29,13 @@ export const runSchema = z.object({
   completed_at: timestampSchema.nullable(),
   /** The agent's token usage and cost (built-in agent); `null` before it ran or for agents that report none. */
   metrics: metricsSnapshotSchema.nullish(),
+  /**
+   * The value of the automation's `concurrency_key` for this run's event (DESIGN §16): runs of one
+   * automation with the same key never run at once. `null` (or absent) for none.
+   */
+  concurrency_key: z.string().nullish(),
+  /** Why a PENDING run waits (queued behind another with its key, debounced); cleared when it starts. */
+  held_reason: z.string().nullish(),
 });
 export type Run = z.infer<typeof runSchema>;
 

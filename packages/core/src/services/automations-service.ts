@@ -115,6 +115,10 @@ export class AutomationsService {
       llm_model: parsed.llm_model ?? null,
       selected_repository: parsed.selected_repository ?? null,
       timeout_seconds: parsed.timeout_seconds ?? null,
+      concurrency_key: parsed.concurrency_key ?? null,
+      on_conflict: parsed.on_conflict ?? 'queue',
+      debounce_seconds: parsed.debounce_seconds ?? null,
+      rate_limit: parsed.rate_limit ?? null,
       created_at: now,
       updated_at: now,
       last_triggered_at: null,
@@ -160,6 +164,10 @@ export class AutomationsService {
       llm_model: parsed.llm_model !== undefined ? parsed.llm_model : record.llm_model,
       selected_repository: parsed.selected_repository !== undefined ? parsed.selected_repository : record.selected_repository,
       timeout_seconds: parsed.timeout_seconds !== undefined ? parsed.timeout_seconds : record.timeout_seconds,
+      concurrency_key: parsed.concurrency_key !== undefined ? parsed.concurrency_key : (record.concurrency_key ?? null),
+      on_conflict: parsed.on_conflict ?? record.on_conflict ?? 'queue',
+      debounce_seconds: parsed.debounce_seconds !== undefined ? parsed.debounce_seconds : (record.debounce_seconds ?? null),
+      rate_limit: parsed.rate_limit !== undefined ? parsed.rate_limit : (record.rate_limit ?? null),
       updated_at: nowIso(this.context),
     };
     if (!(await this.context.storage.automations.update(updated))) throw notFound('Automation');
