@@ -31,6 +31,10 @@ import { SandboxesService } from './services/sandboxes-service.js';
 import { ConversationsService } from './services/conversations-service.js';
 import type { RunQueue } from './ports/run-queue.js';
 import { ChangeListenerLoop } from './runs/change-listener.js';
+import { OutboundEvents } from './outbound/outbound-events.js';
+import { OutboundDispatcher } from './outbound/dispatcher.js';
+import { resolveOutboundOptions, type OutboundOptions } from './outbound/options.js';
+import { SubscriptionsService } from './services/subscriptions-service.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -75,6 +79,8 @@ export interface AgentPlatformOptions {
   queue?: RunQueue;
   /** Concurrency, retries and time limits of the run executor. */
   executor?: Omit<RunExecutorOptions, 'runtime' | 'agent' | 'queue'>;
+  /** Outbound events to subscribers (DESIGN §16): address policy, retries, disabling. */
+  outbound?: OutboundOptions;
 }
 
 export interface StartOptions {
@@ -99,6 +105,10 @@ export interface AgentPlatform {
   readonly githubLinks: GithubLinksService;
   /** App conversations (V1): started in the background, the agent run on the first message. */
   readonly conversations: ConversationsService;
+  /** Outbound-event subscribers, their messages and attempts (DESIGN §16). */
+  readonly subscriptions: SubscriptionsService;
+  /** Sends stored outbound messages (from `start()` on, unless `outbound.send` is false). */
+  readonly outbound: OutboundDispatcher;
   /** Sandboxes (V1); answers 503 without a `runtime`. */
   readonly sandboxes: SandboxesService;
   /** Executes PENDING runs; `null` without a `runtime` and an `agent`. */
@@ -164,6 +174,11 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       });
     },
   };
+  const outboundOptions = resolveOutboundOptions(options.outbound);
+  const outboundEvents = new OutboundEvents(context);
+  context.outbound = outboundEvents;
+  const dispatcher = new OutboundDispatcher(context, outboundEvents, outboundOptions);
+  outboundEvents.onPending = () => dispatcher.notify();
   const triggerMarks = new TriggerMarks(options.storage);
   context.triggerMarks = triggerMarks;
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
@@ -204,6 +219,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     secrets: new SecretsService(context),
     executor,
     sandboxes: new SandboxesService(context, options.runtime ?? null),
+    subscriptions: new SubscriptionsService(context, outboundEvents, { allowPrivateAddresses: outboundOptions.allowPrivateAddresses }),
+    outbound: dispatcher,
     conversations,
     gitProviders: new GitProvidersService(context),
     apiKeys: new ApiKeysService(context),
@@ -226,9 +243,12 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     start: async (startOptions = {}) => {
       await listener.start();
       if (startOptions.executeRuns !== false) await executor?.start();
+      if (outboundOptions.send) dispatcher.start();
     },
     stop: async () => {
       await executor?.stop();
+      await outboundEvents.flush();
+      await dispatcher.stop();
       await triggerMarks.flush();
       await listener.stop();
       await conversations.stop();

@@ -145,7 +145,9 @@ async function commitAll(context: ServiceContext, prepared: readonly PreparedDel
  */
 async function afterCommit(context: ServiceContext, prepared: readonly PreparedDelivery[], results: readonly IngestResult[]): Promise<void> {
   for (const [index, one] of prepared.entries()) {
-    if (results[index]?.duplicate || one.triggered.length === 0) continue;
+    if (results[index]?.duplicate) continue;
+    tellSubscribers(context, one.delivery);
+    if (one.triggered.length === 0) continue;
     if (context.triggerMarks) {
       context.triggerMarks.note(one.delivery.org_id, one.triggered, one.delivery.received_at);
       continue;
@@ -156,6 +158,13 @@ async function afterCommit(context: ServiceContext, prepared: readonly PreparedD
   }
   // Not awaited: the answer never waits for the wake-up, and the executors' poll stands behind it.
   if (results.some((result) => result.runs_created.length > 0)) void context.announce({ type: 'runs.pending' });
+}
+
+/** `delivery.received` for subscribers (DESIGN §16): the delivery as listed, without its payload. */
+function tellSubscribers(context: ServiceContext, delivery: DeliveryRecord): void {
+  if (!context.outbound) return;
+  const { payload_json: _payload, dedup_key: _key, ...summary } = delivery;
+  context.outbound.emit(delivery.org_id, 'delivery.received', summary);
 }
 
 /**

@@ -26,7 +26,7 @@ import { AgentSession, SandboxStartError } from './agent-session.js';
 import { runRepository } from './event-repository.js';
 import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './repository.js';
 import { newConversationRecord } from './records.js';
-import { logRunTransition } from './run-log.js';
+import { noteRunTransition } from './run-events.js';
 
 export interface RunExecutorOptions {
   runtime: SandboxRuntime;
@@ -186,7 +186,7 @@ export class RunExecutor {
       limits: { perOrg: this.options.perOrgConcurrency ?? 2, global: this.options.globalConcurrency ?? Infinity },
     });
     for (const run of claimed) {
-      logRunTransition(this.context.logger, run, 'PENDING');
+      noteRunTransition(this.context, run, 'PENDING');
       const controller = new AbortController();
       const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve() };
       this.inFlight.set(run.id, entry);
@@ -265,7 +265,7 @@ export class RunExecutor {
   /** Writes the run's final status (if it is still ours: a cancel wins) and logs the transition. */
   private async finish(ref: RunRef, completion: RunCompletion): Promise<void> {
     const finished = await this.queue.complete(this.workerId, ref, completion);
-    if (finished) logRunTransition(this.context.logger, finished, 'RUNNING');
+    if (finished) noteRunTransition(this.context, finished, 'RUNNING');
   }
 
   /**
@@ -285,7 +285,7 @@ export class RunExecutor {
         not_before: null,
         attempt: Math.max(0, run.attempt - 1),
       });
-      if (released) logRunTransition(this.context.logger, released, 'RUNNING');
+      if (released) noteRunTransition(this.context, released, 'RUNNING');
       await this.context.announce({ type: 'runs.pending' });
     }
   }
@@ -306,7 +306,7 @@ export class RunExecutor {
       attempt: run.attempt,
     });
     if (!released) return;
-    logRunTransition(this.context.logger, released, 'RUNNING', 'warn');
+    noteRunTransition(this.context, released, 'RUNNING', 'warn');
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
       this.notify();
@@ -402,15 +402,16 @@ export class RunExecutor {
   }
 
   /**
-   * Logs the runs taken back from a dead executor. The queue names them only, so each is read
-   * (recoveries are rare); one that moved on meanwhile is logged by whoever moved it.
+   * Logs the runs taken back from a dead executor, and tells subscribers of those that failed.
+   * The queue names them only, so each is read (recoveries are rare); one that moved on meanwhile
+   * is noted by whoever moved it.
    */
   private async logRecovered(recovered: RecoveredRuns): Promise<void> {
-    if (!logsAt(this.context.logger, 'warn')) return;
-    const moved = [...recovered.requeued.map((ref) => [ref, 'PENDING'] as const), ...recovered.failed.map((ref) => [ref, 'FAILED'] as const)];
+    const requeued = logsAt(this.context.logger, 'warn') ? recovered.requeued : [];
+    const moved = [...requeued.map((ref) => [ref, 'PENDING'] as const), ...recovered.failed.map((ref) => [ref, 'FAILED'] as const)];
     for (const [ref, to] of moved) {
       const run = await this.context.storage.runs.get(ref.orgId, ref.id).catch(() => null);
-      if (run?.status === to) logRunTransition(this.context.logger, run, 'RUNNING', 'warn');
+      if (run?.status === to) noteRunTransition(this.context, run, 'RUNNING', 'warn');
     }
   }
 

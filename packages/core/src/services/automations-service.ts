@@ -17,7 +17,8 @@ import {
 } from '../schemas/automation.js';
 import type { Run, RunList, RunRecord } from '../schemas/run.js';
 import { newRunRecord } from '../runs/records.js';
-import { logRunTransition } from '../runs/run-log.js';
+import { noteRunTransition } from '../runs/run-events.js';
+import { toRunView } from '../runs/run-view.js';
 import { parseInput } from '../validation.js';
 import type { AutomationValidation } from '../schemas/automation-validation.js';
 import { validateAutomationDraft } from './automation-validation.js';
@@ -26,11 +27,7 @@ import { nowIso, type ServiceContext } from './context.js';
 /** Most PENDING runs `health()` counts. */
 export const HEALTH_PENDING_LIMIT = 100;
 
-/** A run as returned: the stored dispatch payload stays internal. */
-export function toRunView(record: RunRecord): Run {
-  const { dispatch_payload_json: _payload, lease_owner: _owner, lease_expires_at: _expires, not_before: _notBefore, ...run } = record;
-  return { ...run, metrics: run.metrics ?? null };
-}
+export { toRunView };
 
 /** A dispatch payload as stored: 422 when it cannot be serialized (nested too deep for `JSON.stringify`). */
 function serializePayload(payload: unknown): string {
@@ -230,7 +227,7 @@ export class AutomationsService {
       if (!run) throw notFound('Run');
       throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
     }
-    logRunTransition(this.context.logger, cancelled, null);
+    noteRunTransition(this.context, cancelled, null);
     await this.context.announce({ type: 'run.cancelled', orgId: cancelled.org_id, runId: cancelled.id });
     return toRunView(cancelled);
   }

@@ -8,6 +8,7 @@ import type { PublishedChange } from '../ports/change-feed.js';
 import type { AgentPlatformTools } from '../ports/agent-runner.js';
 import type { Principal } from '../schemas/principal.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
+import type { OutboundEvents } from '../outbound/outbound-events.js';
 
 /** What every service is built from: the ports and the engine's settings. */
 export interface ServiceContext {
@@ -29,6 +30,8 @@ export interface ServiceContext {
   announce(change: PublishedChange): Promise<void>;
   /** Where `last_triggered_at` marks gather before they are written; without it they are written at once. */
   triggerMarks?: TriggerMarks;
+  /** Fan-out of platform events to subscribers (DESIGN §16); absent in tests that build a bare context. */
+  outbound?: OutboundEvents;
   /** The platform tools an agent gets for its owner (spec 4.5); set once the services exist. */
   agentTools?: (owner: Principal) => AgentPlatformTools;
 }

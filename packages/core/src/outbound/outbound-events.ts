@@ -1,0 +1,81 @@
+/**
+ * Fan-out of platform events to subscribers (DESIGN §16): each event becomes one stored
+ * `pending` message per enabled subscription of the org that wants its type, which the
+ * {@link OutboundDispatcher} then sends. Every delivery asks who subscribes, so the answer is
+ * cached per org for a second (the same freshness matching gives automations across processes);
+ * this process's own changes drop it at once. An org with no subscribers costs a map lookup.
+ * @module
+ */
+import type { OutboundEventType, OutboundMessageRecord, SubscriptionRecord } from '../schemas/subscription.js';
+import type { ServiceContext } from '../services/context.js';
+
+const CACHE_MS = 1000;
+/** Orgs cached at most; past it the cache starts over. */
+const MAX_CACHED_ORGS = 10_000;
+
+export class OutboundEvents {
+  private readonly cache = new Map<string, { at: number; subscriptions: SubscriptionRecord[] }>();
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Told when messages were stored, so a sender in this process starts at once. */
+  onPending: (() => void) | null = null;
+
+  constructor(private readonly context: ServiceContext) {}
+
+  /**
+   * Stores a message of `type` for every subscriber that wants it. Never throws and is not
+   * awaited by callers: an event's own work never waits for, or fails with, its fan-out (errors
+   * are logged). {@link flush} waits for those under way.
+   */
+  emit(orgId: string, type: OutboundEventType, data: Record<string, unknown>): void {
+    const work = this.store(orgId, type, data).catch((error: unknown) => {
+      this.context.logger.warn({ kind: 'outbound', orgId, type, err: (error as Error).message }, 'outbound event not stored');
+    });
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /** Resolves when every emit started so far has stored its messages (or failed). */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The org's subscriptions changed here: the next event reads them afresh. */
+  invalidate(orgId: string): void {
+    this.cache.delete(orgId);
+  }
+
+  private async store(orgId: string, type: OutboundEventType, data: Record<string, unknown>): Promise<void> {
+    const subscribers = (await this.subscriptionsOf(orgId)).filter((subscription) => subscription.event_types.includes(type));
+    if (subscribers.length === 0) return;
+    const now = this.context.clock.now().toISOString();
+    const payload = { type, timestamp: now, data };
+    const messages: OutboundMessageRecord[] = subscribers.map((subscription) => ({
+      id: this.context.ids.newId('msg'),
+      org_id: orgId,
+      subscription_id: subscription.id,
+      event_type: type,
+      payload,
+      status: 'pending',
+      attempt: 0,
+      next_attempt_at: now,
+      detail: null,
+      attempts: [],
+      created_at: now,
+      updated_at: now,
+      lease_owner: null,
+      lease_expires_at: null,
+    }));
+    await this.context.storage.outboundMessages.insertMany(messages);
+    this.onPending?.();
+  }
+
+  private async subscriptionsOf(orgId: string): Promise<SubscriptionRecord[]> {
+    const now = Date.now();
+    const cached = this.cache.get(orgId);
+    if (cached && now - cached.at < CACHE_MS) return cached.subscriptions;
+    const subscriptions = await this.context.storage.subscriptions.listEnabled(orgId);
+    if (this.cache.size >= MAX_CACHED_ORGS) this.cache.clear();
+    this.cache.set(orgId, { at: now, subscriptions });
+    return subscriptions;
+  }
+}
