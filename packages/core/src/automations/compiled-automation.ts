@@ -13,6 +13,8 @@ export interface CompiledAutomation {
   readonly filter: CompiledExpression | null;
   /** Why the stored filter no longer compiles (it did when saved), if it does not. */
   readonly filterCompileError: string | null;
+  /** The flow-control key expression (DESIGN §16); `null` when there is none (or it no longer compiles). */
+  readonly concurrencyKey: CompiledExpression | null;
 }
 
 export const patternsOf = (on: string | readonly string[]): readonly string[] => (typeof on === 'string' ? [on] : on);
@@ -34,7 +36,15 @@ export function compileAutomation(record: AutomationRecord): CompiledAutomation 
       filterCompileError = (error as Error).message;
     }
   }
-  return { record, exactKeys, globs, filter, filterCompileError };
+  let concurrencyKey: CompiledExpression | null = null;
+  if (record.concurrency_key) {
+    try {
+      concurrencyKey = compileExpression(record.concurrency_key);
+    } catch {
+      // It compiled when saved; a later engine refusing it leaves the runs unkeyed rather than unrun.
+    }
+  }
+  return { record, exactKeys, globs, filter, filterCompileError, concurrencyKey };
 }
 
 /** Whether any of the automation's patterns matches the event key. */

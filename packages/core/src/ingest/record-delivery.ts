@@ -12,6 +12,9 @@ import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../services/context.js';
 import { newRunRecord } from '../runs/records.js';
 import { logDelivery } from './delivery-log.js';
+import { concurrencyKeyOf, hasFlowControl } from '../automations/concurrency-key.js';
+import { applyFlowControl, type FlowOutcome, type FlowRun } from './flow-control.js';
+import { noteRunTransition } from '../runs/run-events.js';
 
 export interface EventToRecord {
   orgId: string;
@@ -31,6 +34,8 @@ export interface PreparedDelivery {
   runs: RunRecord[];
   dedupKey: string | null;
   triggered: string[];
+  /** The runs whose automation has flow control (DESIGN §16), applied when they are written. */
+  flows: FlowRun[];
 }
 
 export async function prepareDelivery(context: ServiceContext, index: AutomationIndex, event: EventToRecord): Promise<PreparedDelivery> {
@@ -52,22 +57,25 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
     dedup_key: event.dedupKey ?? `replay:${deliveryId}`,
   };
   if (!event.eventKey.ok) {
-    return { delivery: { ...base, detail: event.eventKey.reason }, runs: [], dedupKey: event.dedupKey, triggered: [] };
+    return { delivery: { ...base, detail: event.eventKey.reason }, runs: [], dedupKey: event.dedupKey, triggered: [], flows: [] };
   }
   const eventKey = event.eventKey.key;
   const sourceIndex = await index.get(event.orgId, event.source);
   const { outcomes, matched } = matchEvent(sourceIndex, eventKey, event.payload);
   const runs: RunRecord[] = [];
   const runByAutomation = new Map<string, string>();
+  const flows: FlowRun[] = [];
   for (const automation of matched) {
     const run = newRunRecord(context, {
       orgId: event.orgId,
       automationId: automation.record.id,
       createdAt: now,
       event: { deliveryId, eventKey },
+      concurrencyKey: concurrencyKeyOf(automation, event.payload),
     });
     runs.push(run);
     runByAutomation.set(automation.record.id, run.id);
+    if (hasFlowControl(automation.record)) flows.push({ run, automation: automation.record });
   }
   for (const outcome of outcomes) outcome.run_id = runByAutomation.get(outcome.automation_id) ?? null;
   const delivery: DeliveryRecord = {
@@ -77,13 +85,15 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
     outcomes,
     runs_created: runs.map((run) => run.id),
   };
-  return { delivery, runs, dedupKey: event.dedupKey, triggered: matched.map((automation) => automation.record.id) };
+  return { delivery, runs, dedupKey: event.dedupKey, triggered: matched.map((automation) => automation.record.id), flows };
 }
 
 /** What committing one delivery gave: the answer, and the delivery it repeats (`null` for a new one). */
 export interface CommittedDelivery {
   result: IngestResult;
   duplicateOf: string | null;
+  /** What flow control did, for a delivery with runs under it. */
+  flow: FlowOutcome | null;
 }
 
 /**
@@ -119,17 +129,24 @@ export async function commitDelivery(
       runs_created: [],
       payload_json: null,
     });
-    return { result: { received: true, duplicate: true, matched: 0, runs_created: [] }, duplicateOf };
+    return { result: { received: true, duplicate: true, matched: 0, runs_created: [] }, duplicateOf, flow: null };
   }
-  return { result: { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created }, duplicateOf: null };
+  // After the write, in the same transaction (see `commitAll`): a redelivery never gets here.
+  const flow = prepared.flows.length > 0 ? await applyFlowControl(repositories, prepared.flows, context.clock.now()) : null;
+  return {
+    result: { received: true, delivery_id: delivery.id, matched: prepared.runs.length, runs_created: delivery.runs_created },
+    duplicateOf: null,
+    flow,
+  };
 }
 
 /**
  * Every delivery of `prepared` with its runs, or none. One delivery (every custom source, and a
- * GitHub delivery that reaches one org) needs no transaction: its write is atomic on its own.
+ * GitHub delivery that reaches one org) needs no transaction: its write is atomic on its own —
+ * unless flow control must read and change live runs with it.
  */
 async function commitAll(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<CommittedDelivery[]> {
-  if (prepared.length === 1) return [await commitDelivery(context.storage, context, prepared[0] as PreparedDelivery, dedupWindowSeconds)];
+  if (prepared.length === 1 && (prepared[0] as PreparedDelivery).flows.length === 0) return [await commitDelivery(context.storage, context, prepared[0] as PreparedDelivery, dedupWindowSeconds)];
   return context.storage.transaction(async (tx) => {
     const out: CommittedDelivery[] = [];
     for (const one of prepared) out.push(await commitDelivery(tx, context, one, dedupWindowSeconds));
@@ -160,6 +177,15 @@ async function afterCommit(context: ServiceContext, prepared: readonly PreparedD
   if (results.some((result) => result.runs_created.length > 0)) void context.announce({ type: 'runs.pending' });
 }
 
+/** Logs and tells subscribers what flow control did; the processes running superseded runs stop them. */
+async function noteFlow(context: ServiceContext, flow: FlowOutcome): Promise<void> {
+  for (const run of flow.changed) if (run.status === 'SKIPPED') noteRunTransition(context, run, 'PENDING');
+  for (const run of flow.cancelled) {
+    noteRunTransition(context, run, null);
+    await context.announce({ type: 'run.cancelled', orgId: run.org_id, runId: run.id });
+  }
+}
+
 /** `delivery.received` for subscribers (DESIGN §16): the delivery as listed, without its payload. */
 function tellSubscribers(context: ServiceContext, delivery: DeliveryRecord): void {
   if (!context.outbound) return;
@@ -175,6 +201,7 @@ export async function recordDeliveries(context: ServiceContext, prepared: readon
   const committed = await commitAll(context, prepared, dedupWindowSeconds);
   const results = committed.map((one) => one.result);
   for (const [index, one] of committed.entries()) logDelivery(context.logger, (prepared[index] as PreparedDelivery).delivery, one.duplicateOf);
+  for (const one of committed) if (one.flow) await noteFlow(context, one.flow);
   await afterCommit(context, prepared, results);
   return results;
 }

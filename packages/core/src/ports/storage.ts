@@ -125,7 +125,7 @@ export interface RunsRepository {
    * the automation's finished runs.
    */
   listLive(orgId: string, automationId: string, concurrencyKey: string | null): Promise<RunRecord[]>;
-  /** How many of an automation's runs were created at or after `since` and are not SKIPPED (rate limits). */
+  /** How many of an automation's runs were created at or after `since` and are neither SKIPPED nor CANCELLED (rate limits). */
   countCreatedSince(orgId: string, automationId: string, since: string): Promise<number>;
 }
 

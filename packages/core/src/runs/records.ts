@@ -18,6 +18,8 @@ export interface NewRun {
   event?: { deliveryId: string; eventKey: string };
   /** A manual run: who dispatched it, and the payload (JSON text) they gave, if any. */
   manual?: { createdBy: string; payloadJson: string | null };
+  /** The automation's concurrency key for this event (DESIGN §16), if it has one. */
+  concurrencyKey?: string | null;
 }
 
 /** A PENDING run that has never been attempted. */
@@ -40,6 +42,7 @@ export function newRunRecord(context: ServiceContext, run: NewRun): RunRecord {
     completed_at: null,
     metrics: null,
     dispatch_payload_json: run.manual?.payloadJson ?? null,
+    ...(run.concurrencyKey != null ? { concurrency_key: run.concurrencyKey } : {}),
   };
 }
 
