@@ -11,14 +11,16 @@ import type {
   ConversationEvent,
   DeliveryRecord,
   GithubLinkRecord,
+  OutboundMessageRecord,
   ProviderTokensRecord,
   RunRecord,
   SandboxRecord,
   SettingsRecord,
   StartTaskRecord,
+  SubscriptionRecord,
   WebhookRecord,
 } from '@agent-platform/core';
-import { claimKey, linkKey, pairKey } from './keys.js';
+import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey } from './keys.js';
 import { AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from './table.js';
 
 /** A dedup claim as stored: who holds the key, and until when. */
@@ -65,6 +67,27 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
   // Only RUNNING runs, by org: the size of an org's group is its count against the per-org limit,
   // so a claim checks it in O(1) whatever the org's history.
   const runningRunsByOrg = new GroupIndex<RunRecord>((row) => (row.status === 'RUNNING' ? row.org_id : undefined));
+  // Flow control (DESIGN §16): an automation's live (PENDING or RUNNING) runs by concurrency key,
+  // oldest first, so `listLive` never reads finished runs ...
+  const liveRunsByKey = new OrderedIndex<RunRecord>({
+    keyOf: (row) =>
+      row.status === 'PENDING' || row.status === 'RUNNING' ? concurrencyKey(row.org_id, row.automation_id, row.concurrency_key ?? null) : undefined,
+    timeOf: (row) => row.created_at,
+    order: 'oldest-first',
+  });
+  // ... the RUNNING ones that have a key, so a claim tells in O(1) whether a key is busy ...
+  const runningRunsByKey = new GroupIndex<RunRecord>((row) =>
+    row.status === 'RUNNING' && typeof row.concurrency_key === 'string'
+      ? concurrencyKey(row.org_id, row.automation_id, row.concurrency_key)
+      : undefined,
+  );
+  // ... and an automation's runs that count against its rate limit (all but SKIPPED and CANCELLED), by
+  // creation, so `countCreatedSince` is a binary search rather than a walk over the window.
+  const countedRunsByAutomation = new OrderedIndex<RunRecord>({
+    keyOf: (row) => (row.status === 'SKIPPED' || row.status === 'CANCELLED' ? undefined : pairKey(row.org_id, row.automation_id)),
+    timeOf: (row) => row.created_at,
+    order: 'oldest-first',
+  });
   const deliveriesByOrg = new OrderedIndex<DeliveryRecord>({
     keyOf: (row) => row.org_id,
     timeOf: (row) => row.received_at,
@@ -99,13 +122,41 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     timeOf: (row) => row.created_at,
     order: 'newest-first',
   });
+  const subscriptionsByOrg = new OrderedIndex<SubscriptionRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.created_at,
+    order: 'oldest-first',
+  });
+  // Only enabled subscriptions: every event's fan-out asks for them, and disabled ones cost it nothing.
+  const enabledSubscriptionsByOrg = new GroupIndex<SubscriptionRecord>((row) => (row.enabled ? row.org_id : undefined));
+  const messagesBySubscription = new OrderedIndex<OutboundMessageRecord>({
+    keyOf: (row) => subscriptionKey(row.org_id, row.subscription_id),
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  // A status filter reads its own group, so a page of failed messages never walks the delivered ones.
+  const messagesBySubscriptionStatus = new OrderedIndex<OutboundMessageRecord>({
+    keyOf: (row) => subscriptionStatusKey(row.org_id, row.subscription_id, row.status),
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  // Across orgs, soonest due first: only pending messages with a due time, so a sender's claim
+  // never reads delivered, failed or cancelled ones. A claim's lease leaves a message in place.
+  const pendingMessagesByDue = new OrderedIndex<OutboundMessageRecord>({
+    keyOf: (row) => (row.status === 'pending' && row.next_attempt_at !== null ? ALL : undefined),
+    timeOf: (row) => row.next_attempt_at ?? '',
+    order: 'oldest-first',
+  });
   const tables = {
     settings: new Table<SettingsRecord>((row) => row.user_id),
     providerTokens: new Table<ProviderTokensRecord>((row) => row.user_id),
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg]),
+    runs: new Table<RunRecord>(
+      (row) => row.id,
+      [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation],
+    ),
     deliveries: new Table<DeliveryRecord>((row) => row.id, [deliveriesByOrg]),
     dedupClaims: new Table<DedupClaimRow>(
       (row) => claimKey(row.org_id, row.source, row.key),
@@ -120,6 +171,11 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     /** Each conversation's events by conversation id; an event's index is its `seq`. */
     events: new AppendLog<ConversationEvent>(),
     startTasks: new Table<StartTaskRecord>((row) => row.id, [startTasksByUser]),
+    subscriptions: new Table<SubscriptionRecord>((row) => row.id, [subscriptionsByOrg, enabledSubscriptionsByOrg]),
+    outboundMessages: new Table<OutboundMessageRecord>(
+      (row) => row.id,
+      [messagesBySubscription, messagesBySubscriptionStatus, pendingMessagesByDue],
+    ),
   };
   return {
     maxDeliveriesPerOrg,
@@ -135,6 +191,9 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     runsByAutomation,
     runsByStatus,
     runningRunsByOrg,
+    liveRunsByKey,
+    runningRunsByKey,
+    countedRunsByAutomation,
     deliveriesByOrg,
     dedupClaimsByExpiry,
     githubLinksByRef,
@@ -142,5 +201,10 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     sandboxesByUser,
     conversationsByUser,
     startTasksByUser,
+    subscriptionsByOrg,
+    enabledSubscriptionsByOrg,
+    messagesBySubscription,
+    messagesBySubscriptionStatus,
+    pendingMessagesByDue,
   };
 }

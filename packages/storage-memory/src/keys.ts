@@ -17,3 +17,21 @@ export function claimKey(orgId: string, source: string, key: string): string {
 export function linkKey(kind: string, key: string, orgId: string): string {
   return pairKey(kind, pairKey(key, orgId));
 }
+
+/**
+ * The group of an automation's runs that share a concurrency key: `null` (no key) and every
+ * string, the empty one included, get keys of their own.
+ */
+export function concurrencyKey(orgId: string, automationId: string, key: string | null): string {
+  return pairKey(orgId, pairKey(automationId, key === null ? '' : `=${key}`));
+}
+
+/** A subscription's messages: one group per (org, subscription). */
+export function subscriptionKey(orgId: string, subscriptionId: string): string {
+  return pairKey(orgId, subscriptionId);
+}
+
+/** A subscription's messages in one status. */
+export function subscriptionStatusKey(orgId: string, subscriptionId: string, status: string): string {
+  return pairKey(orgId, pairKey(subscriptionId, status));
+}

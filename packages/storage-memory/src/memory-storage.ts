@@ -16,7 +16,12 @@
  *   O(limit) and never touches runs in other statuses, and the RUNNING ones by org, so the run
  *   queue counts an org's RUNNING runs in O(1); deliveries by org; dedup claims by (org, source,
  *   key) and by expiry; GitHub links by (kind, key) and by org; sandboxes, conversations and
- *   start tasks by user; conversation events by conversation.
+ *   start tasks by user; conversation events by conversation. Flow control reads an
+ *   automation's live runs by concurrency key (and the RUNNING ones with a key, so a claim
+ *   tells a busy key in O(1)) and counts its runs created since a time by binary search.
+ *   Subscriptions are indexed by org (the enabled ones apart), outbound messages by
+ *   subscription (and by subscription and status), and the pending ones across orgs by due
+ *   time, for senders' claims.
  * - Ordered lists (automations, runs, deliveries, GitHub links, sandboxes, conversations, start
  *   tasks) are kept sorted inside their index: records arriving in time order are appended in
  *   O(1), others take a binary search. A page then costs O(offset + limit), never a sort of the
@@ -28,7 +33,9 @@
  *   whose index is `seq`; their `pageId` is the next `seq`. A `pageId` no adapter hands out (or a
  *   `limit` that is not a positive integer) throws a `PlatformError` `VALIDATION_FAILED`.
  * - Runs change only through `runs.transition`, a compare-and-set under the write lock with
- *   core's rules. The run queue (`runQueue`, see `run-queue.ts`) claims, renews, recovers,
+ *   core's rules; outbound messages only through `outboundMessages.transition` and the leases
+ *   `claimDue` writes, under the same lock. Deleting a subscription deletes its messages in the
+ *   same step. The run queue (`runQueue`, see `run-queue.ts`) claims, renews, recovers,
  *   completes and releases runs under that same lock.
  * - The change feed (`changes`) lives in this process: each store has its own, and the adapter
  *   publishes nothing by itself — whoever changes something announces it.

@@ -6,10 +6,12 @@
  *
  * Costs:
  * - `claim` scans PENDING runs oldest first (the `runsByStatus` index) and skips those whose
- *   `not_before` has not passed and those of orgs already at `limits.perOrg`, so its cost can grow
- *   with the PENDING runs of orgs at their limit (and runs waiting out a backoff) that sit ahead of
- *   claimable ones. The RUNNING counts it checks are O(1): an org's is the size of its group in
- *   `runningRunsByOrg`, the global one the size of the RUNNING group of `runsByStatus`.
+ *   `not_before` has not passed, those of orgs already at `limits.perOrg`, and those whose
+ *   concurrency key is busy (a run of the same automation with that key is RUNNING, or was chosen
+ *   by this claim), so its cost can grow with such runs sitting ahead of claimable ones. The
+ *   checks are O(1): an org's RUNNING count is the size of its group in `runningRunsByOrg`, the
+ *   global one the size of the RUNNING group of `runsByStatus`, a busy key a non-empty group of
+ *   `runningRunsByKey`.
  * - `recover` reads only the RUNNING runs; `renew` only the runs it is given.
  *
  * Every write goes through {@link transitionRun}, so the queue obeys the same compare-and-set
@@ -21,6 +23,7 @@ import type { ClaimRequest, RecoveredRuns, RunQueue, RunRecord, RunsRepository }
 import type { Access } from './access.js';
 import { cloneJson } from './clone-json.js';
 import type { Database } from './database.js';
+import { concurrencyKey } from './keys.js';
 import { transitionRun } from './repositories/runs.js';
 
 /**
@@ -70,21 +73,27 @@ export function createRunQueue(db: Database, access: Access, runs: RunsRepositor
 
 /**
  * The PENDING runs a claim takes, oldest first: due at `now`, within `limits` counting the runs
- * already RUNNING and those chosen before them, at most `max`. Chosen before any is written,
- * because writing moves a run out of the PENDING group being read.
+ * already RUNNING and those chosen before them, at most `max`; a run with a concurrency key only
+ * when no run of its automation with that key is RUNNING or chosen already. Chosen before any is
+ * written, because writing moves a run out of the PENDING group being read.
  */
 function chooseClaimable(db: Database, { max, limits, now }: ClaimRequest): RunRecord[] {
   const pending = db.runs.live.ordered(db.runsByStatus, 'PENDING');
   const chosen: RunRecord[] = [];
   const chosenByOrg = new Map<string, number>();
+  // The (automation, key) groups this claim took a run of: a second run of one waits its turn.
+  const chosenKeys = new Set<string>();
   let running = db.runsByStatus.size('RUNNING');
   for (let position = 0; position < pending.size && chosen.length < max && running < limits.global; position += 1) {
     const run = pending.at(position);
     if (run === undefined || !isClaimable(run, now)) continue;
     const ofOrg = chosenByOrg.get(run.org_id) ?? 0;
     if (db.runningRunsByOrg.get(run.org_id).size + ofOrg >= limits.perOrg) continue;
+    const key = typeof run.concurrency_key === 'string' ? concurrencyKey(run.org_id, run.automation_id, run.concurrency_key) : null;
+    if (key !== null && (chosenKeys.has(key) || db.runningRunsByKey.get(key).size > 0)) continue;
     chosen.push(run);
     chosenByOrg.set(run.org_id, ofOrg + 1);
+    if (key !== null) chosenKeys.add(key);
     running += 1;
   }
   return chosen;

@@ -26,6 +26,8 @@ describe.skipIf(!available)('flow control with concurrent deliveries on PostgreS
         createAgentPlatform({ storage: await createPostgresStorage({ connectionString: database.url }), secrets, publicUrl: 'http://localhost', outbound: { send: false } }),
       ),
     );
+    // Listening, as servers do: each process hears of automations the other created.
+    await Promise.all(processes.map((platform) => platform.start({ executeRuns: false })));
     const webhook = await processes[0]!.webhooks.register(alice, { name: 'Forge', source: 'forge' });
     secret = webhook.webhook_secret as string;
   });
@@ -47,13 +49,20 @@ describe.skipIf(!available)('flow control with concurrent deliveries on PostgreS
     return results.flatMap((result) => result.runs_created);
   }
 
+  /** An automation, created through one process and (DESIGN §11: within a second) matched by both. */
+  async function automationOnBoth(input: Record<string, unknown>) {
+    const automation = await processes[0]!.automations.create(alice, input);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    return automation;
+  }
+
   async function runsOf(automationId: string): Promise<RunRecord[]> {
     const { items } = await processes[0]!.storage.runs.listByAutomation('acme', automationId, { limit: 1000, offset: 0 });
     return items;
   }
 
   it(`cancel_previous leaves exactly one live run per key among ${DELIVERIES} concurrent deliveries`, async () => {
-    const automation = await processes[0]!.automations.create(alice, {
+    const automation = await automationOnBoth({
       name: 'review',
       instructions: 'Review',
       trigger: { type: 'event', source: 'forge', on: 'pr.cancel' },
@@ -76,7 +85,7 @@ describe.skipIf(!available)('flow control with concurrent deliveries on PostgreS
   });
 
   it(`a rate limit of 5 lets exactly 5 of ${DELIVERIES} concurrent deliveries run`, async () => {
-    const automation = await processes[0]!.automations.create(alice, {
+    const automation = await automationOnBoth({
       name: 'limited',
       instructions: 'Review',
       trigger: { type: 'event', source: 'forge', on: 'pr.limited' },
@@ -89,7 +98,7 @@ describe.skipIf(!available)('flow control with concurrent deliveries on PostgreS
   });
 
   it('skip leaves exactly one run per key, the rest SKIPPED', async () => {
-    const automation = await processes[0]!.automations.create(alice, {
+    const automation = await automationOnBoth({
       name: 'skipper',
       instructions: 'Review',
       trigger: { type: 'event', source: 'forge', on: 'pr.skip' },

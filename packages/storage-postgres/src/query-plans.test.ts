@@ -21,6 +21,7 @@ import {
   makeStartTaskRecord,
   makeWebhookRecord,
 } from '@agent-platform/testing';
+import type { OutboundMessageRecord, SubscriptionRecord } from '@agent-platform/core';
 import { migrate } from './index.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS } from './repositories/index.js';
 import { createRunQueue, RUN_QUEUE_STATEMENTS } from './run-queue.js';
@@ -29,8 +30,8 @@ import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } fr
 
 const available = await postgresAvailable();
 
-/** `automations.listEnabledBySource` and `runs.listByStatus`. */
-const STRICT = [/AND enabled ORDER BY id/, /FROM agent_platform\.runs WHERE status = \$1/];
+/** `automations.listEnabledBySource`, `runs.listByStatus` and `runs.listLive`. */
+const STRICT = [/AND enabled ORDER BY id/, /FROM agent_platform\.runs WHERE status = \$1/, /status IN \('PENDING', 'RUNNING'\) AND \(data->>'concurrency_key'\)/];
 
 interface Recorded {
   text: string;
@@ -166,6 +167,57 @@ describe.skipIf(!available)('query plans', () => {
     await repos.startTasks.update(task);
     await repos.startTasks.insert(makeStartTaskRecord({ created_by_user_id: conversation.created_by_user_id, app_conversation_id: conversation.id }));
     await repos.conversations.delete(conversation.id);
+    // Outbound events and flow control.
+    const subscription: SubscriptionRecord = {
+      id: 'sub-plan',
+      org_id: 'org-plan',
+      url: 'https://hooks.example.com/',
+      event_types: ['run.completed'],
+      description: null,
+      enabled: true,
+      disabled_reason: null,
+      consecutive_failures: 0,
+      failing_since: null,
+      last_success_at: null,
+      created_at: fixtureTime(0),
+      updated_at: fixtureTime(0),
+      secret_encrypted: 'sealed',
+    };
+    await repos.subscriptions.insert(subscription);
+    await repos.subscriptions.get(subscription.org_id, subscription.id);
+    await repos.subscriptions.list(subscription.org_id, { limit: 10, offset: 0 });
+    await repos.subscriptions.listEnabled(subscription.org_id);
+    await repos.subscriptions.update(subscription);
+    const message: OutboundMessageRecord = {
+      id: 'msg-plan',
+      org_id: subscription.org_id,
+      subscription_id: subscription.id,
+      event_type: 'run.completed',
+      payload: { type: 'run.completed', timestamp: fixtureTime(0), data: {} },
+      status: 'pending',
+      attempt: 0,
+      next_attempt_at: fixtureTime(0),
+      detail: null,
+      attempts: [],
+      created_at: fixtureTime(0),
+      updated_at: fixtureTime(0),
+      lease_owner: null,
+      lease_expires_at: null,
+    };
+    await repos.outboundMessages.insertMany([message]);
+    await repos.outboundMessages.get(message.org_id, message.id);
+    await repos.outboundMessages.listBySubscription(message.org_id, message.subscription_id, { limit: 10, offset: 0 });
+    await repos.outboundMessages.listBySubscription(message.org_id, message.subscription_id, { limit: 10, offset: 0, status: 'pending' });
+    expect(await repos.outboundMessages.claimDue({ owner: 'sender-a', max: 5, leaseMs: 1_000, now })).toHaveLength(1);
+    await repos.outboundMessages.transition(message.org_id, message.id, { from: ['pending'] }, { detail: 'noted' });
+    await repos.outboundMessages.transition(message.org_id, message.id, { from: ['pending'], leaseOwner: null }, { detail: null });
+    await repos.outboundMessages.transition(message.org_id, message.id, { from: ['pending'], leaseOwner: 'sender-a' }, { status: 'delivered' });
+    await repos.subscriptions.delete(subscription.org_id, subscription.id);
+    const keyed = makeRunRecord({ concurrency_key: 'pr-1' });
+    await repos.runs.insertMany([keyed]);
+    await repos.runs.listLive(keyed.org_id, keyed.automation_id, 'pr-1');
+    await repos.runs.listLive(keyed.org_id, keyed.automation_id, null);
+    await repos.runs.countCreatedSince(keyed.org_id, keyed.automation_id, fixtureTime(0));
 
     await client.query('SET enable_seqscan = off');
     await client.query('SET enable_sort = off');

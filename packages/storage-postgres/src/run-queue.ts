@@ -7,8 +7,10 @@
  *   commits, and the per-org and global limits hold across processes. Candidates are read oldest
  *   first with `FOR UPDATE SKIP LOCKED` (a run a transition is changing right now is passed over,
  *   not waited for), in rounds that leave out the orgs that reached their limit, so such an org
- *   never holds back other orgs' runs queued behind it. One UPDATE then writes what core's
- *   `claimPatch` writes.
+ *   never holds back other orgs' runs queued behind it. A run with a concurrency key is a
+ *   candidate only while no run of its automation with that key is RUNNING (checked through the
+ *   partial index of live runs by key; the lock keeps it true until commit), and the claim takes
+ *   at most one run per (automation, key). One UPDATE then writes what core's `claimPatch` writes.
  * - `renew` is one UPDATE guarded on RUNNING and the lease owner.
  * - `recover` locks the lapsed runs with `FOR UPDATE SKIP LOCKED` and writes core's
  *   `recoveryPatch` in one UPDATE: a run another process is recovering (or its owner renewing)
@@ -31,17 +33,28 @@ export const CLAIM_LOCK = 4_612_871_337_207_412;
 /** At most this many candidate reads per claim, each after the orgs that filled up were left out. */
 const MAX_ROUNDS = 8;
 
-/** Candidates read beyond the free slots when a per-org limit may pass some of them over. */
+/**
+ * Candidates read beyond the free slots, which a per-org limit or a concurrency key taken earlier
+ * in the claim may pass over. (A claim whose first pick has a long backlog of PENDING runs with
+ * the same key may fill fewer slots than it could; the next claim's SQL leaves that key out.)
+ */
 const ROUND_SLACK = 32;
 const MAX_ROUND = 1_000;
 
 export const COUNT_RUNNING = `SELECT org_id, count(*)::int AS n FROM agent_platform.runs WHERE status = 'RUNNING' GROUP BY org_id`;
 
-/** PENDING runs due by $1, of orgs not in $2, oldest first; `after` continues past ($3, $4). */
+/**
+ * PENDING runs due by $1, of orgs not in $2, oldest first; `after` continues past ($4, $5). A run
+ * with a concurrency key is left out while a run of its automation with the same key is RUNNING.
+ */
 function candidates(after: boolean): string {
-  return `SELECT data::text AS data FROM agent_platform.runs
+  return `SELECT data::text AS data FROM agent_platform.runs AS c
    WHERE status = 'PENDING' AND (data->>'not_before' IS NULL OR (data->>'not_before')::timestamptz <= $1::timestamptz)
      AND org_id <> ALL($2::text[])${after ? ' AND (created_at, id) > ($4::timestamptz, $5)' : ''}
+     AND (c.data->>'concurrency_key' IS NULL OR NOT EXISTS (
+       SELECT 1 FROM agent_platform.runs AS busy
+        WHERE busy.org_id = c.org_id AND busy.automation_id = c.automation_id AND busy.status = 'RUNNING'
+          AND (busy.data->>'concurrency_key') = (c.data->>'concurrency_key')))
    ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`;
 }
 
@@ -115,11 +128,14 @@ async function claimIn(sql: Sql, request: ClaimRequest, max: number): Promise<Ru
   const slots = Math.min(max, global - total);
   const full = new Set([...running].filter(([, n]) => n >= perOrg).map(([org]) => org));
   const picked: RunRecord[] = [];
+  // The (automation, key) pairs taken so far: a second run of one waits for the first to finish.
+  const pickedKeys = new Set<string>();
   let last: RunRecord | undefined;
   for (let round = 0; round < MAX_ROUNDS && picked.length < slots; round += 1) {
     const need = slots - picked.length;
-    // Without a per-org limit every candidate is taken: no more than the slots are needed.
-    const limit = Number.isFinite(perOrg) ? Math.min(need + ROUND_SLACK, MAX_ROUND) : need;
+    // Read beyond the free slots: a per-org limit or a concurrency key taken this claim may pass
+    // some candidates over.
+    const limit = Math.min(need + ROUND_SLACK, MAX_ROUND);
     const params: unknown[] = [request.now.toISOString(), [...full].map(toText), limit];
     if (last) params.push(last.created_at, toText(last.id));
     const { rows } = await sql.query<DataRow>(candidates(last !== undefined), params);
@@ -128,7 +144,10 @@ async function claimIn(sql: Sql, request: ClaimRequest, max: number): Promise<Ru
       if (picked.length >= slots) break;
       const count = running.get(run.org_id) ?? 0;
       if (count >= perOrg) continue;
+      const key = typeof run.concurrency_key === 'string' ? JSON.stringify([run.automation_id, run.concurrency_key]) : null;
+      if (key !== null && pickedKeys.has(key)) continue;
       picked.push(run);
+      if (key !== null) pickedKeys.add(key);
       running.set(run.org_id, count + 1);
       if (count + 1 >= perOrg) full.add(run.org_id);
     }

@@ -21,10 +21,12 @@ async function setup(flow: Record<string, unknown>) {
     trigger: { type: 'event', source: 'forge', on: 'pull_request' },
     ...flow,
   });
-  /** One event for pull request `number`, a second after the last. */
+  /** One event for pull request `number`, a second after the last (each body distinct: a repeated body is a redelivery). */
+  let sent = 0;
   const push = async (number: number | null) => {
     at += 1000;
-    const body = Buffer.from(JSON.stringify({ type: 'pull_request', pull_request: number === null ? null : { number } }));
+    sent += 1;
+    const body = Buffer.from(JSON.stringify({ type: 'pull_request', pull_request: number === null ? null : { number }, sent }));
     const headers = signatureHeaders({ scheme: 'hmac-sha256', secret: webhook.webhook_secret as string, body, now: clock.now() });
     const result = await platform.events.ingest('acme', 'forge', { headers, body });
     return result.runs_created[0] as string;

@@ -27,6 +27,9 @@ export class OutboundEvents {
    * are logged). {@link flush} waits for those under way.
    */
   emit(orgId: string, type: OutboundEventType, data: Record<string, unknown>): void {
+    // The common case on ingest's path — an org known to have no subscriber for this type — stays synchronous.
+    const cached = this.cache.get(orgId);
+    if (cached && Date.now() - cached.at < CACHE_MS && !cached.subscriptions.some((subscription) => subscription.event_types.includes(type))) return;
     const work = this.store(orgId, type, data).catch((error: unknown) => {
       this.context.logger.warn({ kind: 'outbound', orgId, type, err: (error as Error).message }, 'outbound event not stored');
     });

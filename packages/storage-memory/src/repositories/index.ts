@@ -11,9 +11,11 @@ import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository } from './deliveries.js';
 import { githubLinksRepository } from './github-links.js';
+import { outboundMessagesRepository } from './outbound-messages.js';
 import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
+import { subscriptionsRepository } from './subscriptions.js';
 import { providerTokensRepository, settingsRepository } from './user-records.js';
 import { webhooksRepository } from './webhooks.js';
 
@@ -30,5 +32,7 @@ export function createRepositories(db: Database, access: Access): StorageReposit
     sandboxes: sandboxesRepository(db, access),
     conversations: conversationsRepository(db, access),
     startTasks: startTasksRepository(db, access),
+    subscriptions: subscriptionsRepository(db, access),
+    outboundMessages: outboundMessagesRepository(db, access),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Runs: inserted in batches (all or nothing), listed per automation newest first, polled by
- * status across orgs oldest first, and changed only by `transition`, a compare-and-set whose
- * rules are core's ({@link applyTransition}).
+ * status across orgs oldest first, read by flow control (an automation's live runs of one
+ * concurrency key, and how many it started since a time), and changed only by `transition`, a
+ * compare-and-set whose rules are core's ({@link applyTransition}).
  * @module
  */
 import { applyTransition, StorageConflictError } from '@agent-platform/core';
@@ -9,8 +10,9 @@ import type { RunGuard, RunPatch, RunRecord, RunsRepository } from '@agent-platf
 import { readView, type Access } from '../access.js';
 import { cloneJson } from '../clone-json.js';
 import type { Database } from '../database.js';
-import { pairKey } from '../keys.js';
+import { concurrencyKey, pairKey } from '../keys.js';
 import { offsetPage } from '../pages.js';
+import { instantOf, type OrderedRows } from '../table.js';
 import { copyOwned } from './rows.js';
 
 /** All or nothing: every id is checked (against the store and the batch) before any is written. */
@@ -58,6 +60,13 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
     async listByStatus(status, limit) {
       return readView(access, db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
     },
+    async listLive(orgId, automationId, key) {
+      return readView(access, db.runs).ordered(db.liveRunsByKey, concurrencyKey(orgId, automationId, key)).all().map(cloneJson);
+    },
+    async countCreatedSince(orgId, automationId, since) {
+      const counted = readView(access, db.runs).ordered(db.countedRunsByAutomation, pairKey(orgId, automationId));
+      return counted.size - firstAtOrAfter(counted, instantOf(since));
+    },
     async transition(orgId, id, guard, patch) {
       // Copied before queueing, so changes the caller makes while the write waits do not land.
       const rule = cloneJson(guard);
@@ -68,4 +77,17 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
       });
     },
   };
+}
+
+/** The position of the first run created at or after `since` in an oldest-first group (binary search). */
+function firstAtOrAfter(rows: OrderedRows<RunRecord>, since: number): number {
+  let low = 0;
+  let high = rows.size;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const row = rows.at(middle);
+    if (row !== undefined && instantOf(row.created_at) < since) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -5,8 +5,9 @@
  */
 import { initialMigration } from './0001_initial.js';
 import { runQueueMigration } from './0002_run_queue.js';
+import { outboundAndFlowControlMigration } from './0003_outbound_and_flow_control.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialMigration, runQueueMigration];
+export const MIGRATIONS: readonly Migration[] = [initialMigration, runQueueMigration, outboundAndFlowControlMigration];

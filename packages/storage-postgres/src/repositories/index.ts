@@ -10,9 +10,11 @@ import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository, type ClaimHooks } from './deliveries.js';
 import { githubLinksRepository } from './github-links.js';
+import { outboundMessagesRepository } from './outbound-messages.js';
 import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
+import { subscriptionsRepository } from './subscriptions.js';
 import { providerTokensRepository, settingsRepository } from './user-records.js';
 import { webhooksRepository } from './webhooks.js';
 
@@ -32,5 +34,7 @@ export function createRepositories(sql: Sql, hooks: ClaimHooks): StorageReposito
     sandboxes: sandboxesRepository(sql),
     conversations: conversationsRepository(sql),
     startTasks: startTasksRepository(sql),
+    subscriptions: subscriptionsRepository(sql),
+    outboundMessages: outboundMessagesRepository(sql),
   };
 }

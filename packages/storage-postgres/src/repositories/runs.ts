@@ -1,6 +1,8 @@
 /**
  * Runs: inserted in batches (all or nothing), listed per automation newest first, polled by
- * status across orgs, oldest first, through an index on (status, created_at, id), and changed only
+ * status across orgs, oldest first, through an index on (status, created_at, id), read by flow
+ * control (an automation's live runs of one concurrency key, through a partial index of live
+ * runs; how many it started since a time, through the per-automation index), and changed only
  * by `transition`: one guarded UPDATE, so of concurrent transitions from one state exactly one
  * finds the row still in it (READ COMMITTED re-checks the guard on the row it waited for;
  * SERIALIZABLE transactions fail and run again).
@@ -20,7 +22,6 @@ const NOT_FINAL = `status <> ALL('{${FINAL_RUN_STATUSES.join(',')}}'::text[])`;
 const LEASE_FREE = ` AND data->>'lease_owner' IS NULL`;
 const LEASE_HELD_BY = ` AND data->>'lease_owner' = $6`;
 
-/** The members of `patch` a transition writes: those of `RUN_PATCH_FIELDS` that are not `undefined`. */
 /**
  * Inserts runs given as a JSON array (`r.value` per run): the caller adds the `FROM` that names
  * the array. Shared with ingest's one-statement delivery write.
@@ -29,6 +30,23 @@ export const INSERT_RUNS = `INSERT INTO agent_platform.runs (id, org_id, automat
   SELECT r.value->>'id', r.value->>'org_id', r.value->>'automation_id', r.value->>'status',
          (r.value->>'created_at')::timestamptz, r.value`;
 
+/**
+ * An automation's live runs of one concurrency key, oldest first: spelled as the partial index
+ * `runs_live_by_key` is (its status list and key expression), so the planner reads only it. A
+ * missing key and JSON null are both SQL NULL under `->>`, as the port counts them alike. `IS
+ * NULL` is no equality to the planner, so the unkeyed form also orders by the key (all NULL, so
+ * no change) to have the index's order serve it instead of a sort.
+ */
+export const LIST_LIVE = {
+  keyed: `SELECT data::text AS data FROM agent_platform.runs
+   WHERE org_id = $1 AND automation_id = $2 AND status IN ('PENDING', 'RUNNING') AND (data->>'concurrency_key') = $3
+   ORDER BY created_at, id`,
+  unkeyed: `SELECT data::text AS data FROM agent_platform.runs
+   WHERE org_id = $1 AND automation_id = $2 AND status IN ('PENDING', 'RUNNING') AND (data->>'concurrency_key') IS NULL
+   ORDER BY (data->>'concurrency_key'), created_at, id`,
+} as const;
+
+/** The members of `patch` a transition writes: those of `RUN_PATCH_FIELDS` that are not `undefined`. */
 export function runPatchOf(patch: RunPatch): RunPatch {
   const written: Record<string, unknown> = {};
   for (const field of RUN_PATCH_FIELDS) {
@@ -75,6 +93,21 @@ export function runsRepository(sql: Sql): RunsRepository {
         [toText(status), Math.max(0, Math.floor(limit))],
       );
       return recordsOf<RunRecord>(rows);
+    },
+    async listLive(orgId, automationId, concurrencyKey) {
+      const { rows } =
+        concurrencyKey === null
+          ? await sql.query<DataRow>(LIST_LIVE.unkeyed, [toText(orgId), toText(automationId)])
+          : await sql.query<DataRow>(LIST_LIVE.keyed, [toText(orgId), toText(automationId), toText(concurrencyKey)]);
+      return recordsOf<RunRecord>(rows);
+    },
+    async countCreatedSince(orgId, automationId, since) {
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM agent_platform.runs
+         WHERE org_id = $1 AND automation_id = $2 AND created_at >= $3::timestamptz AND status NOT IN ('SKIPPED', 'CANCELLED')`,
+        [toText(orgId), toText(automationId), since],
+      );
+      return Number(rows[0]?.n ?? 0);
     },
     async transition(orgId, id, guard, patch) {
       const written = runPatchOf(patch);

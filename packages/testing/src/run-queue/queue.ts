@@ -54,12 +54,13 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
           started_at: NOW.toISOString(),
           error_detail: null,
           not_before: null,
+          held_reason: null,
           lease_owner: 'wkr-a',
           lease_expires_at: until,
         });
         for (const run of claimed) expect(await storage.runs.get(run.org_id, run.id)).toEqual(run);
         const rest = await claim(storage, { owner: 'wkr-b' });
-        expect(rest).toEqual([{ ...late, status: 'RUNNING', attempt: 2, started_at: NOW.toISOString(), error_detail: null, not_before: null, lease_owner: 'wkr-b', lease_expires_at: until }]);
+        expect(rest).toEqual([{ ...late, status: 'RUNNING', attempt: 2, started_at: NOW.toISOString(), error_detail: null, not_before: null, held_reason: null, lease_owner: 'wkr-b', lease_expires_at: until }]);
         expect(await claim(storage)).toEqual([]);
       });
 
@@ -143,6 +144,85 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
         const left = await claim(adapters[0]!, { owner: 'wkr-last', max: 100 });
         expect([...ids(claimed), ...ids(left)].sort()).toEqual(ids(runs).sort());
+      });
+    });
+
+    describe('claim and concurrency keys (DESIGN §16)', () => {
+      const until = new Date(NOW.getTime() + LEASE_MS).toISOString();
+      const done = { status: 'COMPLETED' as const, error_detail: null, completed_at: fixtureTime(500) };
+
+      it('holds back a run while a run of its automation with the same key is RUNNING, and takes it once that one finished', async () => {
+        const storage = await ctx.backend.open();
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        const busy = held('wkr-x', { ...scope, concurrency_key: 'pr-7' });
+        const waiting = makeRunRecord({ ...scope, concurrency_key: 'pr-7', held_reason: 'queued behind another run of pr-7', created_at: fixtureTime(1) });
+        await storage.runs.insertMany([busy, waiting]);
+        expect(await claim(storage)).toEqual([]);
+        expect(await storage.runQueue.complete('wkr-x', ref(busy), done)).not.toBeNull();
+        expect(await claim(storage)).toEqual([
+          {
+            ...waiting,
+            status: 'RUNNING',
+            attempt: 1,
+            started_at: NOW.toISOString(),
+            error_detail: null,
+            not_before: null,
+            held_reason: null,
+            lease_owner: 'wkr-a',
+            lease_expires_at: until,
+          },
+        ]);
+      });
+
+      it('never takes two PENDING runs of one automation with the same key in one claim', async () => {
+        const storage = await ctx.backend.open();
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        const [first, second, third] = [1, 2, 3].map((n) => makeRunRecord({ ...scope, concurrency_key: 'pr-7', created_at: fixtureTime(n) }));
+        const otherKey = makeRunRecord({ ...scope, concurrency_key: 'pr-8', created_at: fixtureTime(4) });
+        await storage.runs.insertMany([first!, second!, third!, otherKey]);
+        expect(ids(await claim(storage))).toEqual([first!.id, otherKey.id]);
+        expect(await claim(storage, { owner: 'wkr-b' })).toEqual([]);
+        await storage.runQueue.complete('wkr-a', ref(first!), done);
+        expect(ids(await claim(storage, { owner: 'wkr-b' }))).toEqual([second!.id]);
+        // A run handed back to the queue frees its key as well.
+        await storage.runQueue.release('wkr-b', ref(second!), { error_detail: null, not_before: null, attempt: 1 });
+        expect(ids(await claim(storage, { owner: 'wkr-c' }))).toEqual([second!.id]);
+      });
+
+      it('keeps keys apart per automation, and leaves runs without a key alone', async () => {
+        const storage = await ctx.backend.open();
+        const orgId = uniqueId('org');
+        const a = uniqueId('auto');
+        const b = uniqueId('auto');
+        const pending = (automation_id: string, n: number, concurrency_key?: string | null): RunRecord => {
+          const run = makeRunRecord({ org_id: orgId, automation_id, created_at: fixtureTime(n) });
+          return concurrency_key === undefined ? run : { ...run, concurrency_key };
+        };
+        const busyKeyed = held('wkr-x', { org_id: orgId, automation_id: a, concurrency_key: 'K' });
+        const busyUnkeyed = held('wkr-x', { org_id: orgId, automation_id: a, concurrency_key: null });
+        const blocked = pending(a, 1, 'K');
+        const sameKeyOtherAutomation = pending(b, 2, 'K');
+        const nullKeys = [pending(a, 3, null), pending(a, 4, null)];
+        const absentKey = pending(a, 5);
+        const lookAlikes = [pending(a, 6, 'k'), pending(a, 7, ''), pending(a, 8, 'K ')];
+        await storage.runs.insertMany([busyKeyed, busyUnkeyed, blocked, sameKeyOtherAutomation, ...nullKeys, absentKey, ...lookAlikes]);
+        expect(ids(await claim(storage))).toEqual(ids([sameKeyOtherAutomation, ...nullKeys, absentKey, ...lookAlikes]));
+        expect(await storage.runs.get(orgId, blocked.id)).toEqual(blocked);
+      });
+
+      it('concurrent claims from several processes take one run of a key at a time, and every run without one', async () => {
+        const adapters = [await ctx.backend.open(), await ctx.backend.open()];
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        const keyed = Array.from({ length: 8 }, (_, n) => makeRunRecord({ ...scope, concurrency_key: 'deploy', created_at: fixtureTime(n) }));
+        const unkeyed = Array.from({ length: 4 }, (_, n) => makeRunRecord({ ...scope, concurrency_key: null, created_at: fixtureTime(n) }));
+        await adapters[0]!.runs.insertMany([...keyed, ...unkeyed]);
+        const results = await Promise.all(
+          Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3 })),
+        );
+        const claimed = results.flat();
+        expect(new Set(ids(claimed)).size).toBe(claimed.length);
+        expect(claimed.filter((run) => run.concurrency_key === 'deploy')).toHaveLength(1);
+        expect(ids(claimed.filter((run) => run.concurrency_key !== 'deploy')).sort()).toEqual(ids(unkeyed).sort());
       });
     });
 

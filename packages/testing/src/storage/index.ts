@@ -13,12 +13,14 @@ import { describeDeliveries } from './deliveries.js';
 import { describeGithubLinks } from './github-links.js';
 import { describeHostileValues } from './hostile-values.js';
 import { describeLifecycle } from './lifecycle.js';
+import { describeOutboundMessages } from './outbound-messages.js';
 import { describeProviderTokens } from './provider-tokens.js';
 import { describeRuns } from './runs.js';
 import { describeRunTransitions } from './run-transitions.js';
 import { describeSandboxes } from './sandboxes.js';
 import { describeSettings } from './settings.js';
 import { describeStartTasks } from './start-tasks.js';
+import { describeSubscriptions } from './subscriptions.js';
 import { describeTransactions } from './transactions.js';
 import { describeWebhooks } from './webhooks.js';
 
@@ -69,6 +71,8 @@ export function testStorageAdapter(
     describeSandboxes(ctx);
     describeConversations(ctx);
     describeStartTasks(ctx);
+    describeSubscriptions(ctx);
+    describeOutboundMessages(ctx);
     describeTransactions(ctx);
     describeCopies(ctx);
     describeHostileValues(ctx);

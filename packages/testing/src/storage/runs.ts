@@ -1,6 +1,7 @@
 /**
  * Conformance: `runs` repository. `insertMany` is all or nothing; lookups are scoped by org,
- * except `listByStatus`, which lists across orgs.
+ * except `listByStatus`, which lists across orgs. Flow control's reads: `listLive` (an
+ * automation's live runs of one concurrency key) and `countCreatedSince`.
  * @module
  */
 import { describe, expect, it } from 'vitest';
@@ -165,6 +166,114 @@ export function describeRuns(ctx: SuiteContext): void {
       expect(await list(2, 4)).toEqual({ items: newestFirst.slice(4), total: 5 });
       expect(await list(10, 5)).toEqual({ items: [], total: 5 });
       expect(await list(1, 100)).toEqual({ items: [], total: 5 });
+    });
+
+    describe('listLive', () => {
+      it("returns the automation's PENDING and RUNNING runs with that key, oldest first then by id", async () => {
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        const base = uniqueId('run');
+        const keyed = (suffix: string, seconds: number, overrides: Partial<RunRecord> = {}): RunRecord =>
+          makeRunRecord({ ...scope, id: `${base}-${suffix}`, concurrency_key: 'pr-7', created_at: fixtureTime(seconds), ...overrides });
+        const running = keyed('d', 10, { status: 'RUNNING', attempt: 1, started_at: fixtureTime(11) });
+        const tieB = keyed('b', 20);
+        const tieC = keyed('c', 20, { held_reason: 'queued behind another run of pr-7' });
+        const finished = (['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'] as const).map((status, n) => keyed(`f${n}`, 5, { status }));
+        const otherKey = keyed('e', 15, { concurrency_key: 'pr-8' });
+        const otherAutomation = makeRunRecord({ org_id: scope.org_id, concurrency_key: 'pr-7', created_at: fixtureTime(12) });
+        const otherOrg = makeRunRecord({ automation_id: scope.automation_id, concurrency_key: 'pr-7', created_at: fixtureTime(12) });
+        await ctx.adapter.runs.insertMany([tieC, otherKey, ...finished, otherOrg]);
+        await ctx.adapter.runs.insertMany([tieB, otherAutomation, running]);
+        expect(await ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, 'pr-7')).toEqual([running, tieB, tieC]);
+        expect(await ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, 'pr-8')).toEqual([otherKey]);
+        expect(await ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, 'PR-7')).toEqual([]);
+        expect(await ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, null)).toEqual([]);
+        expect(await ctx.adapter.runs.listLive(otherOrg.org_id, scope.automation_id, 'pr-7')).toEqual([otherOrg]);
+      });
+
+      it('null lists the runs without a key, whether null or absent, and "" is a key of its own', async () => {
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        const absent = makeRunRecord({ ...scope, created_at: fixtureTime(1) });
+        const nulled = makeRunRecord({ ...scope, concurrency_key: null, created_at: fixtureTime(2) });
+        const empty = makeRunRecord({ ...scope, concurrency_key: '', created_at: fixtureTime(3) });
+        const keyed = makeRunRecord({ ...scope, concurrency_key: 'k', created_at: fixtureTime(4) });
+        await ctx.adapter.runs.insertMany([keyed, empty, nulled, absent]);
+        expect(await ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, null)).toEqual([absent, nulled]);
+        expect(await ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, '')).toEqual([empty]);
+      });
+
+      it('follows transitions, and inside a transaction reads its own writes while others read the committed runs', async () => {
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto'), concurrency_key: 'deploy' };
+        const first = makeRunRecord({ ...scope, created_at: fixtureTime(1) });
+        const second = makeRunRecord({ ...scope, created_at: fixtureTime(2) });
+        await ctx.adapter.runs.insertMany([first, second]);
+        const running = await ctx.adapter.runs.transition(scope.org_id, first.id, { from: ['PENDING'] }, { status: 'RUNNING', attempt: 1 });
+        const live = () => ctx.adapter.runs.listLive(scope.org_id, scope.automation_id, 'deploy');
+        expect(await live()).toEqual([running, second]);
+        await ctx.adapter.runs.transition(scope.org_id, first.id, { from: ['RUNNING'] }, { status: 'COMPLETED', completed_at: fixtureTime(3) });
+        expect(await live()).toEqual([second]);
+
+        const added = makeRunRecord({ ...scope, created_at: fixtureTime(0) });
+        const error = new Error('rollback');
+        await expect(
+          ctx.adapter.transaction(async (tx) => {
+            await tx.runs.insertMany([added]);
+            await tx.runs.transition(scope.org_id, second.id, { from: ['PENDING'] }, { status: 'CANCELLED', completed_at: fixtureTime(4) });
+            expect(await tx.runs.listLive(scope.org_id, scope.automation_id, 'deploy')).toEqual([added]);
+            expect(await live()).toEqual([second]);
+            throw error;
+          }),
+        ).rejects.toBe(error);
+        expect(await live()).toEqual([second]);
+      });
+    });
+
+    describe('countCreatedSince', () => {
+      it("counts the automation's runs created at or after the time, every status but SKIPPED and CANCELLED", async () => {
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        const at = (seconds: number, status: RunStatus = 'PENDING'): RunRecord =>
+          makeRunRecord({ ...scope, status, created_at: fixtureTime(seconds) });
+        const before = at(9);
+        const counted = [at(10), at(11, 'RUNNING'), at(12, 'COMPLETED'), at(13, 'FAILED')];
+        const skipped = at(15, 'SKIPPED');
+        const cancelled = at(14, 'CANCELLED');
+        const otherAutomation = makeRunRecord({ org_id: scope.org_id, created_at: fixtureTime(20) });
+        const otherOrg = makeRunRecord({ automation_id: scope.automation_id, created_at: fixtureTime(20) });
+        await ctx.adapter.runs.insertMany([skipped, ...counted, cancelled, otherOrg, before, otherAutomation]);
+        const count = (seconds: number) => ctx.adapter.runs.countCreatedSince(scope.org_id, scope.automation_id, fixtureTime(seconds));
+        expect(await count(0)).toBe(5);
+        expect(await count(10)).toBe(4);
+        expect(await count(12)).toBe(2);
+        expect(await count(15)).toBe(0);
+        expect(await count(100)).toBe(0);
+        expect(await ctx.adapter.runs.countCreatedSince(uniqueId('org'), scope.automation_id, fixtureTime(0))).toBe(0);
+      });
+
+      it('compares instants, not text, and follows a run skipped by transition, rolled back or not', async () => {
+        const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
+        // As text, `…:01.500Z` sorts before `…:01Z`; as instants it comes after.
+        const half = makeRunRecord({ ...scope, created_at: '2025-01-01T00:00:01.500Z' });
+        const whole = makeRunRecord({ ...scope, created_at: '2025-01-01T00:00:01Z' });
+        await ctx.adapter.runs.insertMany([half, whole]);
+        const count = (since: string) => ctx.adapter.runs.countCreatedSince(scope.org_id, scope.automation_id, since);
+        expect(await count('2025-01-01T00:00:01.200Z')).toBe(1);
+        expect(await count('2025-01-01T00:00:01Z')).toBe(2);
+        expect(await count('2025-01-01T00:00:01.000Z')).toBe(2);
+
+        const error = new Error('rollback');
+        await expect(
+          ctx.adapter.transaction(async (tx) => {
+            await tx.runs.transition(scope.org_id, half.id, { from: ['PENDING'] }, { status: 'SKIPPED', completed_at: fixtureTime(2) });
+            expect(await tx.runs.countCreatedSince(scope.org_id, scope.automation_id, fixtureTime(0))).toBe(1);
+            expect(await count(fixtureTime(0))).toBe(2);
+            throw error;
+          }),
+        ).rejects.toBe(error);
+        expect(await count(fixtureTime(0))).toBe(2);
+        await ctx.adapter.runs.transition(scope.org_id, half.id, { from: ['PENDING'] }, { status: 'SKIPPED', completed_at: fixtureTime(2) });
+        expect(await count(fixtureTime(0))).toBe(1);
+        await ctx.adapter.runs.transition(scope.org_id, whole.id, { from: ['PENDING'] }, { status: 'CANCELLED', completed_at: fixtureTime(2) });
+        expect(await count(fixtureTime(0))).toBe(0);
+      });
     });
 
     describe('listByStatus', () => {
