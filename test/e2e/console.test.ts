@@ -7,7 +7,8 @@
  * Node appears on the delivery log with its outcome and its run without reloading; the run's
  * conversation events arrive live; a slow run is cancelled; a message is sent in a conversation;
  * a sandbox is paused, resumed and deleted; settings and secrets are set and unset without a value
- * ever on the page; a secret is rotated; the API reference renders; and in confirmation mode
+ * ever on the page; a secret is rotated; a subscription to a loopback receiver is created (its
+ * secret once), and its message is delivered, its attempt logged and replayed; the API reference renders; and in confirmation mode
  * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected.
  *
  * Each page is photographed; `AGENT_PLATFORM_CONSOLE_SCREENSHOTS=1` writes the pictures to
@@ -16,6 +17,8 @@
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient, type AgentPlatformClient } from '@agent-platform/client';
@@ -105,6 +108,8 @@ else
         AGENT_PLATFORM_SANDBOX: 'process',
         AGENT_PLATFORM_API_KEYS: `alice@acme:${ALICE},bob@acme:${BOB}`,
         AGENT_PLATFORM_AGENT_COMMAND: AGENT,
+        // The subscription step's receiver is on loopback.
+        AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: 'true',
       });
       alice = createClient({ baseUrl: server.baseUrl, apiKey: ALICE });
       browser = await chromium.launch({
@@ -350,6 +355,73 @@ else
       expect(await page.content()).not.toContain(rotated);
       expect((await sendEvent(rotated, { type: 'Comment' })).matched).toBe(0);
       expect((await sendEvent(firstSecret, { type: 'Comment', n: 2 })).matched).toBe(0);
+    }, 60_000);
+
+    it('creates a subscription (its secret once), and shows its message delivered, the attempt log, and a replay', async () => {
+      const received: IncomingHttpHeaders[] = [];
+      const receiver = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => {
+          received.push(request.headers);
+          response.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      try {
+        await open('Subscriptions');
+        await page.getByLabel('URL', { exact: true }).fill(url);
+        await page.getByLabel('delivery.received', { exact: true }).check();
+        await page.getByLabel('Description', { exact: true }).fill('e2e receiver');
+        await page.getByRole('button', { name: 'Create subscription' }).click();
+        await page.getByRole('heading', { name: `Subscription to ${url} created: copy its secret now` }).waitFor(WAIT);
+        const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+        expect(secret).toMatch(/^whsec_/);
+        await page.getByRole('button', { name: 'I have copied it' }).click();
+        expect(await page.content()).not.toContain(secret);
+        await shot('subscriptions');
+
+        await sendEvent(firstSecret, { type: 'Comment', n: 3 });
+        await page.getByRole('link', { name: `Messages to ${url}` }).click();
+        await heading(`Subscription ${url}`);
+        const row = page.getByRole('row').filter({ hasText: 'delivery.received' });
+        await row.getByText('delivered', { exact: true }).waitFor(WAIT);
+        await row.getByRole('button', { name: /^Log of attempts of message / }).click();
+        await page.getByRole('table', { name: /^Attempt log of message / }).getByRole('cell', { name: '200', exact: true }).waitFor(WAIT);
+        await shot('subscription');
+        await row.getByRole('button', { name: /^Replay message / }).click();
+        await page.getByRole('status').filter({ hasText: /is being sent again/ }).waitFor(WAIT);
+        await expect.poll(() => received.length, WAIT).toBe(2);
+        // The same message both times: a receiver can drop the repeat.
+        expect(received[1]!['webhook-id']).toBe(received[0]!['webhook-id']);
+      } finally {
+        await new Promise<void>((resolve) => {
+          receiver.close(() => resolve());
+          receiver.closeAllConnections();
+        });
+      }
+    }, 60_000);
+
+    it('sets an automation’s flow control: concurrency key, on conflict, debounce and rate limit', async () => {
+      await open('Automations');
+      await page.getByRole('link', { name: 'work slowly', exact: true }).click();
+      await heading('Automation work slowly');
+      await page.getByLabel('Concurrency key', { exact: true }).fill('data.id');
+      await page.getByLabel('On conflict', { exact: true }).selectOption('cancel_previous');
+      await page.getByLabel('Debounce (seconds)', { exact: true }).fill('5');
+      await page.getByLabel('Rate limit: max runs', { exact: true }).fill('10');
+      await page.getByLabel('Rate limit: per seconds', { exact: true }).fill('60');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor(WAIT);
+      const [saved] = (await alice.automations.list()).automations.filter((automation) => automation.name === 'work slowly');
+      expect(saved).toMatchObject({ concurrency_key: 'data.id', on_conflict: 'cancel_previous', debounce_seconds: 5, rate_limit: { max_runs: 10, per_seconds: 60 } });
+      // Emptied, each is removed.
+      await page.getByLabel('Debounce (seconds)', { exact: true }).fill('');
+      await page.getByLabel('Rate limit: max runs', { exact: true }).fill('');
+      await page.getByLabel('Rate limit: per seconds', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor(WAIT);
+      expect(await alice.automations.get(saved!.id)).toMatchObject({ concurrency_key: 'data.id', debounce_seconds: null, rate_limit: null });
     }, 60_000);
 
     it('shows the API reference from /openapi.json with Swagger UI served by the console', async () => {

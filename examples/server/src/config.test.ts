@@ -25,3 +25,22 @@ describe('the data directory', () => {
     expect(parseStorage({ DATABASE_URL: 'postgres://u:p@db/agents' })).toEqual({ kind: 'postgres', url: 'postgres://u:p@db/agents' });
   });
 });
+
+describe('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE', () => {
+  it('is off unless set: subscribers on private addresses are refused by default', () => {
+    expect(loadConfig({ AGENT_PLATFORM_STORAGE: 'memory' }).outboundAllowPrivate).toBe(false);
+    expect(loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: ' ' }).outboundAllowPrivate).toBe(false);
+  });
+
+  it.each(['true', '1', 'TRUE', 'on'])('%s turns it on', (value) => {
+    expect(loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: value }).outboundAllowPrivate).toBe(true);
+  });
+
+  it.each(['false', '0', 'off'])('%s keeps it off', (value) => {
+    expect(loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: value }).outboundAllowPrivate).toBe(false);
+  });
+
+  it('stops the server on anything else, naming the variable', () => {
+    expect(() => loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: 'maybe' })).toThrow(/AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE must be on or off/);
+  });
+});

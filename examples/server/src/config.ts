@@ -43,6 +43,12 @@ export interface ServerConfig {
   agentCommand: string | null;
   /** Whether owners with `llm_model` set get the built-in LLM agent (`AGENT_PLATFORM_BUILTIN_AGENT`, default on). */
   builtInAgent: boolean;
+  /**
+   * Whether outbound-event subscribers may be on loopback, private and link-local addresses
+   * (`AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE`, default off: users could otherwise make the server
+   * call its own network).
+   */
+  outboundAllowPrivate: boolean;
 }
 
 export type StorageConfig =
@@ -221,5 +227,6 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     dockerImages: parseDockerImages(env.AGENT_PLATFORM_DOCKER_IMAGES),
     agentCommand: env.AGENT_PLATFORM_AGENT_COMMAND?.trim() || null,
     builtInAgent: parseSwitch('AGENT_PLATFORM_BUILTIN_AGENT', env.AGENT_PLATFORM_BUILTIN_AGENT, true),
+    outboundAllowPrivate: parseSwitch('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE', env.AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE, false),
   };
 }

@@ -53,7 +53,11 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
       perOrgConcurrency: config.runsPerOrg,
       globalConcurrency: config.runsMax,
     },
+    outbound: { allowPrivateAddresses: config.outboundAllowPrivate },
   });
+  if (config.outboundAllowPrivate) {
+    logger.warn('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE is on: subscriptions may send to loopback and private addresses; keep it off where users are not trusted with this network');
+  }
   for (const link of config.githubLinks) await platform.githubLinks.link(link);
   if (config.githubWebhookSecrets.length === 0) {
     logger.info('AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET is not set: the GitHub events endpoint answers 404');

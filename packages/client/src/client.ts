@@ -11,6 +11,7 @@ import { eventsNamespace } from './namespaces/events.js';
 import { sandboxesNamespace, sandboxSpecsNamespace } from './namespaces/sandboxes.js';
 import { gitProvidersNamespace, settingsNamespace } from './namespaces/settings.js';
 import { secretsNamespace } from './namespaces/secrets.js';
+import { subscriptionsNamespace } from './namespaces/subscriptions.js';
 import { systemNamespace } from './namespaces/system.js';
 import { webhooksNamespace } from './namespaces/webhooks.js';
 import { createTransport } from './transport.js';
@@ -82,6 +83,7 @@ export function createClient(options: ClientOptions) {
     secrets: secretsNamespace(transport),
     apiKeys: apiKeysNamespace(transport),
     webhooks: webhooksNamespace(transport),
+    subscriptions: subscriptionsNamespace(transport),
     automations: automationsNamespace(transport),
     deliveries: deliveriesNamespace(transport),
     events: eventsNamespace(transport),

@@ -27,6 +27,7 @@ export type { WaitOptions } from './polling.js';
 export { FINAL_RUN_STATUSES } from './namespaces/automations.js';
 export type { ReadyStartTask } from './namespaces/conversations.js';
 export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
+export { OUTBOUND_EVENT_TYPES, OUTBOUND_MESSAGE_STATUSES, type MessageIterateOptions } from './namespaces/subscriptions.js';
 export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
 export type {
   ApiRoutes,

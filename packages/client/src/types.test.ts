@@ -44,6 +44,9 @@ import {
   type CallOptions,
   type ConversationEvent,
   type MetricsSnapshot,
+  type OutboundMessage,
+  type Subscription,
+  type SubscriptionWithSecret,
   type ReadyStartTask,
   type RouteInit,
   type RouteKey,
@@ -76,6 +79,12 @@ describe('types', () => {
     expectTypeOf(client.sandboxes.search).returns.resolves.toEqualTypeOf<{ items: z.infer<typeof sandboxSchema>[]; next_page_id: string | null }>();
     expectTypeOf(client.sandboxes.getMany).returns.resolves.toEqualTypeOf<(z.infer<typeof sandboxSchema> | null)[]>();
     expectTypeOf(client.apiKeys.revoke).returns.resolves.toBeVoid();
+    expectTypeOf(client.subscriptions.create).returns.resolves.toEqualTypeOf<SubscriptionWithSecret>();
+    expectTypeOf<SubscriptionWithSecret['secret']>().toEqualTypeOf<string>();
+    expectTypeOf<Subscription>().not.toHaveProperty('secret');
+    expectTypeOf(client.subscriptions.replayMessage).returns.resolves.toEqualTypeOf<OutboundMessage>();
+    expectTypeOf<OutboundMessage['attempts'][number]['status_code']>().toEqualTypeOf<number | null>();
+    expectTypeOf(client.subscriptions.delete).returns.resolves.toBeVoid();
   });
 
   it('iterators yield records', () => {
@@ -101,6 +110,10 @@ describe('types', () => {
     void (() => client.automations.create({ name: 'n', instructions: 'i', trigger: { type: 'cron', source: 'x', on: 'y' } }));
     // @ts-expect-error: max_iterations is a number
     void (() => client.settings.store({ max_iterations: 'ten' }));
+    // @ts-expect-error: an event type the platform does not send
+    void (() => client.subscriptions.create({ url: 'https://x.example', event_types: ['run.exploded'] }));
+    // @ts-expect-error: a message status is one of four
+    void (() => client.subscriptions.listMessages('sub_1', { status: 'lost' }));
     // @ts-expect-error: an unknown signature scheme
     void (() => client.webhooks.register({ name: 'n', source: 's', signature_scheme: 'md5' }));
     // @ts-expect-error: an event is a payload or a body, not both

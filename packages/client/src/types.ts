@@ -5,7 +5,7 @@
  * in the client's types.
  * @module
  */
-import type { RouteQuery, RouteResponse } from './routes.js';
+import type { RouteBody, RouteQuery, RouteResponse } from './routes.js';
 
 export type {
   AgentConversationEvent,
@@ -85,3 +85,28 @@ export type ConversationEventPage = RouteResponse<'GET /api/v1/app-conversations
 export type StartTaskPage = RouteResponse<'GET /api/v1/app-conversations/start-tasks/search'>;
 /** The query of `secrets.list`: `name__contains` (case-insensitive), `page_id`, `limit` 1–100. */
 export type CustomSecretSearchQueryInput = RouteQuery<'GET /api/v1/secrets/search'>;
+
+// Outbound-event subscriptions: read from the route table, which holds core's schemas for them
+// (core's browser-safe `schemas` entry does not export them).
+/** Body of `subscriptions.create`: `url`, `event_types`, optional `description` and `enabled`. */
+export type SubscriptionCreateInput = RouteBody<'POST /api/automation/v1/subscriptions'>;
+/** Body of `subscriptions.update`: any subset of `url`, `event_types`, `description`, `enabled`. */
+export type SubscriptionUpdateInput = RouteBody<'PATCH /api/automation/v1/subscriptions/{subscription_id}'>;
+/** A subscription as the API returns it: never its secret. */
+export type Subscription = RouteResponse<'GET /api/automation/v1/subscriptions/{subscription_id}'>;
+/** The answer to create and rotate: the subscription and its signing secret, shown only then. */
+export type SubscriptionWithSecret = RouteResponse<'POST /api/automation/v1/subscriptions'>;
+/** A page of subscriptions with `total`. */
+export type SubscriptionList = RouteResponse<'GET /api/automation/v1/subscriptions'>;
+/** What a subscription can ask to be told about (`run.failed`, ...). */
+export type OutboundEventType = Subscription['event_types'][number];
+/** One event sent (or to be sent) to a subscriber, with every attempt. */
+export type OutboundMessage = RouteResponse<'GET /api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}'>;
+/** `pending`, `delivered`, `failed` or `cancelled`. */
+export type OutboundMessageStatus = OutboundMessage['status'];
+/** One try at sending a message: status code (`null` without an answer), latency, error. */
+export type OutboundAttempt = OutboundMessage['attempts'][number];
+/** A page of a subscription's messages with `total`. */
+export type OutboundMessageList = RouteResponse<'GET /api/automation/v1/subscriptions/{subscription_id}/messages'>;
+/** The query of `subscriptions.listMessages`: `status`, `limit` 1–100, `offset`. */
+export type OutboundMessageListQueryInput = RouteQuery<'GET /api/automation/v1/subscriptions/{subscription_id}/messages'>;

@@ -8,6 +8,8 @@ import { DeliveriesPage, DeliveryPage } from './pages/deliveries.js';
 import { RunPage, RunsPage } from './pages/runs.js';
 import { SandboxesPage } from './pages/sandboxes.js';
 import { SettingsPage } from './pages/settings.js';
+import { SubscriptionPage } from './pages/subscription.js';
+import { SubscriptionsPage } from './pages/subscriptions.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { useRoute, type Route } from './router.js';
 import { clientFor, SessionContext, signIn, storedSession, storeSession, type Session, type SignedIn } from './session.js';
@@ -18,6 +20,7 @@ const NAV = [
   ['runs', 'Runs'],
   ['conversations', 'Conversations'],
   ['webhooks', 'Webhooks'],
+  ['subscriptions', 'Subscriptions'],
   ['sandboxes', 'Sandboxes'],
   ['settings', 'Settings'],
   ['api', 'API reference'],
@@ -107,6 +110,8 @@ function Page({ route }: { route: Route }) {
       return id ? <ConversationPage id={id} /> : <ConversationsPage />;
     case 'webhooks':
       return <WebhooksPage />;
+    case 'subscriptions':
+      return id ? <SubscriptionPage id={id} /> : <SubscriptionsPage />;
     case 'sandboxes':
       return <SandboxesPage />;
     case 'settings':

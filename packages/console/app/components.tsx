@@ -137,10 +137,11 @@ export function ConfirmButton(props: { label: string; hidden?: string; question:
 }
 
 /**
- * A secret the platform shows this once (a webhook's signing secret): shown with a plain note that
- * it cannot be shown again, a copy button, and a button that hides it for good.
+ * A secret the platform shows this once (a webhook's or a subscription's signing secret): shown
+ * with a plain note that it cannot be shown again, a copy button, and a button that hides it for
+ * good. `holder` says who needs it: the sender of inbound events, or the receiver of outbound ones.
  */
-export function SecretOnce({ title, secret, subject, onDone }: { title: string; secret: string; subject: string; onDone: () => void }) {
+export function SecretOnce({ title, secret, subject, holder = 'sender', onDone }: { title: string; secret: string; subject: string; holder?: 'sender' | 'receiver'; onDone: () => void }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
@@ -161,7 +162,7 @@ export function SecretOnce({ title, secret, subject, onDone }: { title: string; 
       <h2 id="secret-once-title">{title}</h2>
       <p>
         <strong>Copy it now: this is the only time it is shown.</strong> The platform keeps {subject}'s signing secret encrypted and never shows it
-        again. Put it in the sender's settings; if it is lost, rotate the secret.
+        again. Put it in the {holder}'s settings; if it is lost, rotate the secret.
       </p>
       <label>
         Signing secret

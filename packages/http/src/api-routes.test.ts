@@ -56,6 +56,11 @@ describe('ApiRoutes', () => {
     expectTypeOf<Rotate['bodyRequired']>().toEqualTypeOf<false>();
     expectTypeOf<Rotate['response']>().toExtend<WebhookView & { webhook_secret: string }>();
 
+    type Replay = ApiRoutes['POST /api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}/replay'];
+    expectTypeOf<Replay['params']>().toEqualTypeOf<{ subscription_id: string; message_id: string }>();
+    expectTypeOf<Replay['bodyRequired']>().toEqualTypeOf<false>();
+    expectTypeOf<ApiRoutes['POST /api/automation/v1/subscriptions']['response']>().toExtend<{ secret: string }>();
+
     type Conversations = ApiRoutes['GET /api/v1/app-conversations'];
     expectTypeOf<Conversations['query']>().toExtend<{ ids?: string[] | undefined; page_id?: string | undefined } | undefined>();
 

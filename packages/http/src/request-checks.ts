@@ -33,11 +33,21 @@ const NOT_FOUND_BY_COLLECTION: Record<string, string> = {
   conversations: 'Conversation not found',
   // `/api/automation/v1/{id}`: the only route whose parameter follows `v1`.
   v1: 'Automation not found',
+  subscriptions: 'Subscription not found',
+  // `/api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}`.
+  messages: 'Message not found',
 };
 
-/** The 404 detail of a route with path parameters, from the collection before its first parameter. */
-export function notFoundDetail(routePath: string): string {
+/**
+ * The 404 detail of a route with path parameters: from the collection just before `param` when
+ * it names one (a message id under its subscription's), else from the collection before the
+ * route's first parameter.
+ */
+export function notFoundDetail(routePath: string, param?: string): string {
   const segments = routePath.split('/');
+  const own = param === undefined ? -1 : segments.indexOf(`{${param}}`);
+  const ownDetail = own > 0 ? NOT_FOUND_BY_COLLECTION[segments[own - 1] ?? ''] : undefined;
+  if (ownDetail) return ownDetail;
   const first = segments.findIndex((segment) => segment.startsWith('{'));
   return NOT_FOUND_BY_COLLECTION[segments[first - 1] ?? ''] ?? 'Not Found';
 }
@@ -69,14 +79,14 @@ export function decodePathParams(routePath: string, raw: Record<string, string>)
   const params: Record<string, string> = {};
   for (const [name, encoded] of Object.entries(raw)) {
     // Percent-encoding at most triples the length: longer cannot decode to an acceptable id.
-    if (encoded.length > MAX_PATH_PARAM_LENGTH * 3) throw new PlatformError('NOT_FOUND', notFoundDetail(routePath));
+    if (encoded.length > MAX_PATH_PARAM_LENGTH * 3) throw new PlatformError('NOT_FOUND', notFoundDetail(routePath, name));
     let decoded: string;
     try {
       decoded = decodeURIComponent(encoded);
     } catch {
       throw new PlatformError('NOT_FOUND', 'Not Found');
     }
-    if (!isPlausibleParam(decoded)) throw new PlatformError('NOT_FOUND', notFoundDetail(routePath));
+    if (!isPlausibleParam(decoded)) throw new PlatformError('NOT_FOUND', notFoundDetail(routePath, name));
     params[name] = decoded;
   }
   return params;

@@ -15,6 +15,7 @@ import { eventStreamRoutes } from './routes/event-stream-routes.js';
 import { openHandsRoutes } from './routes/openhands-routes.js';
 import { sandboxRoutes } from './routes/sandbox-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
+import { subscriptionRoutes } from './routes/subscription-routes.js';
 import { openApiRoute, systemRoutes } from './routes/system-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 
@@ -24,6 +25,7 @@ export const routeGroups = [
   settingsRoutes,
   apiKeyRoutes,
   webhookRoutes,
+  subscriptionRoutes,
   eventRoutes,
   deliveryRoutes,
   automationRoutes,

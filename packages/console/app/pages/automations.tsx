@@ -6,6 +6,7 @@ import { useAction, useResource } from '../hooks.js';
 import { describeOutcome } from '../outcomes.js';
 import { navigate, segment } from '../router.js';
 import { useClient } from '../session.js';
+import { FlowControlFields, flowDraftOf, flowInputOf, type FlowDraft } from './flow-control.js';
 
 const GITHUB = 'github';
 
@@ -72,7 +73,7 @@ export function AutomationsPage() {
 
 const patternsOf = (on: string | string[]) => (typeof on === 'string' ? [on] : on);
 
-interface Draft {
+interface Draft extends FlowDraft {
   name: string;
   source: string;
   on: string;
@@ -96,6 +97,7 @@ const draftOf = (automation: Automation | null): Draft => ({
   llmModel: automation?.llm_model ?? '',
   repository: automation?.selected_repository ?? '',
   sandboxSpec: automation?.sandbox_spec_id ?? '',
+  ...flowDraftOf(automation),
 });
 
 /** The form's draft as the API takes it (create, update, validate). */
@@ -109,6 +111,7 @@ const inputOf = (draft: Draft) =>
     llm_model: draft.llmModel.trim() || null,
     selected_repository: draft.repository.trim() || null,
     sandbox_spec_id: draft.sandboxSpec.trim() || null,
+    ...flowInputOf(draft),
   }) satisfies AutomationCreateInput;
 
 /** The patterns of an `on` field as typed: separated by commas or new lines. */
@@ -227,6 +230,7 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
           <input name="enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={set('enabled')} />
           Enabled
         </label>
+        <FlowControlFields draft={draft} onChange={set} />
         <details>
           <summary>More options</summary>
           <div class="grid">

@@ -9,6 +9,9 @@ import { LIVE_POLL_MS } from './deliveries.js';
 
 const isFinal = (run: Run) => FINAL_RUN_STATUSES.includes(run.status);
 
+/** Why a PENDING run waits (queued behind a run with its concurrency key, debounced), if it says. */
+const heldReason = (run: Run): string | null => (run.status === 'PENDING' && run.held_reason ? run.held_reason : null);
+
 export function RunsPage({ automationId }: { automationId: string | null }) {
   const client = useClient();
   const automations = useResource((signal) => client.automations.list({ limit: 100 }, { signal }), []);
@@ -78,8 +81,16 @@ function RunList({ automationId }: { automationId: string }) {
                     </td>
                     <td>
                       <Badge value={run.status} />
+                      {heldReason(run) && <small class="detail">{heldReason(run)}</small>}
                     </td>
-                    <td>{run.event_key ? <code>{run.event_key}</code> : run.trigger}</td>
+                    <td>
+                      {run.event_key ? <code>{run.event_key}</code> : run.trigger}
+                      {run.concurrency_key != null && (
+                        <small class="detail">
+                          key <code>{run.concurrency_key}</code>
+                        </small>
+                      )}
+                    </td>
                     <td>
                       <Time value={run.created_at} />
                     </td>
@@ -125,6 +136,8 @@ export function RunPage({ id }: { id: string }) {
               ['Status', <Badge value={record.status} />],
               ['Automation', <Link to={`automations/${segment(record.automation_id)}`}>{record.automation_id}</Link>],
               ['Trigger', record.event_key ? <code>{record.event_key}</code> : record.trigger],
+              ...(heldReason(record) ? ([['Waiting because', heldReason(record)]] as [string, string][]) : []),
+              ['Concurrency key', record.concurrency_key != null ? <code>{record.concurrency_key}</code> : null],
               ['Delivery', record.delivery_id ? <Link to={`deliveries/${segment(record.delivery_id)}`}>{record.delivery_id}</Link> : null],
               ['Attempt', String(record.attempt)],
               ['Created', <Time value={record.created_at} />],

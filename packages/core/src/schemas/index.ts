@@ -17,6 +17,7 @@ export * from './webhook.js';
 export * from './automation.js';
 export * from './automation-validation.js';
 export * from './run.js';
+export * from './subscription.js';
 export * from './delivery.js';
 export * from './github-link.js';
 export * from './sandbox-spec.js';
