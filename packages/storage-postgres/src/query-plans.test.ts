@@ -14,14 +14,15 @@ import {
   makeConversationRecord,
   makeDeliveryRecord,
   makeGithubLinkRecord,
+  makeOutboundMessageRecord,
   makeProviderTokensRecord,
   makeRunRecord,
   makeSandboxRecord,
   makeSettingsRecord,
   makeStartTaskRecord,
+  makeSubscriptionRecord,
   makeWebhookRecord,
 } from '@agent-platform/testing';
-import type { OutboundMessageRecord, SubscriptionRecord } from '@agent-platform/core';
 import { migrate } from './index.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS } from './repositories/index.js';
 import { createRunQueue, RUN_QUEUE_STATEMENTS } from './run-queue.js';
@@ -168,42 +169,13 @@ describe.skipIf(!available)('query plans', () => {
     await repos.startTasks.insert(makeStartTaskRecord({ created_by_user_id: conversation.created_by_user_id, app_conversation_id: conversation.id }));
     await repos.conversations.delete(conversation.id);
     // Outbound events and flow control.
-    const subscription: SubscriptionRecord = {
-      id: 'sub-plan',
-      org_id: 'org-plan',
-      url: 'https://hooks.example.com/',
-      event_types: ['run.completed'],
-      description: null,
-      enabled: true,
-      disabled_reason: null,
-      consecutive_failures: 0,
-      failing_since: null,
-      last_success_at: null,
-      created_at: fixtureTime(0),
-      updated_at: fixtureTime(0),
-      secret_encrypted: 'sealed',
-    };
+    const subscription = makeSubscriptionRecord({ id: 'sub-plan', org_id: 'org-plan' });
     await repos.subscriptions.insert(subscription);
     await repos.subscriptions.get(subscription.org_id, subscription.id);
     await repos.subscriptions.list(subscription.org_id, { limit: 10, offset: 0 });
     await repos.subscriptions.listEnabled(subscription.org_id);
     await repos.subscriptions.update(subscription);
-    const message: OutboundMessageRecord = {
-      id: 'msg-plan',
-      org_id: subscription.org_id,
-      subscription_id: subscription.id,
-      event_type: 'run.completed',
-      payload: { type: 'run.completed', timestamp: fixtureTime(0), data: {} },
-      status: 'pending',
-      attempt: 0,
-      next_attempt_at: fixtureTime(0),
-      detail: null,
-      attempts: [],
-      created_at: fixtureTime(0),
-      updated_at: fixtureTime(0),
-      lease_owner: null,
-      lease_expires_at: null,
-    };
+    const message = makeOutboundMessageRecord({ id: 'msg-plan', org_id: subscription.org_id, subscription_id: subscription.id });
     await repos.outboundMessages.insertMany([message]);
     await repos.outboundMessages.get(message.org_id, message.id);
     await repos.outboundMessages.listBySubscription(message.org_id, message.subscription_id, { limit: 10, offset: 0 });

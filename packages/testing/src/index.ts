@@ -15,11 +15,13 @@ export {
   makeDedupClaim,
   makeDeliveryRecord,
   makeGithubLinkRecord,
+  makeOutboundMessageRecord,
   makeProviderTokensRecord,
   makeRunRecord,
   makeSandboxRecord,
   makeSettingsRecord,
   makeStartTaskRecord,
+  makeSubscriptionRecord,
   makeWebhookRecord,
   uniqueId,
 } from './fixtures.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutboundClaim, OutboundMessageRecord, StorageRepositories } from '@agent-platform/core';
 import { uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
-import { makeOutboundMessageRecord } from './outbound-fixtures.js';
+import { makeOutboundMessageRecord } from '../fixtures.js';
 
 const LEASE_MS = 30_000;
 

@@ -11,7 +11,7 @@ import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 import { HOSTILE_TEXTS } from './hostile-values.js';
 import { claimWindow } from './outbound-claims.js';
-import { makeOutboundMessageRecord, makeSubscriptionRecord } from './outbound-fixtures.js';
+import { makeOutboundMessageRecord, makeSubscriptionRecord } from '../fixtures.js';
 
 const ALL = { limit: 10, offset: 0 };
 

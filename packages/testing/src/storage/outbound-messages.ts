@@ -11,7 +11,7 @@ import { fixtureTime, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
 import { describeOutboundClaims } from './outbound-claims.js';
 import { describeOutboundHostileValues } from './outbound-hostile.js';
-import { makeOutboundMessageRecord } from './outbound-fixtures.js';
+import { makeOutboundMessageRecord } from '../fixtures.js';
 
 const ALL = { limit: 100, offset: 0 };
 

@@ -8,7 +8,7 @@ import { StorageConflictError } from '@agent-platform/core';
 import type { SubscriptionRecord } from '@agent-platform/core';
 import { fixtureTime, uniqueId } from '../fixtures.js';
 import type { SuiteContext } from './context.js';
-import { makeOutboundMessageRecord, makeSubscriptionRecord } from './outbound-fixtures.js';
+import { makeOutboundMessageRecord, makeSubscriptionRecord } from '../fixtures.js';
 
 const ALL = { limit: 100, offset: 0 };
 
