@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCommandAgentRunner, emptyAgentSettings, type AgentEvent } from '@agent-platform/core';
+import { agentNoteDraft, agentOutputDraft, createCommandAgentRunner, emptyAgentSettings, type AgentEvent } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { demoAgent } from './demo-agent.js';
 
@@ -22,11 +22,11 @@ describe('the demo agent', () => {
     })) {
       events.push(event);
     }
-    expect(events[0]).toEqual({ type: 'event', data: { type: 'status', status: 'started', conversation_id: 'conv_demo' } });
-    expect(events).toContainEqual({ type: 'output', message: 'Task: Say hello' });
+    expect(events[0]).toEqual({ type: 'record', event: agentNoteDraft({ type: 'status', status: 'started', conversation_id: 'conv_demo' }) });
+    expect(events).toContainEqual({ type: 'record', event: agentOutputDraft('Task: Say hello') });
     const payload = JSON.stringify({ action: 'opened', issue: { title: 'x' } });
-    expect(events).toContainEqual({ type: 'event', data: { type: 'observation', source: 'event', payload_bytes: payload.length } });
-    expect(events).toContainEqual({ type: 'output', message: 'Model: not configured; API key provided.' });
+    expect(events).toContainEqual({ type: 'record', event: agentNoteDraft({ type: 'observation', source: 'event', payload_bytes: payload.length }) });
+    expect(events).toContainEqual({ type: 'record', event: agentOutputDraft('Model: not configured; API key provided.') });
     expect(events.at(-1)).toEqual({ type: 'finished', outcome: { status: 'COMPLETED', reason: null } });
     expect(JSON.stringify(events)).not.toContain('sk-demo-secret-000');
   });

@@ -8,7 +8,7 @@
  * @module
  */
 import type { AgentEvent, AgentOutcome, AgentRunInput, AgentRunner, MetricsSnapshot } from '@agent-platform/core';
-import { redact, secretValuesOf } from '@agent-platform/core';
+import { agentNoteDraft, redact, secretValuesOf } from '@agent-platform/core';
 import type { JSONSchema7, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -105,7 +105,7 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
       ...(options.mcp?.connectTimeoutMs ? { connectTimeoutMs: options.mcp.connectTimeoutMs } : {}),
       ...(options.mcp?.callTimeoutMs ? { callTimeoutMs: options.mcp.callTimeoutMs } : {}),
     });
-    for (const failure of mcp.failures) yield { type: 'event', data: { type: 'mcp_server_unavailable', server: failure.server, error: failure.error } };
+    for (const failure of mcp.failures) yield { type: 'record', event: agentNoteDraft({ type: 'mcp_server_unavailable', server: failure.server, error: failure.error }) };
 
     const tools = new Map<string, AgentTool<any>>();
     const builtIn: AgentTool<any>[] = [terminalTool(options.terminal), fileEditorTool(), thinkTool(), finishTool()];
@@ -133,7 +133,7 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
     const maxIterations = settings.maxIterations ?? options.defaultMaxIterations ?? 100;
     const maxRetries = options.maxRetries ?? 4;
     if (settings.maxBudgetPerTask !== null && !metrics.costKnown) {
-      yield { type: 'event', data: { type: 'budget_not_enforced', reason: `no price is known for ${model.name}` } };
+      yield { type: 'record', event: agentNoteDraft({ type: 'budget_not_enforced', reason: `no price is known for ${model.name}` }) };
     }
 
     for (let iteration = 1; iteration <= maxIterations; iteration++) {
@@ -153,7 +153,7 @@ async function* runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions): 
           yield { type: 'metrics', metrics: metrics.snapshot() };
         } catch (error) {
           if (stop.signal.aborted) return yield finished(stopped());
-          yield { type: 'event', data: { type: 'condensation_failed', error: describeModelError(error, model.name, secrets) } };
+          yield { type: 'record', event: agentNoteDraft({ type: 'condensation_failed', error: describeModelError(error, model.name, secrets) }) };
         }
       }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AgentEvent, AgentRunInput, AgentRunner } from '../ports/agent-runner.js';
+import { agentNoteDraft } from '../schemas/agent-events.js';
 
 export interface AgentRouterOptions {
   /** Runners an owner can name in their `agent` setting. */
@@ -42,7 +43,7 @@ export function createAgentRouter(options: AgentRouterOptions): AgentRunner {
   return {
     async *run(input: AgentRunInput): AsyncIterable<AgentEvent> {
       const choice = chooseAgent(input, options);
-      yield { type: 'event', data: { type: 'agent_selected', agent: choice.name, reason: choice.reason } };
+      yield { type: 'record', event: agentNoteDraft({ type: 'agent_selected', agent: choice.name, reason: choice.reason }) };
       yield* choice.runner.run(input);
     },
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandAgentRunner, emptyAgentSettings, type AgentEvent, type AgentRunInput, type SandboxRuntime } from '@agent-platform/core';
+import { agentNoteDraft, agentOutputDraft, createCommandAgentRunner, emptyAgentSettings, type AgentEvent, type AgentRunInput, type SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -35,10 +35,10 @@ describe('command agent runner on the process runtime', () => {
     });
     const events = await collect(agent.run(input()));
     expect(events).toEqual([
-      { type: 'output', message: 'task: Fix the login bug' },
-      { type: 'event', data: { step: 1, run: 'run_1' } },
-      { type: 'event', data: { action: 'opened', number: 7 } },
-      { type: 'output', message: 'no newline at end' },
+      { type: 'record', event: agentOutputDraft('task: Fix the login bug') },
+      { type: 'record', event: agentNoteDraft({ step: 1, run: 'run_1' }) },
+      { type: 'record', event: agentNoteDraft({ action: 'opened', number: 7 }) },
+      { type: 'record', event: agentOutputDraft('no newline at end') },
       { type: 'finished', outcome: { status: 'COMPLETED', reason: null } },
     ]);
   });
@@ -68,10 +68,10 @@ describe('command agent runner on the process runtime', () => {
     const text = JSON.stringify(events);
     for (const secret of ['sk-live-secret-key-123', 'ghp_secret_token_456', 'mcp-secret-789']) expect(text).not.toContain(secret);
     expect(events[0]).toEqual({
-      type: 'output',
-      message: 'anthropic/claude-sonnet-4 [redacted] [redacted] github.example.com Alice alice@example.com 30 false',
+      type: 'record',
+      event: agentOutputDraft('anthropic/claude-sonnet-4 [redacted] [redacted] github.example.com Alice alice@example.com 30 false'),
     });
-    expect(events[1]).toMatchObject({ type: 'event', data: { sse_servers: [{ url: 'https://mcp.example.com', api_key: '[redacted]' }] } });
+    expect(events[1]).toMatchObject({ type: 'record', event: agentNoteDraft({ sse_servers: [{ url: 'https://mcp.example.com', api_key: '[redacted]' }] }) });
     expect(events.at(-1)).toEqual({ type: 'finished', outcome: { status: 'FAILED', reason: '[redacted]' } });
   });
 
@@ -81,7 +81,7 @@ describe('command agent runner on the process runtime', () => {
     const cancelled: AgentEvent[] = [];
     for await (const event of agent.run(input({ signal: controller.signal }))) {
       cancelled.push(event);
-      if (event.type === 'output') controller.abort();
+      if (event.type === 'record') controller.abort();
     }
     expect(cancelled.at(-1)).toEqual({ type: 'finished', outcome: { status: 'CANCELLED', reason: 'cancelled' } });
     const timedOut = await collect(agent.run(input({ timeoutMs: 300 })));
@@ -91,6 +91,6 @@ describe('command agent runner on the process runtime', () => {
   it('does not give the agent an event file for a run without an event', async () => {
     const agent = createCommandAgentRunner({ command: 'echo "event=${AGENT_PLATFORM_EVENT_FILE:-none}"' });
     const events = await collect(agent.run(input({ eventPayloadJson: null, runId: null })));
-    expect(events[0]).toEqual({ type: 'output', message: 'event=none' });
+    expect(events[0]).toEqual({ type: 'record', event: agentOutputDraft('event=none') });
   });
 });

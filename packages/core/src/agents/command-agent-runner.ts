@@ -9,6 +9,7 @@
  */
 import type { AgentEvent, AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
 import type { SandboxFile } from '../ports/sandbox-runtime.js';
+import { agentNoteDraft, agentOutputDraft } from '../schemas/agent-events.js';
 import { agentLaunch } from './agent-environment.js';
 import { LineSplitter, redact } from './line-splitter.js';
 
@@ -34,12 +35,12 @@ function lineEvent(line: string, secrets: readonly string[]): AgentEvent | null 
   if (clean.trimStart().startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(clean);
-      if (isObject(parsed)) return { type: 'event', data: parsed };
+      if (isObject(parsed)) return { type: 'record', event: agentNoteDraft(parsed) };
     } catch {
       // Not JSON after all: plain output.
     }
   }
-  return { type: 'output', message: clean };
+  return { type: 'record', event: agentOutputDraft(clean) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * `createAgentRouter`, which picks one per owner (DESIGN §12).
  * @module
  */
-import type { AgentEventDraft } from '../schemas/agent-events.js';
+import type { RunnerEventDraft } from '../schemas/agent-events.js';
 import type { Automation } from '../schemas/automation.js';
 import type { ConversationEvent } from '../schemas/app-conversation.js';
 import type { MetricsSnapshot } from '../schemas/metrics.js';
@@ -87,12 +87,14 @@ export interface AgentRunInput {
   pendingMessages?: () => Promise<{ id: string; text: string }[]>;
 }
 
-/** What the agent did, as it happens; secrets are never in it. */
+/**
+ * What the agent did, as it happens; secrets are never in it. One vocabulary: everything the
+ * conversation shows is a `record` (an OpenHands-shaped event, an output line or a note; see
+ * `agentOutputDraft` and `agentNoteDraft`), beside the running cost and the one outcome.
+ */
 export type AgentEvent =
-  | { type: 'output'; message: string }
-  | { type: 'event'; data: Record<string, unknown> }
-  /** An OpenHands-shaped event, stored under `id` (chosen by the runner, so observations can name their action). */
-  | { type: 'record'; id: string; event: AgentEventDraft }
+  /** A conversation event, stored under `id` when the runner chose one (so observations can name their action). */
+  | { type: 'record'; id?: string; event: RunnerEventDraft }
   /** The token usage and cost so far. */
   | { type: 'metrics'; metrics: MetricsSnapshot }
   | { type: 'finished'; outcome: AgentOutcome };

@@ -150,9 +150,7 @@ export class AgentSession {
       let outcome: AgentOutcome = { status: 'FAILED', reason: 'the agent reported no outcome' };
       const agentInput = { ...input, runtime: this.runtime, sandboxId: sandbox, conversationId: conversation, ...(platformTools ? { platformTools } : {}) };
       for await (const event of this.agent.run(agentInput)) {
-        if (event.type === 'output') await this.append({ kind: 'agent_output', source: 'agent', message: event.message, data: null });
-        else if (event.type === 'event') await this.append({ kind: 'agent_event', source: 'agent', message: null, data: event.data });
-        else if (event.type === 'record') await this.append({ id: event.id, ...event.event } as NewConversationEvent);
+        if (event.type === 'record') await this.append({ ...(event.id ? { id: event.id } : {}), ...event.event } as NewConversationEvent);
         else if (event.type === 'metrics') await this.recordMetrics(event.metrics);
         else outcome = event.outcome.status === 'TIMED_OUT' ? { ...event.outcome, status: 'TIMED_OUT', reason: describeTimeout() } : event.outcome;
       }

@@ -106,3 +106,13 @@ export type EventSource = z.infer<typeof eventSourceSchema>;
 export type AgentEventDraft = {
   [K in AgentEventKind]: { kind: K; source: EventSource; message: string | null; data: AgentEventData<K> };
 }[AgentEventKind];
+
+/** A line a command agent printed, kept as it came (stored with kind `agent_output`). */
+export type AgentOutputDraft = { kind: 'agent_output'; source: 'agent'; message: string; data: null };
+/** A structured note from an agent or the platform (kind `agent_event`): which agent was chosen, an MCP server that did not answer. */
+export type AgentNoteDraft = { kind: 'agent_event'; source: 'agent'; message: null; data: Record<string, unknown> };
+/** Everything an agent runner reports to its conversation: an OpenHands-shaped event, an output line, or a note. */
+export type RunnerEventDraft = AgentEventDraft | AgentOutputDraft | AgentNoteDraft;
+
+export const agentOutputDraft = (message: string): AgentOutputDraft => ({ kind: 'agent_output', source: 'agent', message, data: null });
+export const agentNoteDraft = (data: Record<string, unknown>): AgentNoteDraft => ({ kind: 'agent_event', source: 'agent', message: null, data });
