@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild(['index', 'schemas/index', 'signatures/registry']);
+export default packageBuild(['index', 'schemas', 'signatures/registry']);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { bundleClientForBrowser } from '../support/client-browser-bundle.js';
 
 /** The signature registry and the pure pieces its scheme files use (no node:crypto among them). */
-const SIGNATURE_REGISTRY = /^packages\/core\/src\/signatures\/(schemes\/[a-z0-9-]+|registry|scheme|encoding|match|headers|timestamp|result|types)\.ts$/;
+const SIGNATURE_REGISTRY = /^packages\/core\/src\/signatures\/(schemes\/[a-z0-9-]+|registry|scheme-kit\/[a-z0-9-]+)\.ts$/;
 
 describe('@agent-platform/client in a browser bundle', () => {
   it('builds for platform "browser" from the client and ky alone', async () => {
@@ -26,10 +26,10 @@ describe('@agent-platform/client in a browser bundle', () => {
   });
 
   it('@agent-platform/core/schemas bundles for browsers too (for apps that validate with the schemas)', async () => {
-    const bundle = await bundleClientForBrowser({ entry: 'packages/core/src/schemas/index.ts' });
+    const bundle = await bundleClientForBrowser({ entry: 'packages/core/src/schemas.ts' });
     expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     expect(
-      bundle.inputs.filter((input) => input.startsWith('packages/core/src/') && !/^packages\/core\/src\/(schemas|expressions)\/|^packages\/core\/src\/errors\.ts$/.test(input) && !SIGNATURE_REGISTRY.test(input)),
+      bundle.inputs.filter((input) => input.startsWith('packages/core/src/') && !/^packages\/core\/src\/(schemas|expressions)\/|^packages\/core\/src\/(schemas|kernel\/errors)\.ts$/.test(input) && !SIGNATURE_REGISTRY.test(input)),
     ).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@
  * `@agent-platform/core`: the platform's models, validation, services and ports.
  * @module
  */
-export * from './errors.js';
-export * from './validation.js';
+export * from './kernel/errors.js';
+export * from './kernel/validation.js';
 export * from './ports/index.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';
 export * from './schemas/common.js';
@@ -19,21 +19,21 @@ export * from './expressions/glob.js';
 export * from './expressions/jmespath.js';
 export * from './expressions/expression-schema.js';
 export * from './secrets/aes-gcm-secret-box.js';
-export * from './auth/api-key-material.js';
-export * from './auth/stored-api-key-authenticator.js';
-export type { ServiceContext } from './services/context.js';
-export { defaultSettingsValues, SettingsService } from './services/settings-service.js';
-export { SecretsService } from './services/secrets-service.js';
+export * from './keys/api-key-material.js';
+export * from './keys/stored-api-key-authenticator.js';
+export type { ServiceContext } from './kernel/context.js';
+export { defaultSettingsValues, SettingsService } from './settings/settings-service.js';
+export { SecretsService } from './secrets/secrets-service.js';
 export {
   agentSettingsSchemaDocument,
   conversationSettingsSchemaDocument,
   openHandsSettingsChanges,
   openHandsSettingsView,
   type SettingsChanges,
-} from './services/openhands-settings.js';
-export { GitProvidersService } from './services/git-providers-service.js';
-export { ApiKeysService, type SeedApiKeyInput } from './services/api-keys-service.js';
-export { WebhooksService, generateWebhookSecret, type WebhookSecrets } from './services/webhooks-service.js';
+} from './settings/openhands-settings.js';
+export { GitProvidersService } from './settings/git-providers-service.js';
+export { ApiKeysService, type SeedApiKeyInput } from './keys/api-keys-service.js';
+export { WebhooksService, generateWebhookSecret, type WebhookSecrets } from './webhooks/webhooks-service.js';
 export { createAgentPlatform, type AgentPlatform, type AgentPlatformOptions } from './platform.js';
 export * from './schemas/automation.js';
 export * from './schemas/automation-validation.js';
@@ -44,16 +44,16 @@ export * from './schemas/subscription.js';
 export * from './schemas/delivery.js';
 export * from './schemas/github-link.js';
 export * from './signatures/index.js';
-export { AutomationIndex, type AutomationIndexOptions } from './automations/automation-index.js';
-export { SourceIndex } from './automations/source-index.js';
-export { compileAutomation, type CompiledAutomation } from './automations/compiled-automation.js';
-export { matchEvent, PATTERN_MISS_OUTCOME_LIMIT, type MatchResult } from './automations/match-event.js';
+export { AutomationIndex, type AutomationIndexOptions } from './matching/automation-index.js';
+export { SourceIndex } from './matching/source-index.js';
+export { compileAutomation, type CompiledAutomation } from './matching/compiled-automation.js';
+export { matchEvent, PATTERN_MISS_OUTCOME_LIMIT, type MatchResult } from './matching/match-event.js';
 export { EventsService, type InboundRequest, type EventsOptions } from './ingest/events-service.js';
 export type { GithubDeliveryInfo, GithubOrgResolver } from './ingest/github-delivery.js';
 export { decodeUtf8, jsonNestingExceeds, MAX_JSON_DEPTH, parseJsonText } from './ingest/json-body.js';
-export { AutomationsService, HEALTH_PENDING_LIMIT, toRunView } from './services/automations-service.js';
-export { DeliveriesService } from './services/deliveries-service.js';
-export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './services/github-links-service.js';
+export { AutomationsService, HEALTH_PENDING_LIMIT, toRunView } from './automations/automations-service.js';
+export { DeliveriesService } from './ingest/deliveries-service.js';
+export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './ingest/github-links-service.js';
 export * from './schemas/sandbox-spec.js';
 export * from './schemas/sandbox.js';
 export * from './schemas/app-conversation.js';
@@ -70,7 +70,7 @@ export type {
 export { createCommandAgentRunner, type CommandAgentRunnerOptions } from './agents/command-agent-runner.js';
 export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type AgentLaunch } from './agents/agent-environment.js';
 export { chooseAgent, createAgentRouter, type AgentChoice, type AgentRouterOptions } from './agents/agent-router.js';
-export { createAgentPlatformTools } from './agents/platform-tools.js';
+export { createAgentPlatformTools } from './automations/agent-tools.js';
 export { scrubSecrets, secretValuesOf } from './agents/secret-values.js';
 export { redact } from './agents/line-splitter.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
@@ -82,15 +82,15 @@ export {
   tokenVariable,
   type PreparedRepository,
   type PrepareRepositoryInput,
-} from './runs/repository.js';
+} from './agents/git-checkout.js';
 export * from './schemas/v1-pages.js';
-export { SandboxesService, type SandboxPage } from './services/sandboxes-service.js';
-export { ConversationsService, type Page } from './services/conversations-service.js';
-export { conversationArchive, eventEntryName, type ConversationArchive } from './services/conversation-export.js';
-export { MAX_WORKSPACE_FILE_BYTES, workspacePath } from './services/conversation-files.js';
-export { BoundedDecoder } from './sandbox/bounded-decoder.js';
-export { ExecEventQueue } from './sandbox/exec-event-queue.js';
-export { checkStdin, StdinFeed, type StdinInput } from './sandbox/stdin-feed.js';
+export { SandboxesService, type SandboxPage } from './sandboxes/sandboxes-service.js';
+export { ConversationsService, type Page } from './conversations/conversations-service.js';
+export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';
+export { MAX_WORKSPACE_FILE_BYTES, workspacePath } from './conversations/conversation-files.js';
+export { BoundedDecoder } from './sandboxes/runtime-kit/bounded-decoder.js';
+export { ExecEventQueue } from './sandboxes/runtime-kit/exec-event-queue.js';
+export { checkStdin, StdinFeed, type StdinInput } from './sandboxes/runtime-kit/stdin-feed.js';
 export {
   checkPageLimit,
   decodePageCursor,

@@ -3,7 +3,7 @@
  * @module
  */
 import { TriggerMarks } from './ingest/trigger-marks.js';
-import { createStoredApiKeyAuthenticator } from './auth/stored-api-key-authenticator.js';
+import { createStoredApiKeyAuthenticator } from './keys/stored-api-key-authenticator.js';
 import type { Authenticator, Credentials } from './ports/authenticator.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import { randomIdGenerator, type IdGenerator } from './ports/id-generator.js';
@@ -11,30 +11,32 @@ import { noopLogger, type Logger } from './ports/logger.js';
 import type { SecretBox } from './ports/secret-box.js';
 import type { StorageAdapter } from './ports/storage.js';
 import type { Principal } from './schemas/principal.js';
-import { ApiKeysService } from './services/api-keys-service.js';
-import type { ServiceContext } from './services/context.js';
-import { GitProvidersService } from './services/git-providers-service.js';
-import { SettingsService } from './services/settings-service.js';
-import { SecretsService } from './services/secrets-service.js';
-import { WebhooksService } from './services/webhooks-service.js';
-import { AutomationIndex, type AutomationIndexOptions } from './automations/automation-index.js';
-import { AutomationsService } from './services/automations-service.js';
-import { DeliveriesService } from './services/deliveries-service.js';
-import { GithubLinksService, storedLinksResolver } from './services/github-links-service.js';
+import { ApiKeysService } from './keys/api-keys-service.js';
+import type { ServiceContext } from './kernel/context.js';
+import { GitProvidersService } from './settings/git-providers-service.js';
+import { SettingsService } from './settings/settings-service.js';
+import { SecretsService } from './secrets/secrets-service.js';
+import { WebhooksService } from './webhooks/webhooks-service.js';
+import { AutomationIndex, type AutomationIndexOptions } from './matching/automation-index.js';
+import { AutomationsService } from './automations/automations-service.js';
+import { DeliveriesService } from './ingest/deliveries-service.js';
+import { GithubLinksService, storedLinksResolver } from './ingest/github-links-service.js';
 import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
-import { createAgentPlatformTools } from './agents/platform-tools.js';
-import { SandboxesService } from './services/sandboxes-service.js';
-import { ConversationsService } from './services/conversations-service.js';
+import { createAgentPlatformTools } from './automations/agent-tools.js';
+import { SandboxesService } from './sandboxes/sandboxes-service.js';
+import { ConversationsService } from './conversations/conversations-service.js';
 import type { RunQueue } from './ports/run-queue.js';
-import { ChangeListenerLoop } from './runs/change-listener.js';
+import { ChangeDispatcher } from './kernel/change-dispatcher.js';
+import type { PublishedChange } from './ports/change-feed.js';
+import type { AgentJobServices } from './agents/agent-job.js';
 import { OutboundEvents } from './outbound/outbound-events.js';
 import { OutboundDispatcher } from './outbound/dispatcher.js';
 import { resolveOutboundOptions, type OutboundOptions } from './outbound/options.js';
-import { SubscriptionsService } from './services/subscriptions-service.js';
+import { SubscriptionsService } from './outbound/subscriptions-service.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -78,7 +80,7 @@ export interface AgentPlatformOptions {
   /** Where executors claim PENDING runs. Default: the storage's own (`storage.runQueue`). */
   queue?: RunQueue;
   /** Concurrency, retries and time limits of the run executor. */
-  executor?: Omit<RunExecutorOptions, 'runtime' | 'agent' | 'queue'>;
+  executor?: Omit<RunExecutorOptions, 'queue'>;
   /** Outbound events to subscribers (DESIGN §16): address policy, retries, disabling. */
   outbound?: OutboundOptions;
 }
@@ -153,66 +155,60 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const grace = options.webhookSecretGraceSeconds ?? DEFAULT_GRACE_SECONDS;
   if (!Number.isInteger(grace) || grace < 0) throw new Error('webhookSecretGraceSeconds must be a non-negative integer');
   if (!URL.canParse(options.publicUrl)) throw new Error(`publicUrl must be an absolute URL, got "${options.publicUrl}"`);
-  let executor: RunExecutor | null = null;
-  let conversationsRef: ConversationsService | null = null;
-  const context: ServiceContext = {
+  const ports = {
     storage: options.storage,
-    secrets: options.secrets,
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIdGenerator,
     logger: options.logger ?? noopLogger,
+  };
+  const changes = new ChangeDispatcher(options.storage);
+  const outboundEvents = new OutboundEvents(ports);
+  // Built once, here, with everything in it; nothing changes it afterwards.
+  const context: ServiceContext = Object.freeze({
+    ...ports,
+    secrets: options.secrets,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     webhookSecretGraceSeconds: grace,
-    async announce(change) {
-      // This process acts at once; the others hear of it through the feed.
-      if (change.type === 'runs.pending') executor?.notify();
-      if (change.type === 'run.cancelled') executor?.cancel(change.runId);
-      // Live streams in this process read on at once, started or not; others hear of it below.
-      if (change.type === 'conversation.events' || change.type === 'conversation.control') conversationsRef?.onChange(change);
-      await options.storage.changes.publish(change).catch(() => {
-        // Best effort: executors poll, and the matching index expires, behind the feed.
-      });
-    },
-  };
+    announce: (change: PublishedChange) => changes.announce(change),
+    outbound: outboundEvents,
+  });
   const outboundOptions = resolveOutboundOptions(options.outbound);
-  const outboundEvents = new OutboundEvents(context);
-  context.outbound = outboundEvents;
   const dispatcher = new OutboundDispatcher(context, outboundEvents, outboundOptions);
-  outboundEvents.onPending = () => dispatcher.notify();
   const triggerMarks = new TriggerMarks(options.storage);
-  context.triggerMarks = triggerMarks;
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
   const webhooks = new WebhooksService(context);
-  const automations = new AutomationsService(context, index);
-  context.agentTools = (owner) => createAgentPlatformTools(automations, webhooks, owner);
+  const automations = new AutomationsService(context, index, triggerMarks);
   const settings = new SettingsService(context);
-  const conversations = new ConversationsService(context, settings, options.runtime ?? null, options.agent ?? null, {
-    timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800,
-  });
-  conversationsRef = conversations;
-  if (options.runtime && options.agent) {
-    executor = new RunExecutor(context, settings, {
-      ...options.executor,
-      runtime: options.runtime,
-      agent: options.agent,
-      ...(options.queue ? { queue: options.queue } : {}),
-    });
-  }
-  const listener = new ChangeListenerLoop(context.storage, (change) => {
+  const jobs: AgentJobServices | null = options.runtime
+    ? {
+        context,
+        runtime: options.runtime,
+        agent: options.agent ?? null,
+        settingsOf: (userId) => settings.agentSettings(userId),
+        toolsFor: (owner) => createAgentPlatformTools(automations, webhooks, owner),
+      }
+    : null;
+  const conversations = new ConversationsService(context, jobs, { timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800 });
+  const executor = jobs?.agent ? new RunExecutor(context, jobs, { ...options.executor, ...(options.queue ? { queue: options.queue } : {}) }) : null;
+  // Who acts on which change, made here or heard from another process: each registers once.
+  changes.on((change) => {
     if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
     else if (change.type === 'webhooks.changed') webhooks.cache.invalidateOrg(change.orgId);
     else if (change.type === 'reset') {
       index.invalidateAll();
       webhooks.cache.invalidateAll();
     }
-    if (change.type === 'conversation.events' || change.type === 'conversation.control') conversations.onChange(change);
-    else if (change.type === 'run.cancelled') executor?.cancel(change.runId);
-    else executor?.notify();
-    if (change.type === 'reset') conversations.onChange(change);
   });
+  changes.on((change) => conversations.onChange(change));
+  if (executor) {
+    changes.on((change) => {
+      if (change.type === 'run.cancelled') executor.cancel(change.runId);
+      else if (change.type === 'runs.pending' || change.type === 'reset') executor.notify();
+    });
+  }
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
-  const dedupWindowSeconds = options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS;
+  const recording = { dedupWindowSeconds: options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS, triggerMarks };
 
   return {
     settings,
@@ -227,13 +223,13 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     webhooks,
     automations,
     events: new EventsService(context, index, webhooks, {
+      ...recording,
       maxBodyBytes: maxEventBodyBytes,
-      dedupWindowSeconds,
       signatureToleranceSeconds: options.events?.signatureToleranceSeconds ?? 300,
       githubWebhookSecrets: options.github?.webhookSecrets ?? [],
       resolveGithubOrgs: options.github?.resolveOrgs ?? storedLinksResolver(context.storage),
     }),
-    deliveries: new DeliveriesService(context, index, dedupWindowSeconds),
+    deliveries: new DeliveriesService(context, index, recording),
     githubLinks: new GithubLinksService(context),
     maxEventBodyBytes,
     storage: context.storage,
@@ -241,7 +237,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     authenticate: (credentials) => auth.authenticate(credentials),
     ready: () => context.storage.ping(),
     start: async (startOptions = {}) => {
-      await listener.start();
+      await changes.start();
       if (startOptions.executeRuns !== false) await executor?.start();
       if (outboundOptions.send) dispatcher.start();
     },
@@ -250,7 +246,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       await outboundEvents.flush();
       await dispatcher.stop();
       await triggerMarks.flush();
-      await listener.stop();
+      await changes.stop();
       await conversations.stop();
       await context.storage.close();
     },

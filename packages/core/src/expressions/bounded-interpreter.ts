@@ -21,290 +21,30 @@
  * equivalents giving the same results that do not copy strings into code points (`length`,
  * `sort`, `sort_by`), search long strings a chunk at a time (`contains`) or backtrack (the
  * library's `trim_right` regex takes quadratic time).
+ *
+ * The nodes are charged here; the functions' charges are in `function-precharges.ts`, the
+ * replaced and added functions in `bounded-functions.ts`.
  * @module
  */
-import {
-  TYPE_ANY,
-  TYPE_ARRAY,
-  TYPE_ARRAY_NUMBER,
-  TYPE_ARRAY_STRING,
-  TYPE_EXPREF,
-  TYPE_NUMBER,
-  TYPE_OBJECT,
-  TYPE_STRING,
-  TreeInterpreter,
-  type JSONValue,
-} from '@jmespath-community/jmespath';
-import { compileGlob, indexOfWithin, type GlobBudget, type SearchSink } from './glob.js';
-import { regexMatches, regexSteps } from './regex.js';
+import type { JSONValue } from '@jmespath-community/jmespath';
+import { registerBoundedFunctions, type FunctionHost } from './bounded-functions.js';
 import {
   BYTES_PER_ELEMENT,
   BYTES_PER_PROPERTY,
-  CHARS_PER_STEP,
   DEFAULT_EVALUATION_LIMITS,
   STEPS_PER_OBJECT_BUILT,
   EvaluationMeter,
   type EvaluationLimits,
 } from './evaluation-budget.js';
+import { PRECHARGES } from './function-precharges.js';
+import { indexOfWithin, type SearchSink } from './glob.js';
+import { jsonStringUnits, widthAt } from './in-place-strings.js';
+import { isFalse, isPlainObject, keysOf, type JSONObject } from './json-values.js';
+import { BaseInterpreter, type AnyNode, type ExpressionNode, type Interpreter, type InterpreterInternals, type VisitResult } from './tree-interpreter.js';
 
-type Interpreter = typeof TreeInterpreter;
-/** An AST node; the library does not export its node types. */
-export type ExpressionNode = Parameters<Interpreter['visit']>[0];
-type VisitResult = ReturnType<Interpreter['visit']>;
-type AnyNode = { type: string } & Record<string, any>;
-type JSONObject = { [key: string]: JSONValue };
-
-/** The library's interpreter class; only its instance is exported. */
-const BaseInterpreter = TreeInterpreter.constructor as new () => Interpreter;
-
-/** The parts of the library's runtime `sort_by` uses (private in its typings). */
-interface LibraryRuntime {
-  getTypeName(value: JSONValue): number | undefined;
-  TYPE_NAME_TABLE: Record<number, string>;
-}
-
-/** What the library keeps privately on an interpreter and we must set on a scoped copy. */
-interface InterpreterInternals {
-  _rootValue: JSONValue;
-  _scope: { withScope(data: JSONObject): unknown };
-}
-
-/**
- * Steps it costs to enumerate an object of `keyCount` keys once; copying its entries costs a
- * few times that. Small objects keep a fast layout in V8 (a few ns a key); past about a hundred
- * keys an object is a dictionary, where enumerating costs 15-200 ns a key and copying 100-750 ns
- * (measured, rising with the size).
- */
-export function propertySteps(keyCount: number): number {
-  return keyCount <= 64 ? keyCount : keyCount <= 16_384 ? keyCount * 8 : keyCount * 32;
-}
-
-/**
- * Own keys of an object, enumerated once: the values an expression works on (the payload, and
- * what evaluation builds) are never changed after they are made, so the list stays right.
- */
-const keyCache = new WeakMap<object, readonly string[]>();
-
-export function keysOf(object: object, meter?: EvaluationMeter): readonly string[] {
-  let keys = keyCache.get(object);
-  if (!keys) {
-    keys = Object.keys(object);
-    // Small objects are cheap to enumerate again; caching them would cost more than it saves.
-    if (keys.length > 64) keyCache.set(object, keys);
-    // Charged once done: the key count is not known before. A large object is enumerated once
-    // in all (then cached), so this can happen once per object of the payload.
-    meter?.step(propertySteps(keys.length));
-  }
-  return keys;
-}
-
-const isPlainObject = (value: unknown): value is JSONObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** JMESPath falsiness (the library's rule), enumerating an object's keys at most once. */
-export function isFalse(value: unknown, meter?: EvaluationMeter): boolean {
-  if (value === null || value === undefined || value === false || value === '') return true;
-  if (typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.length === 0;
-  return keysOf(value, meter).length === 0;
-}
-
-const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
-const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
-const widthAt = (text: string, index: number) =>
-  isHigh(text.charCodeAt(index)) && index + 1 < text.length && isLow(text.charCodeAt(index + 1)) ? 2 : 1;
-const HAS_SURROGATE = /[\ud800-\udfff]/;
-
-/** Code points in a string, lone surrogates counted as one each (what `[...text].length` gives). */
-function codePointLength(text: string, meter: EvaluationMeter): number {
-  if (!HAS_SURROGATE.test(text)) return text.length;
-  meter.step(Math.ceil(text.length / 4));
-  let count = 0;
-  for (let i = 0; i < text.length; i += widthAt(text, i)) count++;
-  return count;
-}
-
-/** Code units the library's default `trim` removes: `\s` and U+0085. */
-let defaultTrimUnits: Uint8Array | undefined;
-function trimSet(chars: string | undefined): (unit: number) => boolean {
-  if (!chars) {
-    if (!defaultTrimUnits) {
-      defaultTrimUnits = new Uint8Array(0x10000);
-      const whitespace = /[\s\x85]/;
-      for (let unit = 0; unit < 0x10000; unit++) defaultTrimUnits[unit] = whitespace.test(String.fromCharCode(unit)) ? 1 : 0;
-    }
-    const units = defaultTrimUnits;
-    return (unit) => units[unit] === 1;
-  }
-  // The library builds a regex character class from `chars` (escaped), without the `u` flag:
-  // a set of code units.
-  const units = new Set<number>();
-  for (let i = 0; i < chars.length; i++) units.add(chars.charCodeAt(i));
-  return (unit) => units.has(unit);
-}
-
-function trimStart(text: string, inSet: (unit: number) => boolean): string {
-  let start = 0;
-  while (start < text.length && inSet(text.charCodeAt(start))) start++;
-  return start === 0 ? text : text.slice(start);
-}
-
-function trimEnd(text: string, inSet: (unit: number) => boolean): string {
-  let end = text.length;
-  while (end > 0 && inSet(text.charCodeAt(end - 1))) end--;
-  return end === text.length ? text : text.slice(0, end);
-}
-
-const stringArg = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
-const arrayArg = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const log2 = (n: number) => Math.max(1, Math.ceil(Math.log2(n + 1)));
-
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
-/**
- * Code units JSON.stringify writes for a string (an upper bound: surrogate pairs count as
- * escaped), charging the scan that finds out.
- */
-function jsonStringUnits(text: string, meter: EvaluationMeter): number {
-  const units = text.length + 2;
-  if (text.length <= 16) return units + 5 * text.length;
-  meter.scan(text.length);
-  if (!NEEDS_ESCAPE.test(text)) return units;
-  meter.step(Math.ceil(text.length / 4));
-  let escaped = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) escaped++;
-  }
-  return units + 5 * escaped;
-}
-
-/**
- * The library's string order for `sort` and `sort_by` (code points compared in turn; when one
- * string is a prefix of the other the longer is greater, and equal strings give -1), read in
- * place instead of spreading both strings into code points at every comparison. Charged by
- * what it reads.
- */
-function compareCodePoints(left: string, right: string, meter: EvaluationMeter): number {
-  let i = 0;
-  while (i < left.length && i < right.length) {
-    const a = left.codePointAt(i) as number;
-    const b = right.codePointAt(i) as number;
-    if (a !== b) {
-      meter.step(1 + (i >> 2));
-      return a > b ? 1 : -1;
-    }
-    i += a > 0xffff ? 2 : 1;
-  }
-  meter.step(1 + (i >> 2));
-  return i < left.length ? 1 : -1;
-}
-
-/**
- * Charges, before a function runs, what it will cost and build, from its arguments. Arguments
- * of the wrong type are left alone: the library's type check then refuses them.
- */
-type Precharge = (args: unknown[], meter: EvaluationMeter) => void;
-
-const objectKeys = (value: unknown, meter: EvaluationMeter): number => (isPlainObject(value) ? keysOf(value, meter).length : 0);
-
-/** `max` / `min` of strings compare with localeCompare, about 4 steps each. */
-const extremeOfStrings: Precharge = ([items], meter) => {
-  if (!Array.isArray(items) || typeof items[0] !== 'string') return;
-  let total = 0;
-  for (const item of items) total += stringArg(item);
-  meter.strings(total);
-  meter.step(items.length * 4);
-};
-
-const padding: Precharge = ([subject, width], meter) => {
-  if (typeof subject === 'string' && isCount(width)) meter.strings(Math.max(subject.length, width), Math.max(subject.length, width));
-};
-
-const PRECHARGES: Record<string, Precharge> = {
-  ends_with: ([, suffix], meter) => meter.scan(stringArg(suffix)),
-  starts_with: ([, prefix], meter) => meter.scan(stringArg(prefix)),
-  // A single native search over the whole subject: charged at its worst cost (~5 ns a character).
-  find_first: ([subject], meter) => meter.step(Math.ceil(stringArg(subject) / 4)),
-  find_last: ([subject], meter) => meter.step(Math.ceil(stringArg(subject) / 4)),
-  to_number: ([subject], meter) => meter.scan(stringArg(subject)),
-  lower: ([subject], meter) => meter.strings(stringArg(subject), stringArg(subject)),
-  upper: ([subject], meter) => meter.strings(stringArg(subject), stringArg(subject)),
-  max: extremeOfStrings,
-  min: extremeOfStrings,
-  map: ([, items], meter) => meter.allocate(arrayArg(items) * BYTES_PER_ELEMENT),
-  sort_by: ([items], meter) => meter.arrays(arrayArg(items), arrayArg(items)),
-  // Up to one new list per element.
-  group_by: ([items], meter) =>
-    meter.allocate(arrayArg(items) * (BYTES_PER_PROPERTY + BYTES_PER_ELEMENT), propertySteps(arrayArg(items)) + arrayArg(items) * STEPS_PER_OBJECT_BUILT),
-  to_array: (_, meter) => meter.step(STEPS_PER_OBJECT_BUILT),
-  from_items: ([pairs], meter) => meter.allocate(arrayArg(pairs) * BYTES_PER_PROPERTY, propertySteps(arrayArg(pairs)) * 4),
-  keys: ([object], meter) => {
-    const count = objectKeys(object, meter);
-    meter.allocate(count * BYTES_PER_ELEMENT, propertySteps(count));
-  },
-  values: ([object], meter) => {
-    const count = objectKeys(object, meter);
-    meter.allocate(count * BYTES_PER_ELEMENT, propertySteps(count) * 2);
-  },
-  items: ([object], meter) => {
-    // An array of [key, value] pairs: one new array per key.
-    const count = objectKeys(object, meter);
-    meter.allocate(count * (BYTES_PER_ELEMENT * 3 + 16), propertySteps(count) * 4 + count * STEPS_PER_OBJECT_BUILT);
-  },
-  merge: (objects, meter) => {
-    let count = 0;
-    for (const object of objects) count += objectKeys(object, meter);
-    meter.allocate(count * BYTES_PER_PROPERTY, propertySteps(count) * 4);
-  },
-  zip: (arrays, meter) => {
-    if (arrays.length === 0 || !arrays.every(Array.isArray)) return;
-    const length = Math.min(...arrays.map(arrayArg));
-    meter.allocate(length * (arrays.length + 2) * BYTES_PER_ELEMENT, length * (STEPS_PER_OBJECT_BUILT + arrays.length));
-  },
-  join: ([separator, items], meter) => {
-    if (typeof separator !== 'string' || !Array.isArray(items)) return;
-    let total = Math.max(0, items.length - 1) * separator.length;
-    for (const item of items) total += stringArg(item);
-    meter.strings(total, total);
-  },
-  pad_left: padding,
-  pad_right: padding,
-  replace: ([subject, search, by, count], meter) => {
-    if (typeof subject !== 'string' || typeof search !== 'string' || typeof by !== 'string') return;
-    if (count === undefined) {
-      // subject.split(search).join(by)
-      const pieces = search.length > 0 ? Math.floor(subject.length / search.length) + 1 : subject.length;
-      const built = subject.length + pieces * by.length;
-      meter.allocate(pieces * BYTES_PER_ELEMENT * 4, pieces);
-      meter.strings(subject.length + built, built);
-    } else if (isCount(count)) {
-      // An array of `count` numbers, then `count` single replacements, each over the whole
-      // (growing) subject.
-      meter.arrays(count, count);
-      const final = subject.length + count * Math.max(0, by.length - search.length);
-      meter.strings(count * final, final);
-    }
-  },
-  split: ([subject, search, count], meter) => {
-    if (typeof subject !== 'string' || typeof search !== 'string') return;
-    const pieces = search.length > 0 ? Math.floor(subject.length / search.length) + 1 : subject.length;
-    meter.allocate(pieces * BYTES_PER_ELEMENT * 4, pieces);
-    meter.strings(subject.length, count === undefined ? subject.length : subject.length * 2);
-  },
-  reverse: ([subject], meter) => {
-    // The library spreads a string into code points and back: about a step a character.
-    if (typeof subject === 'string') meter.allocate(subject.length * (BYTES_PER_ELEMENT * 3 + 2), subject.length);
-    else meter.arrays(arrayArg(subject), arrayArg(subject));
-  },
-  sort: ([items], meter) => {
-    if (!Array.isArray(items)) return;
-    meter.arrays(items.length, items.length);
-    // Numbers are sorted as strings (the library calls sort() without a comparator); strings
-    // are charged per comparison (see compareCodePoints).
-    if (items.length > 1 && typeof items[0] === 'number') meter.step(items.length * log2(items.length) * 4);
-  },
-};
+// This module is the interpreter's entry point: what callers use alongside it is exported here too.
+export { isFalse, keysOf, propertySteps } from './json-values.js';
+export type { ExpressionNode } from './tree-interpreter.js';
 
 /** The interpreter every compiled expression evaluates with. */
 export class BoundedInterpreter extends BaseInterpreter {
@@ -320,7 +60,7 @@ export class BoundedInterpreter extends BaseInterpreter {
   constructor(meter: EvaluationMeter = new EvaluationMeter(), withFunctions = true) {
     super();
     this.meter = meter;
-    if (withFunctions) this.registerFunctions();
+    if (withFunctions) registerBoundedFunctions(this);
   }
 
   /** Evaluates a compiled expression within `limits`; throws {@link EvaluationBudgetError} past them. */
@@ -562,8 +302,9 @@ export class BoundedInterpreter extends BaseInterpreter {
   /**
    * {@link jsonStringUnits}, remembered for long strings during one evaluation (a value built of
    * repeated parts repeats its strings; a Map keeps a string's hash, so a repeat costs nothing).
+   * Used by `to_string` (see {@link FunctionHost}).
    */
-  private jsonUnits(text: string): number {
+  jsonUnits(text: string): number {
     if (text.length < 4096) return jsonStringUnits(text, this.meter);
     const known = this.jsonUnitCache.get(text);
     if (known !== undefined) return known;
@@ -588,136 +329,5 @@ export class BoundedInterpreter extends BaseInterpreter {
     this.lowerResult = text.toLowerCase();
     this.lowerSource = text;
     return this.lowerResult;
-  }
-
-  private registerFunctions(): void {
-    const meter = () => this.meter;
-    const register = (name: string, fn: (args: JSONValue[]) => JSONValue, signature: Parameters<Interpreter['runtime']['registerFunction']>[2]) =>
-      this.runtime.registerFunction(name, fn as never, signature, { override: true });
-    const globBudget: GlobBudget = { charge: (steps) => meter().step(steps) };
-
-    register(
-      'icontains',
-      ([subject, search]) => {
-        const needle = this.lowerCase(search as string);
-        if (typeof subject === 'string') return this.includes(this.lowerCase(subject), needle);
-        return (subject as string[]).some((item) => this.lowerCase(item) === needle);
-      },
-      [{ types: [TYPE_STRING, TYPE_ARRAY_STRING] }, { types: [TYPE_STRING] }],
-    );
-    register(
-      'glob',
-      ([subject, pattern]) => {
-        // Compiling a pattern builds a token per character (patterns are cached; long ones, which
-        // only a payload value can give, are not).
-        meter().arrays(0, 2 * (pattern as string).length);
-        return compileGlob(pattern as string).matches(subject as string, globBudget);
-      },
-      [{ types: [TYPE_STRING] }, { types: [TYPE_STRING] }],
-    );
-    register(
-      'regex',
-      ([subject, pattern]) => {
-        // Charged before matching: RE2 runs in time linear in the subject, a step per character
-        // for every 32 pattern characters, plus the compile when the pattern is not cached.
-        meter().step(regexSteps(subject as string, pattern as string));
-        return regexMatches(subject as string, pattern as string);
-      },
-      [{ types: [TYPE_STRING] }, { types: [TYPE_STRING] }],
-    );
-    // The library's `contains`, with the string search done a chunk at a time.
-    register(
-      'contains',
-      ([subject, search]) => {
-        if (Array.isArray(subject)) return subject.includes(search as JSONValue);
-        if (typeof subject === 'string' && typeof search === 'string') return this.includes(subject, search);
-        return null;
-      },
-      [{ types: [TYPE_STRING, TYPE_ARRAY] }, { types: [TYPE_ANY] }],
-    );
-    // The library's `sort` and `sort_by`, comparing strings without copying them.
-    register(
-      'sort',
-      ([items]) => {
-        const list = items as JSONValue[];
-        if (list.length === 0) return list;
-        if (typeof list[0] === 'string') return [...list].sort((a, b) => compareCodePoints(a as string, b as string, meter()));
-        return [...list].sort();
-      },
-      [{ types: [TYPE_ARRAY_STRING, TYPE_ARRAY_NUMBER] }],
-    );
-    register(
-      'sort_by',
-      ([items, expression]) => {
-        const sorted = (items as JSONValue[]).slice(0);
-        if (sorted.length === 0) return sorted;
-        const runtime = this.runtime as unknown as LibraryRuntime;
-        const node = expression as unknown as ExpressionNode;
-        const requiredType = runtime.getTypeName(this.visit(node, sorted[0] as JSONValue) as JSONValue);
-        if (requiredType !== undefined && requiredType !== TYPE_NUMBER && requiredType !== TYPE_STRING) {
-          throw new Error(`Invalid type: unexpected type (${runtime.TYPE_NAME_TABLE[requiredType]})`);
-        }
-        const invalid = (item: JSONValue) =>
-          new Error(`Invalid type: expected (${runtime.TYPE_NAME_TABLE[requiredType as number]}), received ${runtime.TYPE_NAME_TABLE[runtime.getTypeName(item) as number]}`);
-        return sorted.sort((a, b) => {
-          const keyA = this.visit(node, a) as JSONValue;
-          const keyB = this.visit(node, b) as JSONValue;
-          if (runtime.getTypeName(keyA) !== requiredType) throw invalid(keyA);
-          else if (runtime.getTypeName(keyB) !== requiredType) throw invalid(keyB);
-          if (requiredType === TYPE_STRING) return compareCodePoints(keyA as string, keyB as string, meter());
-          return (keyA as number) - (keyB as number);
-        });
-      },
-      [{ types: [TYPE_ARRAY] }, { types: [TYPE_EXPREF] }],
-    );
-    // Same results as the library's, without copying the string into code points.
-    register(
-      'length',
-      ([subject]) => {
-        if (typeof subject === 'string') {
-          meter().scan(subject.length);
-          return codePointLength(subject, meter());
-        }
-        if (Array.isArray(subject)) return subject.length;
-        return keysOf(subject as JSONObject, meter()).length;
-      },
-      [{ types: [TYPE_STRING, TYPE_ARRAY, TYPE_OBJECT] }],
-    );
-    // Same results as the library's regex-based trims, in linear time.
-    const trimFunction = (left: boolean, right: boolean) => ([subject, chars]: JSONValue[]) => {
-      const text = subject as string;
-      meter().strings(text.length + (typeof chars === 'string' ? chars.length : 0), text.length);
-      const inSet = trimSet(chars as string | undefined);
-      let result = right ? trimEnd(text, inSet) : text;
-      if (left) result = trimStart(result, inSet);
-      return result;
-    };
-    const trimSignature = [{ types: [TYPE_STRING] }, { types: [TYPE_STRING], optional: true }];
-    register('trim', trimFunction(true, true), trimSignature);
-    register('trim_left', trimFunction(true, false), trimSignature);
-    register('trim_right', trimFunction(false, true), trimSignature);
-    // JSON.stringify with a replacer that charges every value as it is written, so a value whose
-    // text is too large (say, a list repeating itself through nested multi-selects) is stopped
-    // part way, before its text is built.
-    register(
-      'to_string',
-      ([subject]) => {
-        if (typeof subject === 'string') return subject;
-        const charge = meter();
-        // JSON.stringify with a replacer costs about 1 µs a call plus 100 ns a value.
-        charge.step(64);
-        return JSON.stringify(subject, (key: string, item: unknown) => {
-          charge.step(4);
-          let units = key.length + 4;
-          if (typeof item === 'string') units += this.jsonUnits(item);
-          else if (typeof item === 'number') units += 12;
-          else if (isPlainObject(item)) charge.step(propertySteps(keysOf(item, charge).length));
-          // Writing JSON costs 1-3 ns a character, more than copying.
-          charge.allocate(units * 2, 1 + Math.ceil(units / (CHARS_PER_STEP / 2)));
-          return item;
-        });
-      },
-      [{ types: [TYPE_ANY] }],
-    );
   }
 }

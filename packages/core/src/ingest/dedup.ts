@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DELIVERY_ID_HEADERS } from '../signatures/registry.js';
-import { header, type Headers } from './headers.js';
+import { header, type Headers } from './request-headers.js';
 
 
 export interface DedupIdentity {

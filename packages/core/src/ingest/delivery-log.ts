@@ -9,12 +9,12 @@
  * Nothing is built when the logger would drop the line.
  * @module
  */
-import { isPlatformError } from '../errors.js';
+import { isPlatformError } from '../kernel/errors.js';
 import { logsAt, type Logger } from '../ports/logger.js';
 import type { DeliveryRecord } from '../schemas/delivery.js';
 import { StorageUnavailableError } from '../ports/storage.js';
 import type { VerifyFailure } from '../signatures/types.js';
-import { header, type Headers } from './headers.js';
+import { header, type Headers } from './request-headers.js';
 
 /**
  * Refusals of a body (400), by the start of their message: the reason, and whether the message

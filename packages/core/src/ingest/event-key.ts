@@ -1,5 +1,5 @@
 import { compileExpression, type CompiledExpression } from '../expressions/jmespath.js';
-import { header, type Headers } from './headers.js';
+import { header, type Headers } from './request-headers.js';
 
 export type EventKeyResult = { ok: true; key: string } | { ok: false; reason: string };
 

@@ -4,21 +4,22 @@
  * never waits for a sandbox or an agent: matched automations get PENDING runs.
  * @module
  */
-import type { AutomationIndex } from '../automations/automation-index.js';
-import { PlatformError, payloadTooLarge } from '../errors.js';
+import type { AutomationIndex } from '../matching/automation-index.js';
+import { PlatformError, payloadTooLarge } from '../kernel/errors.js';
 import { GITHUB_SOURCE } from '../schemas/automation.js';
 import type { IngestResult } from '../schemas/delivery.js';
-import type { ServiceContext } from '../services/context.js';
-import type { WebhooksService } from '../services/webhooks-service.js';
+import type { ServiceContext } from '../kernel/context.js';
+import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import { verifySignature } from '../signatures/index.js';
 import { logRefusal, logUnroutedGithubDelivery } from './delivery-log.js';
 import { dedupIdentity } from './dedup.js';
 import { customEventKey } from './event-key.js';
-import type { CachedWebhook } from './webhook-cache.js';
+import type { CachedWebhook } from '../webhooks/webhook-cache.js';
 import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
-import type { Headers } from './headers.js';
+import type { Headers } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 import { prepareDelivery, recordDeliveries, type PreparedDelivery } from './record-delivery.js';
+import type { TriggerMarks } from './trigger-marks.js';
 
 export interface InboundRequest {
   /** Header names lower-cased (as Node gives them). */
@@ -38,6 +39,8 @@ export interface EventsOptions {
   githubWebhookSecrets: readonly string[];
   /** Which orgs a GitHub delivery reaches; the default reads the links in storage. */
   resolveGithubOrgs: GithubOrgResolver;
+  /** Where `last_triggered_at` marks gather before they are written; without it they are written at once. */
+  triggerMarks?: TriggerMarks | null;
 }
 
 const unknownSource = () => new PlatformError('NOT_FOUND', 'Unknown or disabled webhook source');
@@ -95,7 +98,7 @@ export class EventsService {
       payload,
       payloadJson,
     });
-    const [result] = await recordDeliveries(this.context, [prepared], this.options.dedupWindowSeconds);
+    const [result] = await recordDeliveries(this.context, [prepared], this.options);
     return result as IngestResult;
   }
 
@@ -126,7 +129,7 @@ export class EventsService {
         }),
       );
     }
-    const results = await recordDeliveries(this.context, prepared, this.options.dedupWindowSeconds);
+    const results = await recordDeliveries(this.context, prepared, this.options);
     const runs = results.flatMap((result) => result.runs_created);
     const answer: IngestResult = { received: true, matched: runs.length, runs_created: runs };
     if (results.every((result) => result.duplicate)) answer.duplicate = true;

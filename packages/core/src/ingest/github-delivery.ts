@@ -4,8 +4,8 @@
  * about (installation and accounts), for routing to linked orgs.
  * @module
  */
-import { PlatformError } from '../errors.js';
-import { header, type Headers } from './headers.js';
+import { PlatformError } from '../kernel/errors.js';
+import { header, type Headers } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 
 export interface GithubDeliveryInfo {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlatformError } from '../errors.js';
+import { PlatformError } from '../kernel/errors.js';
 import { MAX_JSON_DEPTH, jsonNestingExceeds, parseJsonText } from './json-body.js';
 
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;

@@ -1,4 +1,4 @@
-import { PlatformError } from '../errors.js';
+import { PlatformError } from '../kernel/errors.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -4,15 +4,16 @@
  * Matching is done before the transaction; the transaction only writes.
  * @module
  */
-import type { AutomationIndex } from '../automations/automation-index.js';
-import { matchEvent } from '../automations/match-event.js';
+import type { AutomationIndex } from '../matching/automation-index.js';
+import { matchEvent } from '../matching/match-event.js';
 import type { DeliveryWrite, StorageRepositories } from '../ports/storage.js';
 import type { DeliveryRecord, IngestResult } from '../schemas/delivery.js';
 import type { RunRecord } from '../schemas/run.js';
-import type { ServiceContext } from '../services/context.js';
-import { newRunRecord } from '../runs/records.js';
+import type { ServiceContext } from '../kernel/context.js';
+import type { TriggerMarks } from './trigger-marks.js';
+import { newRunRecord } from '../runs/run-record.js';
 import { logDelivery } from './delivery-log.js';
-import { concurrencyKeyOf, hasFlowControl } from '../automations/concurrency-key.js';
+import { concurrencyKeyOf, hasFlowControl } from '../matching/concurrency-key.js';
 import { applyFlowControl, type FlowOutcome, type FlowRun } from './flow-control.js';
 import { noteRunTransition } from '../runs/run-events.js';
 
@@ -160,13 +161,13 @@ async function commitAll(context: ServiceContext, prepared: readonly PreparedDel
  * delivery matching a popular automation would write that one row, and concurrent deliveries
  * would conflict on it.
  */
-async function afterCommit(context: ServiceContext, prepared: readonly PreparedDelivery[], results: readonly IngestResult[]): Promise<void> {
+async function afterCommit(context: ServiceContext, prepared: readonly PreparedDelivery[], results: readonly IngestResult[], triggerMarks: TriggerMarks | null): Promise<void> {
   for (const [index, one] of prepared.entries()) {
     if (results[index]?.duplicate) continue;
     tellSubscribers(context, one.delivery);
     if (one.triggered.length === 0) continue;
-    if (context.triggerMarks) {
-      context.triggerMarks.note(one.delivery.org_id, one.triggered, one.delivery.received_at);
+    if (triggerMarks) {
+      triggerMarks.note(one.delivery.org_id, one.triggered, one.delivery.received_at);
       continue;
     }
     await context.storage.automations.markTriggered(one.delivery.org_id, one.triggered, one.delivery.received_at).catch(() => {
@@ -188,20 +189,25 @@ async function noteFlow(context: ServiceContext, flow: FlowOutcome): Promise<voi
 
 /** `delivery.received` for subscribers (DESIGN §16): the delivery as listed, without its payload. */
 function tellSubscribers(context: ServiceContext, delivery: DeliveryRecord): void {
-  if (!context.outbound) return;
   const { payload_json: _payload, dedup_key: _key, ...summary } = delivery;
   context.outbound.emit(delivery.org_id, 'delivery.received', summary);
+}
+
+/** How deliveries are recorded: the dedup window, and where `last_triggered_at` marks gather (written at once without). */
+export interface DeliveryRecording {
+  dedupWindowSeconds: number;
+  triggerMarks?: TriggerMarks | null;
 }
 
 /**
  * Commits one request's deliveries in one transaction, logs each (one line per delivery, once it
  * is committed), then notes what fired.
  */
-export async function recordDeliveries(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<IngestResult[]> {
-  const committed = await commitAll(context, prepared, dedupWindowSeconds);
+export async function recordDeliveries(context: ServiceContext, prepared: readonly PreparedDelivery[], recording: DeliveryRecording): Promise<IngestResult[]> {
+  const committed = await commitAll(context, prepared, recording.dedupWindowSeconds);
   const results = committed.map((one) => one.result);
   for (const [index, one] of committed.entries()) logDelivery(context.logger, (prepared[index] as PreparedDelivery).delivery, one.duplicateOf);
   for (const one of committed) if (one.flow) await noteFlow(context, one.flow);
-  await afterCommit(context, prepared, results);
+  await afterCommit(context, prepared, results, recording.triggerMarks ?? null);
   return results;
 }

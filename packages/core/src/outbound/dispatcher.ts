@@ -7,9 +7,9 @@
  * failing (see `disableAfter`) is disabled, and its org is told with `subscription.disabled`.
  * @module
  */
-import { signatureHeaders } from '../signatures/signature-headers.js';
+import { signatureHeaders } from '../signatures/signing.js';
 import type { OutboundAttempt, OutboundMessageRecord, SubscriptionRecord } from '../schemas/subscription.js';
-import type { ServiceContext } from '../services/context.js';
+import type { ServiceContext } from '../kernel/context.js';
 import type { OutboundEvents } from './outbound-events.js';
 import type { ResolvedOutboundOptions } from './options.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -34,6 +34,7 @@ export class OutboundDispatcher {
     private readonly options: ResolvedOutboundOptions,
   ) {
     this.owner = context.ids.newId('snd');
+    events.onPending(() => this.notify());
   }
 
   start(): void {

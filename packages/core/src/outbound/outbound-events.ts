@@ -7,19 +7,31 @@
  * @module
  */
 import type { OutboundEventType, OutboundMessageRecord, SubscriptionRecord } from '../schemas/subscription.js';
-import type { ServiceContext } from '../services/context.js';
+import type { OutboundEventSink, ServiceContext } from '../kernel/context.js';
 
 const CACHE_MS = 1000;
 /** Orgs cached at most; past it the cache starts over. */
 const MAX_CACHED_ORGS = 10_000;
 
-export class OutboundEvents {
+/** What the fan-out needs: it is built before the service context, which holds it. */
+export type OutboundEventsContext = Pick<ServiceContext, 'storage' | 'clock' | 'ids' | 'logger'>;
+
+export class OutboundEvents implements OutboundEventSink {
   private readonly cache = new Map<string, { at: number; subscriptions: SubscriptionRecord[] }>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Told when messages were stored, so a sender in this process starts at once. */
-  onPending: (() => void) | null = null;
+  private readonly pendingListeners: (() => void)[] = [];
 
-  constructor(private readonly context: ServiceContext) {}
+  constructor(private readonly context: OutboundEventsContext) {}
+
+  /** Calls `listener` whenever messages are stored (or replayed), so a sender in this process starts at once. */
+  onPending(listener: () => void): void {
+    this.pendingListeners.push(listener);
+  }
+
+  /** Messages are waiting to be sent: tells the listeners. */
+  notifyPending(): void {
+    for (const listener of this.pendingListeners) listener();
+  }
 
   /**
    * Stores a message of `type` for every subscriber that wants it. Never throws and is not
@@ -69,7 +81,7 @@ export class OutboundEvents {
       lease_expires_at: null,
     }));
     await this.context.storage.outboundMessages.insertMany(messages);
-    this.onPending?.();
+    this.notifyPending();
   }
 
   private async subscriptionsOf(orgId: string): Promise<SubscriptionRecord[]> {

@@ -8,7 +8,7 @@
 import type { LogLevel } from '../ports/logger.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { OutboundEventType } from '../schemas/subscription.js';
-import type { ServiceContext } from '../services/context.js';
+import type { ServiceContext } from '../kernel/context.js';
 import { toRunView } from './run-view.js';
 import { logRunTransition } from './run-log.js';
 
@@ -23,5 +23,5 @@ const EVENT_OF: Partial<Record<RunStatus, OutboundEventType>> = {
 export function noteRunTransition(context: ServiceContext, run: RunRecord, from: RunStatus | null, level?: LogLevel): void {
   logRunTransition(context.logger, run, from, level);
   const type = EVENT_OF[run.status];
-  if (type) context.outbound?.emit(run.org_id, type, toRunView(run));
+  if (type) context.outbound.emit(run.org_id, type, toRunView(run));
 }

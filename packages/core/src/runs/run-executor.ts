@@ -1,8 +1,8 @@
 /**
- * The run executor: claims PENDING runs from the {@link RunQueue} and runs each in an
- * {@link AgentSession} — a sandbox, a conversation whose first message is the automation's
- * instructions and the event payload, the repository cloned into the sandbox, the agent — to
- * COMPLETED, FAILED or SKIPPED.
+ * The run executor: queue mechanics only. It claims PENDING runs from the {@link RunQueue},
+ * renews their leases, and hands each to an agent job (`runAgentJob`: a sandbox, the repository,
+ * a conversation whose first message is the automation's instructions and the event payload,
+ * the agent) — then writes the run's outcome, retries it, or hands it back.
  *
  * A run is one state machine (DESIGN §11): every status change is a compare-and-set, made only
  * while the run is in the state this executor left it in (RUNNING, held under its lease). So a
@@ -13,24 +13,17 @@
  * through the storage's change feed, and poll as a safety net.
  * @module
  */
-import type { AgentOutcome, AgentRunner } from '../ports/agent-runner.js';
+import { runAgentJob, type AgentJobEnd, type AgentJobServices } from '../agents/agent-job.js';
+import { runRepository } from '../agents/repository-target.js';
+import type { ServiceContext } from '../kernel/context.js';
 import { logsAt } from '../ports/logger.js';
 import type { RecoveredRuns, RunCompletion, RunQueue, RunRef } from '../ports/run-queue.js';
-import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
-import type { ServiceContext } from '../services/context.js';
-import type { SettingsService } from '../services/settings-service.js';
-import type { AgentSettings } from '../ports/agent-runner.js';
-import { AgentSession, SandboxStartError } from './agent-session.js';
-import { runRepository } from './event-repository.js';
-import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './repository.js';
-import { newConversationRecord } from './records.js';
+import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
 import { noteRunTransition } from './run-events.js';
 
 export interface RunExecutorOptions {
-  runtime: SandboxRuntime;
-  agent: AgentRunner;
   /** Where runs are claimed from. Default: the storage's own queue (`storage.runQueue`). */
   queue?: RunQueue;
   /** Runs this executor (process) executes at once. Default 4. */
@@ -57,11 +50,14 @@ export interface RunExecutorOptions {
   leaseMs?: number;
 }
 
-/** Thrown for failures worth another attempt. */
-class TransientRunError extends Error {}
-
 /** Why an executing run was stopped from outside its agent. */
 type StopReason = 'cancelled' | 'shutdown' | 'lease-lost';
+
+const STOP_DESCRIPTIONS: Record<StopReason, string> = {
+  cancelled: 'cancelled',
+  shutdown: 'the executor shut down',
+  'lease-lost': 'the run was taken over after its lease lapsed',
+};
 
 interface InFlight {
   ref: RunRef;
@@ -85,8 +81,9 @@ export class RunExecutor {
 
   constructor(
     private readonly context: ServiceContext,
-    private readonly settings: SettingsService,
-    private readonly options: RunExecutorOptions,
+    /** The sandbox runtime, the agent and the owner's settings every run's job is built from. */
+    private readonly jobs: AgentJobServices,
+    private readonly options: RunExecutorOptions = {},
   ) {
     this.queue = options.queue ?? context.storage.runQueue;
     this.concurrency = options.concurrency ?? 4;
@@ -208,41 +205,58 @@ export class RunExecutor {
       await this.finish(ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
       return;
     }
-    const session = new AgentSession(this.context, this.options.runtime, this.options.agent, { userId: automation.created_by, orgId: run.org_id });
+    let stop = null as StopReason | null;
     try {
       const { payloadJson, source } = await this.triggerOf(run);
       const repository = runRepository(automation.selected_repository, source, payloadJson);
-      await this.openSandbox(session, automation);
-      if (signal.aborted) return await this.stopped(run, session, signal);
-      const conversation = await session.openConversation(
-        newConversationRecord(this.context, {
+      const result = await runAgentJob(
+        this.jobs,
+        {
           owner: { userId: automation.created_by, orgId: run.org_id },
-          sandboxId: session.sandboxId as string,
-          trigger: 'automation',
-          runId: run.id,
-          title: automation.name,
-          selectedRepository: repository?.repository ?? null,
-          selectedBranch: repository?.branch ?? null,
-          llmModel: automation.llm_model,
-          running: true,
-        }),
-        payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`,
+          sandbox: { specId: automation.sandbox_spec_id },
+          repository,
+          conversation: {
+            create: {
+              trigger: 'automation',
+              runId: run.id,
+              title: automation.name,
+              selectedRepository: repository?.repository ?? null,
+              selectedBranch: repository?.branch ?? null,
+              llmModel: automation.llm_model,
+              running: true,
+            },
+            firstMessage: payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`,
+          },
+          agent: {
+            runId: run.id,
+            instructions: automation.instructions,
+            eventPayloadJson: payloadJson,
+            llmModel: automation.llm_model,
+            timeoutSeconds: this.timeoutOf(automation),
+          },
+          removeSandbox: true,
+          signal,
+        },
+        {
+          // Attached only while the run is still ours: a cancel that landed meanwhile wins, and the job stops.
+          conversationOpened: async (conversation) =>
+            Boolean(
+              await this.context.storage.runs.transition(
+                run.org_id,
+                run.id,
+                { from: ['RUNNING'], leaseOwner: this.workerId },
+                { conversation_id: conversation.id, sandbox_id: conversation.sandbox_id },
+              ),
+            ),
+          closing: async (end) => {
+            if (!end.stopped) return { outcome: end.outcome };
+            stop = await this.whyStopped(run, end);
+            return { outcome: { status: 'CANCELLED', reason: STOP_DESCRIPTIONS[stop] } };
+          },
+        },
       );
-      // Attached only while the run is still ours: a cancel that landed meanwhile wins.
-      const attached = await this.context.storage.runs.transition(
-        run.org_id,
-        run.id,
-        { from: ['RUNNING'], leaseOwner: this.workerId },
-        { conversation_id: conversation.id, sandbox_id: session.sandboxId },
-      );
-      if (!attached || signal.aborted) return await this.stopped(run, session, signal);
-      const settings = await this.settings.agentSettings(automation.created_by);
-      const outcome =
-        (repository && (await this.prepareRepository(repository, session, settings, signal))) ??
-        (await this.runAgent(run, automation, session, payloadJson, settings, signal));
-      if (signal.aborted) return await this.stopped(run, session, signal);
-      // The sandbox goes before the run ends, so a finished run never has a live sandbox.
-      await session.close(outcome, { removeSandbox: true });
+      if (stop) return await this.stopped(run, stop);
+      const { outcome } = result;
       await this.finish(ref, {
         status: outcome.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED',
         error_detail: outcome.status === 'COMPLETED' ? null : (outcome.reason ?? `the agent ended ${outcome.status}`),
@@ -251,14 +265,13 @@ export class RunExecutor {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (signal.aborted) return await this.stopped(run, session, signal);
-      if (error instanceof TransientRunError && run.attempt < this.maxAttempts && this.running) {
+      if (stop || signal.aborted) return await this.stopped(run, stop ?? (signal.reason as StopReason));
+      // A sandbox that would not start may start on another attempt; anything else would fail the same way again.
+      if (error instanceof SandboxStartError && run.attempt < this.maxAttempts && this.running) {
         await this.retryLater(run, reason);
       } else {
         await this.finish(ref, { status: 'FAILED', error_detail: reason, completed_at: this.now() });
       }
-    } finally {
-      await session.dispose();
     }
   }
 
@@ -269,31 +282,30 @@ export class RunExecutor {
   }
 
   /**
-   * The run was stopped from outside while it executed here: cancelled (its status is written
-   * already), shut down (hand it back, the attempt not counted), or its lease was lost (another
-   * executor has it). The conversation, if any, says it stopped.
+   * Why the job stopped: its signal's reason (cancelled, shut down, lease lost) or, when a
+   * compare-and-set found the run no longer ours, what the run says — only a cancel (or a lost
+   * lease, whose new holder writes the outcome) does that.
    */
-  private async stopped(run: RunRecord, session: AgentSession, signal: AbortSignal): Promise<void> {
-    // Not aborted: a compare-and-set found the run no longer ours, which only a cancel (or a lost
-    // lease, whose new holder writes the outcome) does.
-    const reason = (signal.aborted ? signal.reason : await this.whyLost(run)) as StopReason;
-    const why = reason === 'shutdown' ? 'the executor shut down' : reason === 'lease-lost' ? 'the run was taken over after its lease lapsed' : 'cancelled';
-    await session.close({ status: 'CANCELLED', reason: why }, { removeSandbox: true }).catch(() => {});
-    if (reason === 'shutdown') {
-      const released = await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
-        error_detail: 'interrupted: its executor shut down',
-        not_before: null,
-        attempt: Math.max(0, run.attempt - 1),
-      });
-      if (released) noteRunTransition(this.context, released, 'RUNNING');
-      await this.context.announce({ type: 'runs.pending' });
-    }
-  }
-
-  /** Why a run this executor held is no longer its own. */
-  private async whyLost(run: RunRecord): Promise<StopReason> {
+  private async whyStopped(run: RunRecord, end: AgentJobEnd): Promise<StopReason> {
+    if (end.reason === 'cancelled' || end.reason === 'shutdown' || end.reason === 'lease-lost') return end.reason;
     const current = await this.context.storage.runs.get(run.org_id, run.id).catch(() => null);
     return current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost';
+  }
+
+  /**
+   * The run was stopped from outside while it executed here: cancelled (its status is written
+   * already), its lease lost (another executor has it), or shut down — then it is handed back,
+   * the attempt not counted. Its conversation has said so already.
+   */
+  private async stopped(run: RunRecord, reason: StopReason): Promise<void> {
+    if (reason !== 'shutdown') return;
+    const released = await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
+      error_detail: 'interrupted: its executor shut down',
+      not_before: null,
+      attempt: Math.max(0, run.attempt - 1),
+    });
+    if (released) noteRunTransition(this.context, released, 'RUNNING');
+    await this.context.announce({ type: 'runs.pending' });
   }
 
   /** Hands the run back for another attempt after a backoff, unless it was cancelled meanwhile. */
@@ -322,51 +334,8 @@ export class RunExecutor {
     return { payloadJson: delivery?.payload_json ?? null, source: delivery?.source ?? null };
   }
 
-  /**
-   * Clones the run's repository (the automation's, or the GitHub event's) into the sandbox. A
-   * failure is the run's outcome — FAILED with the reason, not retried: another attempt would
-   * meet the same token and the same repository.
-   */
-  private async prepareRepository(target: RepositoryTarget, session: AgentSession, settings: AgentSettings, signal: AbortSignal): Promise<AgentOutcome | null> {
-    try {
-      await prepareOwnerRepository(this.options.runtime, session.sandboxId as string, settings, target, signal);
-      return null;
-    } catch (error) {
-      if (error instanceof RepositoryError) return { status: 'FAILED', reason: error.message };
-      throw error;
-    }
-  }
-
-  private async openSandbox(session: AgentSession, automation: AutomationRecord): Promise<void> {
-    try {
-      await session.openSandbox(automation.sandbox_spec_id);
-    } catch (error) {
-      if (error instanceof SandboxStartError) throw new TransientRunError(error.message);
-      throw error;
-    }
-  }
-
-  private async runAgent(
-    run: RunRecord,
-    automation: AutomationRecord,
-    session: AgentSession,
-    payloadJson: string | null,
-    settings: AgentSettings,
-    signal: AbortSignal,
-  ): Promise<AgentOutcome> {
-    if (automation.llm_model) settings.llmModel = automation.llm_model;
-    const timeoutSeconds = automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
-    return session.run(
-      {
-        runId: run.id,
-        instructions: automation.instructions,
-        eventPayloadJson: payloadJson,
-        settings,
-        timeoutMs: timeoutSeconds * 1000,
-        signal,
-      },
-      () => `timed out after ${timeoutSeconds} s`,
-    );
+  private timeoutOf(automation: AutomationRecord): number {
+    return automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
   }
 
   /** Stops the agents of runs cancelled meanwhile (the safety net behind the change feed). */

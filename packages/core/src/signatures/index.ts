@@ -35,8 +35,8 @@ export {
   signatureScheme,
   type CustomSignatureSchemeName,
 } from './registry.js';
-export { defineScheme, type SchemeCrypto, type SchemeInput, type SignatureSchemeDefinition, type SigningInput, type SigningPlan } from './scheme.js';
-export { DEFAULT_SIGNATURE_TOLERANCE_SECONDS, MAX_SIGNATURE_HEADER_LENGTH } from './result.js';
+export { defineScheme, type SchemeCrypto, type SchemeInput, type SignatureSchemeDefinition, type SigningInput, type SigningPlan } from './scheme-kit/scheme.js';
+export { DEFAULT_SIGNATURE_TOLERANCE_SECONDS, MAX_SIGNATURE_HEADER_LENGTH } from './scheme-kit/result.js';
 export { verifySignature } from './verify.js';
 export {
   signatureHeaders,
@@ -50,7 +50,7 @@ export {
   type SignSlackInput,
   type SignStandardWebhooksInput,
   type SignStripeInput,
-} from './signature-headers.js';
+} from './signing.js';
 export { DEFAULT_HMAC_SIGNATURE_HEADER } from './schemes/hmac-sha256.js';
 export { GITHUB_SIGNATURE_HEADER } from './schemes/github.js';
 export { LINEAR_DELIVERY_HEADER, LINEAR_SIGNATURE_HEADER, LINEAR_TOLERANCE_SECONDS } from './schemes/linear.js';

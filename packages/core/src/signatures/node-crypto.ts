@@ -3,7 +3,7 @@
  * @module
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SchemeCrypto } from './scheme.js';
+import type { SchemeCrypto } from './scheme-kit/scheme.js';
 
 export const nodeSchemeCrypto: SchemeCrypto = {
   hmacSha256(key, body, prefix) {

@@ -7,7 +7,7 @@
  * Pure (no Node built-ins): the client SDK bundles it for browsers.
  * @module
  */
-import type { SignatureSchemeDefinition } from './scheme.js';
+import type { SignatureSchemeDefinition } from './scheme-kit/scheme.js';
 import { githubScheme } from './schemes/github.js';
 import { hmacSha256Scheme } from './schemes/hmac-sha256.js';
 import { linearScheme } from './schemes/linear.js';

@@ -4,11 +4,10 @@
  */
 
 import type { SignatureSchemeName } from './registry.js';
+import type { SignatureRequestHeaders } from './scheme-kit/types.js';
 
 export type { SignatureSchemeName };
-
-/** Request headers as Node gives them: names lower-cased, repeated headers as arrays. */
-export type SignatureRequestHeaders = Record<string, string | string[] | undefined>;
+export type { SignableBody, SignatureRequestHeaders, VerifyFailure, VerifyFailureReason, VerifyResult } from './scheme-kit/types.js';
 
 /** What {@link verifySignature} checks. */
 export interface VerifyInput {
@@ -26,19 +25,3 @@ export interface VerifyInput {
   /** Tolerance in seconds for timestamped schemes; default 300. Applies to past and future timestamps; a difference of exactly this many seconds is accepted. */
   toleranceSeconds?: number;
 }
-
-/** Why a request failed verification. */
-export type VerifyFailureReason = 'missing_signature' | 'malformed_signature' | 'timestamp_out_of_tolerance' | 'signature_mismatch';
-
-/** A failed verification: a reason to branch on and a message safe to show the sender (it never contains a secret or an expected signature). */
-export interface VerifyFailure {
-  ok: false;
-  reason: VerifyFailureReason;
-  message: string;
-}
-
-/** The outcome of {@link verifySignature}. */
-export type VerifyResult = { ok: true } | VerifyFailure;
-
-/** A body to sign: raw bytes, or a string signed as its UTF-8 bytes. */
-export type SignableBody = Uint8Array | string;

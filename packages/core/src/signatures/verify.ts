@@ -4,8 +4,8 @@
  */
 import { nodeSchemeCrypto } from './node-crypto.js';
 import { signatureScheme } from './registry.js';
-import { DEFAULT_SIGNATURE_TOLERANCE_SECONDS } from './result.js';
-import { unixSeconds } from './timestamp.js';
+import { DEFAULT_SIGNATURE_TOLERANCE_SECONDS } from './scheme-kit/result.js';
+import { unixSeconds } from './scheme-kit/timestamp.js';
 import type { VerifyInput, VerifyResult } from './types.js';
 
 /**

@@ -9,7 +9,7 @@
  * `["query", "page_id"]` (or `["query", "limit"]`).
  * @module
  */
-import { validationError, type PlatformError } from '../errors.js';
+import { validationError, type PlatformError } from '../kernel/errors.js';
 
 /** The timestamps records carry (zod's `z.iso.datetime()`): UTC, `Z`, any fraction of a second. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/;

@@ -5,11 +5,11 @@
  * custom sources.
  * @module
  */
-import { decodeHexDigest, toHex } from '../encoding.js';
-import { requireHeader } from '../headers.js';
-import { anySecretMatches } from '../match.js';
-import { fail, VERIFIED } from '../result.js';
-import { defineScheme } from '../scheme.js';
+import { decodeHexDigest, toHex } from '../scheme-kit/encoding.js';
+import { requireHeader } from '../scheme-kit/required-header.js';
+import { anySecretMatches } from '../scheme-kit/match.js';
+import { fail, VERIFIED } from '../scheme-kit/result.js';
+import { defineScheme } from '../scheme-kit/scheme.js';
 
 export const GITHUB_SIGNATURE_HEADER = 'X-Hub-Signature-256';
 export const GITHUB_DELIVERY_HEADER = 'X-GitHub-Delivery';

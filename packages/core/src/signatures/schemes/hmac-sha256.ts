@@ -7,11 +7,11 @@
  * form: plain lowercase hex, no prefix.
  * @module
  */
-import { decodeHexDigest, toHex } from '../encoding.js';
-import { requireHeader } from '../headers.js';
-import { anySecretMatches } from '../match.js';
-import { fail, VERIFIED } from '../result.js';
-import { defineScheme } from '../scheme.js';
+import { decodeHexDigest, toHex } from '../scheme-kit/encoding.js';
+import { requireHeader } from '../scheme-kit/required-header.js';
+import { anySecretMatches } from '../scheme-kit/match.js';
+import { fail, VERIFIED } from '../scheme-kit/result.js';
+import { defineScheme } from '../scheme-kit/scheme.js';
 
 /** The header `hmac-sha256` reads when the webhook names none (matches the webhook schema's default). */
 export const DEFAULT_HMAC_SIGNATURE_HEADER = 'X-Signature-256';

@@ -5,11 +5,11 @@
  * shorter). Linear names each delivery in `Linear-Delivery`.
  * @module
  */
-import { decodeHexDigest, toHex } from '../encoding.js';
-import { requireHeader } from '../headers.js';
-import { anySecretMatches } from '../match.js';
-import { fail, VERIFIED } from '../result.js';
-import { defineScheme } from '../scheme.js';
+import { decodeHexDigest, toHex } from '../scheme-kit/encoding.js';
+import { requireHeader } from '../scheme-kit/required-header.js';
+import { anySecretMatches } from '../scheme-kit/match.js';
+import { fail, VERIFIED } from '../scheme-kit/result.js';
+import { defineScheme } from '../scheme-kit/scheme.js';
 
 export const LINEAR_SIGNATURE_HEADER = 'Linear-Signature';
 export const LINEAR_DELIVERY_HEADER = 'Linear-Delivery';

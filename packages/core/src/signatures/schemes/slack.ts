@@ -3,12 +3,12 @@
  * `v0:${X-Slack-Request-Timestamp}:${body}`.
  * @module
  */
-import { decodeHexDigest, toHex } from '../encoding.js';
-import { requireHeader } from '../headers.js';
-import { anySecretMatches } from '../match.js';
-import { fail, VERIFIED } from '../result.js';
-import { defineScheme } from '../scheme.js';
-import { checkTimestamp, timestampText } from '../timestamp.js';
+import { decodeHexDigest, toHex } from '../scheme-kit/encoding.js';
+import { requireHeader } from '../scheme-kit/required-header.js';
+import { anySecretMatches } from '../scheme-kit/match.js';
+import { fail, VERIFIED } from '../scheme-kit/result.js';
+import { defineScheme } from '../scheme-kit/scheme.js';
+import { checkTimestamp, timestampText } from '../scheme-kit/timestamp.js';
 
 export const SLACK_SIGNATURE_HEADER = 'X-Slack-Signature';
 export const SLACK_TIMESTAMP_HEADER = 'X-Slack-Request-Timestamp';

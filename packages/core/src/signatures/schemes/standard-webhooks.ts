@@ -6,12 +6,12 @@
  * base64-decoded after stripping a `whsec_` prefix (base64url is read too: generated secrets use it).
  * @module
  */
-import { base64Bytes, decodeBase64Digest, toBase64 } from '../encoding.js';
-import { requireHeader } from '../headers.js';
-import { anySecretMatches } from '../match.js';
-import { fail, VERIFIED } from '../result.js';
-import { defineScheme } from '../scheme.js';
-import { checkTimestamp, timestampText } from '../timestamp.js';
+import { base64Bytes, decodeBase64Digest, toBase64 } from '../scheme-kit/encoding.js';
+import { requireHeader } from '../scheme-kit/required-header.js';
+import { anySecretMatches } from '../scheme-kit/match.js';
+import { fail, VERIFIED } from '../scheme-kit/result.js';
+import { defineScheme } from '../scheme-kit/scheme.js';
+import { checkTimestamp, timestampText } from '../scheme-kit/timestamp.js';
 
 export const STANDARD_WEBHOOKS_ID_HEADER = 'webhook-id';
 export const STANDARD_WEBHOOKS_TIMESTAMP_HEADER = 'webhook-timestamp';

@@ -5,12 +5,12 @@
  * than one distinct `t` is refused as malformed.
  * @module
  */
-import { decodeHexDigest, toHex } from '../encoding.js';
-import { requireHeader } from '../headers.js';
-import { anySecretMatches } from '../match.js';
-import { fail, VERIFIED } from '../result.js';
-import { defineScheme } from '../scheme.js';
-import { checkTimestamp, timestampText } from '../timestamp.js';
+import { decodeHexDigest, toHex } from '../scheme-kit/encoding.js';
+import { requireHeader } from '../scheme-kit/required-header.js';
+import { anySecretMatches } from '../scheme-kit/match.js';
+import { fail, VERIFIED } from '../scheme-kit/result.js';
+import { defineScheme } from '../scheme-kit/scheme.js';
+import { checkTimestamp, timestampText } from '../scheme-kit/timestamp.js';
 
 export const STRIPE_SIGNATURE_HEADER = 'Stripe-Signature';
 

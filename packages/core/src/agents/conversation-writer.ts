@@ -1,0 +1,76 @@
+/**
+ * What an agent at work writes to its conversation: each event as it happens (scrubbed of the
+ * owner's secret values), the token usage and cost as they grow, and how the work ended. The
+ * agent job holds one per conversation; nothing else appends an agent's events.
+ * @module
+ */
+import { nowIso, type ServiceContext } from '../kernel/context.js';
+import type { AgentOutcome } from '../ports/agent-runner.js';
+import type { ConversationEvent, EXECUTION_STATUSES } from '../schemas/app-conversation.js';
+import type { MetricsSnapshot } from '../schemas/metrics.js';
+import { appendConversationEvent, type NewConversationEvent } from './conversation-record.js';
+import { scrubSecrets } from './secret-values.js';
+
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+export class ConversationWriter {
+  /** Secret values of the running agent's settings, scrubbed from every event written. */
+  private secrets: readonly string[] = [];
+  private latest: MetricsSnapshot | null = null;
+
+  constructor(
+    private readonly context: ServiceContext,
+    readonly conversationId: string,
+  ) {}
+
+  /** Scrubs these values from everything written from now on. */
+  hide(secrets: readonly string[]): void {
+    this.secrets = secrets;
+  }
+
+  /** The token usage and cost last written, if any. */
+  get metrics(): MetricsSnapshot | null {
+    return this.latest;
+  }
+
+  scrub(text: string): string {
+    return scrubSecrets(text, this.secrets);
+  }
+
+  append(event: NewConversationEvent): Promise<ConversationEvent> {
+    return appendConversationEvent(this.context, this.conversationId, scrubSecrets(event, this.secrets));
+  }
+
+  /** Keeps the latest token usage and cost on the conversation as the agent goes. */
+  async recordMetrics(metrics: MetricsSnapshot): Promise<void> {
+    this.latest = metrics;
+    const current = await this.context.storage.conversations.get(this.conversationId);
+    if (current) await this.context.storage.conversations.update({ ...current, metrics, updated_at: nowIso(this.context) });
+  }
+
+  /** Sets the execution status, on the record and as a state-update event. */
+  async setStatus(status: ExecutionStatus): Promise<void> {
+    const record = await this.context.storage.conversations.get(this.conversationId);
+    if (record) await this.context.storage.conversations.update({ ...record, execution_status: status, updated_at: nowIso(this.context) });
+    await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: status } });
+  }
+
+  /**
+   * Records how the work ended: the execution status (a state update, then a `status` event with
+   * the reason, which stays the conversation's last) and, when the sandbox was removed, MISSING.
+   */
+  async close(outcome: AgentOutcome, options: { sandboxRemoved: boolean; executionStatus?: ExecutionStatus }): Promise<void> {
+    const executionStatus = options.executionStatus ?? (outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error');
+    await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: executionStatus } });
+    await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
+    const current = await this.context.storage.conversations.get(this.conversationId);
+    if (current) {
+      await this.context.storage.conversations.update({
+        ...current,
+        ...(options.sandboxRemoved ? { sandbox_status: 'MISSING' as const } : {}),
+        execution_status: executionStatus,
+        updated_at: nowIso(this.context),
+      });
+    }
+  }
+}

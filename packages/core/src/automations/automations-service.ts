@@ -1,0 +1,254 @@
+import type { z } from 'zod';
+import type { AutomationIndex } from '../matching/automation-index.js';
+import { PlatformError, notFound, validationError } from '../kernel/errors.js';
+import type { PageQuery } from '../schemas/common.js';
+import type { Principal } from '../schemas/principal.js';
+import {
+  automationCreateInputSchema,
+  automationDispatchInputSchema,
+  automationTriggerSchema,
+  automationUpdateInputSchema,
+  promptAutomationInputSchema,
+  type Automation,
+  type AutomationHealth,
+  type AutomationList,
+  type AutomationRecord,
+  type StoredTrigger,
+} from '../schemas/automation.js';
+import type { Run, RunList, RunRecord } from '../schemas/run.js';
+import type { TriggerMarks } from '../ingest/trigger-marks.js';
+import { newRunRecord } from '../runs/run-record.js';
+import { noteRunTransition } from '../runs/run-events.js';
+import { toRunView } from '../runs/run-view.js';
+import { parseInput } from '../kernel/validation.js';
+import type { AutomationValidation } from '../schemas/automation-validation.js';
+import { validateAutomationDraft } from './automation-validation.js';
+import { nowIso, type ServiceContext } from '../kernel/context.js';
+
+/** Most PENDING runs `health()` counts. */
+export const HEALTH_PENDING_LIMIT = 100;
+
+export { toRunView };
+
+/** A dispatch payload as stored: 422 when it cannot be serialized (nested too deep for `JSON.stringify`). */
+function serializePayload(payload: unknown): string {
+  try {
+    return JSON.stringify(payload);
+  } catch {
+    throw validationError(['body', 'payload'], 'payload cannot be stored: nested too deep or not plain JSON', 'value_error');
+  }
+}
+
+function storedTrigger(trigger: { source: string; on: string | string[]; filter?: string | null | undefined }): StoredTrigger {
+  return { type: 'event', source: trigger.source, on: trigger.on, filter: trigger.filter ?? null };
+}
+
+/**
+ * Event automations (spec 2.6). They belong to the org. Every change drops the matching index
+ * of the sources involved, here and (through the change feed) in every process sharing the
+ * storage, so the next event anywhere sees it.
+ */
+export class AutomationsService {
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly index: AutomationIndex,
+    /** Marks this process's deliveries noted, flushed before a read so it sees its own triggers. */
+    private readonly triggerMarks: TriggerMarks | null = null,
+  ) {}
+
+  async create(principal: Principal, input: unknown): Promise<Automation> {
+    return this.insert(principal, parseInput(automationCreateInputSchema, input));
+  }
+
+  /**
+   * The OpenHands automation service's create (`POST /api/automation/v1/preset/prompt`): `prompt`
+   * is the instructions, `model` the `llm_model`, `timeout` the `timeout_seconds`; otherwise as
+   * {@link create}.
+   */
+  /**
+   * `POST /api/automation/v1/validate`: checks a draft as {@link create} does and evaluates its
+   * trigger against a sample payload and the source's recent deliveries. Stores nothing.
+   */
+  async validate(principal: Principal, input: unknown): Promise<AutomationValidation> {
+    return validateAutomationDraft(this.context, principal, input);
+  }
+
+  async createFromPrompt(principal: Principal, input: unknown): Promise<Automation> {
+    const parsed = parseInput(promptAutomationInputSchema, input);
+    return this.insert(principal, {
+      name: parsed.name,
+      enabled: parsed.enabled ?? true,
+      trigger: parsed.trigger,
+      instructions: parsed.prompt,
+      sandbox_spec_id: parsed.sandbox_spec_id,
+      llm_model: parsed.model,
+      selected_repository: parsed.selected_repository,
+      timeout_seconds: parsed.timeout,
+    });
+  }
+
+  /**
+   * `GET /api/automation/health`: the storage answers (else 503), and how many runs wait for an
+   * executor across all orgs, counted up to {@link HEALTH_PENDING_LIMIT} (one bounded read).
+   */
+  async health(): Promise<AutomationHealth> {
+    try {
+      await this.context.storage.ping();
+    } catch (error) {
+      throw new PlatformError('UNAVAILABLE', 'Storage is not reachable', { cause: error });
+    }
+    const pending = await this.context.storage.runs.listByStatus('PENDING', HEALTH_PENDING_LIMIT);
+    return { status: 'ok', storage: 'ok', pending_runs: pending.length };
+  }
+
+  private async insert(principal: Principal, parsed: z.output<typeof automationCreateInputSchema>): Promise<Automation> {
+    const now = nowIso(this.context);
+    const record: AutomationRecord = {
+      id: this.context.ids.newId('auto'),
+      org_id: principal.orgId,
+      created_by: principal.userId,
+      name: parsed.name,
+      enabled: parsed.enabled,
+      trigger: storedTrigger(parsed.trigger),
+      instructions: parsed.instructions,
+      sandbox_spec_id: parsed.sandbox_spec_id ?? null,
+      llm_model: parsed.llm_model ?? null,
+      selected_repository: parsed.selected_repository ?? null,
+      timeout_seconds: parsed.timeout_seconds ?? null,
+      concurrency_key: parsed.concurrency_key ?? null,
+      on_conflict: parsed.on_conflict ?? 'queue',
+      debounce_seconds: parsed.debounce_seconds ?? null,
+      rate_limit: parsed.rate_limit ?? null,
+      created_at: now,
+      updated_at: now,
+      last_triggered_at: null,
+    };
+    await this.context.storage.automations.insert(record);
+    await this.changed(record);
+    return record;
+  }
+
+  async list(principal: Principal, page: PageQuery): Promise<AutomationList> {
+    // Marks noted by this process's deliveries land first, so a read sees its own triggers.
+    await this.triggerMarks?.flush();
+    const { items, total } = await this.context.storage.automations.list(principal.orgId, page);
+    return { automations: items, total };
+  }
+
+  async get(principal: Principal, id: string): Promise<Automation> {
+    await this.triggerMarks?.flush();
+    return this.load(principal, id);
+  }
+
+  async update(principal: Principal, id: string, input: unknown): Promise<Automation> {
+    // Only a missing body means "no change": an explicit JSON null is a 422.
+    const parsed = parseInput(automationUpdateInputSchema, input === undefined ? {} : input);
+    const record = await this.load(principal, id);
+    let trigger = record.trigger;
+    if (parsed.trigger) {
+      // Members given replace the stored ones; the merged trigger is validated as a whole.
+      const merged = parseInput(
+        automationTriggerSchema,
+        { ...record.trigger, ...Object.fromEntries(Object.entries(parsed.trigger).filter(([, value]) => value !== undefined)) },
+        'body',
+      );
+      trigger = storedTrigger(merged);
+    }
+    const updated: AutomationRecord = {
+      ...record,
+      name: parsed.name ?? record.name,
+      enabled: parsed.enabled ?? record.enabled,
+      trigger,
+      instructions: parsed.instructions ?? record.instructions,
+      sandbox_spec_id: parsed.sandbox_spec_id !== undefined ? parsed.sandbox_spec_id : record.sandbox_spec_id,
+      llm_model: parsed.llm_model !== undefined ? parsed.llm_model : record.llm_model,
+      selected_repository: parsed.selected_repository !== undefined ? parsed.selected_repository : record.selected_repository,
+      timeout_seconds: parsed.timeout_seconds !== undefined ? parsed.timeout_seconds : record.timeout_seconds,
+      concurrency_key: parsed.concurrency_key !== undefined ? parsed.concurrency_key : (record.concurrency_key ?? null),
+      on_conflict: parsed.on_conflict ?? record.on_conflict ?? 'queue',
+      debounce_seconds: parsed.debounce_seconds !== undefined ? parsed.debounce_seconds : (record.debounce_seconds ?? null),
+      rate_limit: parsed.rate_limit !== undefined ? parsed.rate_limit : (record.rate_limit ?? null),
+      updated_at: nowIso(this.context),
+    };
+    if (!(await this.context.storage.automations.update(updated))) throw notFound('Automation');
+    await this.changed(record, updated);
+    return updated;
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    const record = await this.load(principal, id);
+    if (!(await this.context.storage.automations.delete(principal.orgId, id))) throw notFound('Automation');
+    await this.changed(record);
+  }
+
+  /** A manual run: PENDING, with the optional payload standing in for an event. */
+  async dispatch(principal: Principal, id: string, input: unknown): Promise<Run> {
+    const parsed = parseInput(automationDispatchInputSchema, input === undefined ? {} : input);
+    const payloadJson = parsed.payload ? serializePayload(parsed.payload) : null;
+    const automation = await this.load(principal, id);
+    const run = newRunRecord(this.context, {
+      orgId: automation.org_id,
+      automationId: automation.id,
+      createdAt: nowIso(this.context),
+      manual: { createdBy: principal.userId, payloadJson },
+    });
+    await this.context.storage.transaction(async (tx) => {
+      await tx.runs.insertMany([run]);
+      await tx.automations.markTriggered(automation.org_id, [automation.id], run.created_at);
+    });
+    await this.context.announce({ type: 'runs.pending' });
+    return toRunView(run);
+  }
+
+  async listRuns(principal: Principal, id: string, page: PageQuery): Promise<RunList> {
+    await this.load(principal, id);
+    const { items, total } = await this.context.storage.runs.listByAutomation(principal.orgId, id, page);
+    return { runs: items.map(toRunView), total };
+  }
+
+  /** One run of the caller's org, whichever automation it belongs to. */
+  async getRun(principal: Principal, runId: string): Promise<Run> {
+    const run = await this.context.storage.runs.get(principal.orgId, runId);
+    if (!run) throw notFound('Run');
+    return toRunView(run);
+  }
+
+  /**
+   * Cancels a run that has not finished — one compare-and-set from PENDING or RUNNING, so it wins
+   * or loses against the executor's own transitions as a whole; 409 when the run already ended.
+   * The process executing it hears of it through the change feed and stops its agent.
+   */
+  async cancelRun(principal: Principal, runId: string): Promise<Run> {
+    const cancelled = await this.context.storage.runs.transition(
+      principal.orgId,
+      runId,
+      { from: ['PENDING', 'RUNNING'] },
+      { status: 'CANCELLED', completed_at: nowIso(this.context), error_detail: 'cancelled by user', lease_owner: null, lease_expires_at: null },
+    );
+    if (!cancelled) {
+      const run = await this.context.storage.runs.get(principal.orgId, runId);
+      if (!run) throw notFound('Run');
+      throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
+    }
+    noteRunTransition(this.context, cancelled, null);
+    await this.context.announce({ type: 'run.cancelled', orgId: cancelled.org_id, runId: cancelled.id });
+    return toRunView(cancelled);
+  }
+
+  /**
+   * After a change committed: this process's matching index drops the sources involved at once,
+   * and every other process sharing the storage hears of it through the change feed.
+   */
+  private async changed(...records: AutomationRecord[]): Promise<void> {
+    const sources = new Set(records.map((record) => record.trigger.source));
+    const orgId = records[0]!.org_id;
+    for (const source of sources) this.index.invalidate(orgId, source);
+    await Promise.all([...sources].map((source) => this.context.announce({ type: 'automations.changed', orgId, source })));
+  }
+
+  private async load(principal: Principal, id: string): Promise<AutomationRecord> {
+    const record = await this.context.storage.automations.get(principal.orgId, id);
+    if (!record) throw notFound('Automation');
+    return record;
+  }
+}

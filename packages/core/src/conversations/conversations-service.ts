@@ -1,0 +1,374 @@
+/**
+ * App conversations (V1). Starting one answers at once with a start task; the work — a sandbox,
+ * the conversation, and the agent on its first message — continues in the background, and the
+ * task moves through WAITING_FOR_SANDBOX, PREPARING_REPOSITORY (with a `selected_repository`)
+ * and STARTING_CONVERSATION to READY (or ERROR).
+ * @module
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { PlatformError, notFound, validationError } from '../kernel/errors.js';
+import type { AgentJobServices } from '../agents/agent-job.js';
+import { appendConversationEvent, userMessageEvent } from '../agents/conversation-record.js';
+import { ConversationAgents } from './conversation-agents.js';
+import { ConversationEventWatchers } from './event-watchers.js';
+import { nextEventSeq, readEventsFrom } from './conversation-log.js';
+import type { StorageChange } from '../ports/change-feed.js';
+import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
+import type { Principal } from '../schemas/principal.js';
+import {
+  appConversationUpdateInputSchema,
+  confirmationResponseSchema,
+  messageText,
+  sendMessageInputSchema,
+  toAgentServerEvent,
+  startConversationInputSchema,
+  type AppConversation,
+  type AppConversationRecord,
+  type ConversationEvent,
+  type StartTask,
+  type StartTaskRecord,
+} from '../schemas/app-conversation.js';
+import type { CursorQuery } from '../schemas/v1-pages.js';
+import { parseInput } from '../kernel/validation.js';
+import { nowIso, type ServiceContext } from '../kernel/context.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { conversationArchive, type ConversationArchive } from './conversation-export.js';
+import { readWorkspaceFile } from './conversation-files.js';
+import { isFinalRunStatus } from '../runs/run-transitions.js';
+
+export interface Page<T> {
+  items: T[];
+  next_page_id: string | null;
+}
+
+/** A conversation as returned; `conversation_url` is where the agent-server subset serves it. */
+const toConversation = (
+  { org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, ...view }: AppConversationRecord,
+  publicUrl: string,
+): AppConversation => ({ ...view, metrics: view.metrics ?? null, conversation_url: `${publicUrl}/api/conversations/${view.id}` });
+/** A start task as returned; once READY, `agent_server_url` is the platform itself (it serves the agent-server subset). */
+const toTask = ({ org_id: _org, ...view }: StartTaskRecord, publicUrl: string): StartTask => ({
+  ...view,
+  agent_server_url: view.status === 'READY' ? publicUrl : null,
+});
+const cursor = (query: CursorQuery) => ({ limit: query.limit, ...(query.page_id ? { pageId: query.page_id } : {}) });
+
+export class ConversationsService {
+  private readonly stopping = new AbortController();
+  private readonly watchers: ConversationEventWatchers;
+  private readonly agents: ConversationAgents | null;
+  private readonly runtime: SandboxRuntime | null;
+  private readonly hasAgent: boolean;
+
+  constructor(
+    private readonly context: ServiceContext,
+    /** What agent jobs are built from; `null` without a sandbox runtime. */
+    jobs: AgentJobServices | null,
+    options: { timeoutSeconds: number } = { timeoutSeconds: 1800 },
+  ) {
+    this.watchers = new ConversationEventWatchers(context.storage);
+    this.runtime = jobs?.runtime ?? null;
+    this.agents = jobs ? new ConversationAgents(context, jobs, options, this.stopping.signal) : null;
+    this.hasAgent = Boolean(jobs?.agent);
+  }
+
+  /**
+   * Live events: `listener` gets the conversation's events with `seq >= fromSeq`, in order, each
+   * once, then every new one as it is stored (here or in another process on the same storage),
+   * until the returned function is called. 404 for a conversation that is not the caller's.
+   */
+  async watchEvents(principal: Principal, id: string, fromSeq: number, listener: (event: ConversationEvent) => void): Promise<() => void> {
+    await this.get(principal, id);
+    return this.watchers.watch(id, fromSeq, listener);
+  }
+
+  /** A change from the feed: new events (live streams read on), a control request, or a reset. */
+  onChange(change: StorageChange): void {
+    if (change.type === 'conversation.events') this.watchers.notify(change.conversationId, change.seq);
+    else if (change.type === 'conversation.control') void this.agents?.onControl(change.conversationId).catch(() => {});
+    else if (change.type === 'reset') this.watchers.notifyAll();
+  }
+
+  /** Starts a conversation; the answer is its start task. */
+  async start(principal: Principal, input: unknown): Promise<StartTask> {
+    const parsed = parseInput(startConversationInputSchema, input === undefined ? {} : input);
+    if (!this.runtime) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime is configured');
+    const specs = await this.runtime.listSpecs();
+    if (parsed.sandbox_spec_id && !specs.some((spec) => spec.id === parsed.sandbox_spec_id)) {
+      throw validationError(['body', 'sandbox_spec_id'], 'unknown sandbox spec: list them with GET /api/v1/sandbox-specs/search');
+    }
+    const now = nowIso(this.context);
+    const task: StartTaskRecord = {
+      id: this.context.ids.newId('task'),
+      created_by_user_id: principal.userId,
+      org_id: principal.orgId,
+      status: 'WORKING',
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      request: parsed as Record<string, unknown>,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.context.storage.startTasks.insert(task);
+    this.agents?.start(principal, task);
+    return toTask(task, this.context.publicUrl);
+  }
+
+  /** Resolves when every conversation started so far has finished its background work. */
+  async settled(): Promise<void> {
+    await this.agents?.settled();
+  }
+
+  /** Stops running agents (their conversations end `stopped`) and waits for the background work. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.settled();
+  }
+
+  async search(principal: Principal, query: CursorQuery): Promise<Page<AppConversation>> {
+    const page = await this.context.storage.conversations.listByUser(principal.userId, cursor(query));
+    return { items: page.items.map((record) => toConversation(record, this.context.publicUrl)), next_page_id: page.nextPageId };
+  }
+
+  async batchGet(principal: Principal, ids: readonly string[]): Promise<(AppConversation | null)[]> {
+    return Promise.all(ids.map(async (id) => this.owned(principal, await this.context.storage.conversations.get(id))));
+  }
+
+  async get(principal: Principal, id: string): Promise<AppConversation> {
+    const conversation = this.owned(principal, await this.context.storage.conversations.get(id));
+    if (!conversation) throw notFound('Conversation');
+    return conversation;
+  }
+
+  async events(principal: Principal, id: string, query: CursorQuery): Promise<Page<ConversationEvent>> {
+    await this.get(principal, id);
+    const page = await this.context.storage.conversations.listEvents(id, cursor(query));
+    return { items: page.items, next_page_id: page.nextPageId };
+  }
+
+  async tasks(principal: Principal, ids: readonly string[]): Promise<(StartTask | null)[]> {
+    return Promise.all(
+      ids.map(async (id) => {
+        const task = await this.context.storage.startTasks.get(id);
+        return task && task.created_by_user_id === principal.userId ? toTask(task, this.context.publicUrl) : null;
+      }),
+    );
+  }
+
+  async searchTasks(principal: Principal, query: CursorQuery): Promise<Page<StartTask>> {
+    const page = await this.context.storage.startTasks.listByUser(principal.userId, cursor(query));
+    return { items: page.items.map((task) => toTask(task, this.context.publicUrl)), next_page_id: page.nextPageId };
+  }
+
+  /**
+   * Renames the conversation (`title`; `null` clears it). `public` (OpenHands' sharing flag) is a
+   * 422: this platform does not share conversations publicly.
+   */
+  async update(principal: Principal, id: string, input: unknown): Promise<AppConversation> {
+    const patch = parseInput(appConversationUpdateInputSchema, input === undefined ? {} : input);
+    if (patch.public !== undefined) throw validationError(['body', 'public'], 'public sharing is not supported by this platform');
+    const updated = await this.context.storage.transaction(async (tx) => {
+      const record = await tx.conversations.get(id);
+      if (!record || record.created_by_user_id !== principal.userId) throw notFound('Conversation');
+      if (patch.title === undefined) return record;
+      const next = { ...record, title: patch.title, updated_at: nowIso(this.context) };
+      await tx.conversations.update(next);
+      return next;
+    });
+    return toConversation(updated, this.context.publicUrl);
+  }
+
+  /**
+   * Deletes the conversation with its events and start task, stops its agent (here, and through
+   * the change feed in the process running it), and deletes its sandbox. 404 for an unknown
+   * conversation or someone else's; 409 for the conversation of an automation run still under
+   * way (cancel the run first).
+   */
+  async delete(principal: Principal, id: string): Promise<void> {
+    const record = await this.ownedRecord(principal, id);
+    if (record.run_id) {
+      const run = await this.context.storage.runs.get(record.org_id, record.run_id);
+      if (run && !isFinalRunStatus(run.status)) {
+        throw new PlatformError('CONFLICT', `The conversation belongs to automation run ${run.id}, which is ${run.status}: cancel the run first`);
+      }
+    }
+    if (!(await this.context.storage.conversations.delete(id))) throw notFound('Conversation');
+    // Its agent stops here, or (hearing of it through the feed) in the process running it; a step
+    // it was taking meanwhile finds the conversation gone, and nothing more is recorded.
+    this.agents?.stopDeleted(id);
+    await this.context.announce({ type: 'conversation.control', conversationId: id });
+    if (record.sandbox_id) await this.deleteSandbox(principal, record.sandbox_id);
+  }
+
+  /** Each conversation has a sandbox of its own: it goes with the conversation (best effort for the runtime). */
+  private async deleteSandbox(principal: Principal, sandboxId: string): Promise<void> {
+    const sandbox = await this.context.storage.sandboxes.get(sandboxId);
+    if (!sandbox || sandbox.created_by_user_id !== principal.userId) return;
+    if (this.runtime && sandbox.runtime === this.runtime.name) await this.runtime.delete(sandboxId).catch(() => {});
+    await this.context.storage.sandboxes.delete(sandboxId);
+  }
+
+  /**
+   * The conversation as a zip of its events, as the OpenHands agent-server lays them out:
+   * `meta.json` and one `event-NNNNN-<id>.json` per event (see `conversation-export.ts`).
+   */
+  async download(principal: Principal, id: string): Promise<ConversationArchive> {
+    const conversation = await this.get(principal, id);
+    const events = await readEventsFrom(this.context.storage, id);
+    return conversationArchive(conversation, events, this.context.clock.now());
+  }
+
+  /**
+   * The text of a file in the conversation's sandbox workspace: `filePath` absolute inside the
+   * workspace, or relative to it; at most 10 MiB. 404 unknown conversation or file; 422 a path
+   * outside the workspace, a directory; 409 the sandbox is gone, paused or not running; 503 no
+   * runtime. See `conversation-files.ts`.
+   */
+  async readFile(principal: Principal, id: string, filePath: string): Promise<string> {
+    const record = await this.ownedRecord(principal, id);
+    if (!this.runtime) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime is configured');
+    if (!record.sandbox_id) throw new PlatformError('CONFLICT', 'The conversation has no sandbox');
+    const sandbox = await this.runtime.inspect(record.sandbox_id);
+    if (sandbox.status === 'MISSING') {
+      throw new PlatformError('CONFLICT', 'The conversation’s sandbox is gone (deleted, or its runtime restarted): its files cannot be read');
+    }
+    if (sandbox.status === 'PAUSED') {
+      throw new PlatformError('CONFLICT', `The conversation’s sandbox is paused: resume it first (POST /api/v1/sandboxes/${record.sandbox_id}/resume)`);
+    }
+    if (sandbox.status !== 'RUNNING') throw new PlatformError('CONFLICT', `The conversation’s sandbox is ${sandbox.status}: its files cannot be read now`);
+    return readWorkspaceFile(this.runtime, record.sandbox_id, sandbox.workingDir, filePath);
+  }
+
+  private owned(principal: Principal, record: AppConversationRecord | null): AppConversation | null {
+    return record && record.created_by_user_id === principal.userId ? toConversation(record, this.context.publicUrl) : null;
+  }
+
+  // ----- The agent-server subset (DESIGN §13) -----
+
+  /** A follow-up message. With `run`, an idle agent takes the conversation up again, whole history and all. */
+  async sendMessage(principal: Principal, id: string, input: unknown): Promise<{ success: true }> {
+    const message = parseInput(sendMessageInputSchema, input);
+    const record = await this.ownedRecord(principal, id);
+    const text = messageText(message);
+    if (text === null) throw validationError(['body', 'content'], 'the message has no text');
+    await appendConversationEvent(this.context, id, userMessageEvent(text));
+    if (this.isActive(record)) {
+      // The agent takes it up between its steps, wherever it runs.
+      await this.context.announce({ type: 'conversation.control', conversationId: id });
+    } else if (message.run) {
+      await this.resumeRecord(record, principal);
+    }
+    return { success: true };
+  }
+
+  /** Takes the conversation up again with its whole history; 409 when its agent is at work or its sandbox is gone. */
+  async resume(principal: Principal, id: string): Promise<{ success: true }> {
+    const record = await this.ownedRecord(principal, id);
+    if (this.isActive(record)) throw new PlatformError('CONFLICT', 'The agent is already running');
+    await this.resumeRecord(record, principal);
+    return { success: true };
+  }
+
+  /** Asks the running agent to stop after its current step; the conversation becomes `paused`. */
+  async pause(principal: Principal, id: string): Promise<{ success: true }> {
+    const record = await this.ownedRecord(principal, id);
+    if (!this.isActive(record)) return { success: true };
+    await this.context.storage.conversations.update({ ...record, pause_requested: true, updated_at: nowIso(this.context) });
+    await this.context.announce({ type: 'conversation.control', conversationId: id });
+    return { success: true };
+  }
+
+  /** Accepts or rejects the action held for confirmation; 409 when none is. */
+  async respondToConfirmation(principal: Principal, id: string, input: unknown): Promise<{ success: true }> {
+    const answer = parseInput(confirmationResponseSchema, input);
+    const record = await this.ownedRecord(principal, id);
+    if (record.execution_status !== 'waiting_for_confirmation') throw new PlatformError('CONFLICT', 'No action is waiting for confirmation');
+    const pending = await this.lastEvent(id, (event) => event.kind === 'ActionEvent');
+    if (!pending) throw new PlatformError('CONFLICT', 'No action is waiting for confirmation');
+    await this.context.storage.conversations.update({
+      ...record,
+      confirmation_response: { action_id: pending.id, accept: answer.accept, reason: answer.reason ?? '' },
+      updated_at: nowIso(this.context),
+    });
+    await this.context.announce({ type: 'conversation.control', conversationId: id });
+    return { success: true };
+  }
+
+  /** The agent's final answer: its `finish` message, or its last message; `""` before it gave one. */
+  async finalResponse(principal: Principal, id: string): Promise<{ response: string }> {
+    await this.ownedRecord(principal, id);
+    const last = await this.lastEvent(
+      id,
+      (event) =>
+        (event.kind === 'ActionEvent' && (event.data as { tool_name?: unknown } | null)?.tool_name === 'finish') ||
+        (event.kind === 'MessageEvent' && event.source === 'agent'),
+    );
+    if (!last) return { response: '' };
+    if (last.kind === 'MessageEvent') return { response: last.message ?? '' };
+    const action = (last.data as { action?: { message?: unknown } }).action;
+    return { response: typeof action?.message === 'string' ? action.message : '' };
+  }
+
+  /** Events in the agent-server shape (`{ id, timestamp, source, kind, ...data }`), oldest first. */
+  async searchAgentServerEvents(principal: Principal, id: string, query: CursorQuery): Promise<Page<Record<string, unknown>>> {
+    const page = await this.events(principal, id, query);
+    return { items: page.items.map(toAgentServerEvent), next_page_id: page.next_page_id };
+  }
+
+  async countEvents(principal: Principal, id: string): Promise<number> {
+    await this.ownedRecord(principal, id);
+    return nextEventSeq(this.context.storage, id);
+  }
+
+  /**
+   * The conversation's owner, when `key` is the session key of the conversation's sandbox (the
+   * agent-server's `X-Session-API-Key`: what runs in the sandbox, or a client handed
+   * `conversation_url` with it, acts for the owner on this conversation only); else `null`.
+   * Compared in constant time on SHA-256 digests.
+   */
+  async authenticateSessionKey(key: string, conversationId: string): Promise<Principal | null> {
+    const record = await this.context.storage.conversations.get(conversationId).catch(() => null);
+    if (!record?.sandbox_id) return null;
+    const sandbox = await this.context.storage.sandboxes.get(record.sandbox_id).catch(() => null);
+    if (!sandbox || sandbox.status !== 'RUNNING') return null;
+    let expected: string;
+    try {
+      expected = this.context.secrets.open(sandbox.session_api_key);
+    } catch {
+      return null;
+    }
+    const digest = (value: string) => createHash('sha256').update(value).digest();
+    return timingSafeEqual(digest(key), digest(expected)) ? { userId: record.created_by_user_id, orgId: record.org_id } : null;
+  }
+
+  /** Whether the conversation's agent is at work, here or in another process. */
+  private isActive(record: AppConversationRecord): boolean {
+    return Boolean(this.agents?.isRunningHere(record.id)) || record.execution_status === 'running' || record.execution_status === 'waiting_for_confirmation';
+  }
+
+  /**
+   * Runs the agent again on the stored history (see `ConversationAgents.resume`). A paused sandbox
+   * is a 409: the user paused it, and resuming the agent must not undo that silently.
+   */
+  private async resumeRecord(record: AppConversationRecord, principal: Principal): Promise<void> {
+    if (!this.runtime || !this.agents || !this.hasAgent) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime or agent is configured');
+    const sandbox = record.sandbox_id ? await this.runtime.inspect(record.sandbox_id).catch(() => null) : null;
+    if (sandbox?.status === 'PAUSED') throw new PlatformError('CONFLICT', "The conversation's sandbox is paused: resume it first");
+    const claimed = { ...record, execution_status: 'running' as const, pause_requested: null, updated_at: nowIso(this.context) };
+    await this.context.storage.conversations.update(claimed);
+    this.agents.resume(principal, claimed);
+  }
+
+  private async ownedRecord(principal: Principal, id: string): Promise<AppConversationRecord> {
+    const record = await this.context.storage.conversations.get(id);
+    if (!record || record.created_by_user_id !== principal.userId) throw notFound('Conversation');
+    return record;
+  }
+
+
+
+  private async lastEvent(id: string, matches: (event: ConversationEvent) => boolean): Promise<ConversationEvent | null> {
+    return (await readEventsFrom(this.context.storage, id)).findLast(matches) ?? null;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * What every service is built from: the ports and the engine's settings, built once by
+ * `createAgentPlatform` and never changed afterwards.
+ * @module
+ */
+import type { PublishedChange } from '../ports/change-feed.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { Logger } from '../ports/logger.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import type { StorageAdapter } from '../ports/storage.js';
+import type { OutboundEventType } from '../schemas/subscription.js';
+
+/** Where platform events go to subscribers (DESIGN §16). Never throws and is never awaited: an event's own work does not wait for its fan-out. */
+export interface OutboundEventSink {
+  emit(orgId: string, type: OutboundEventType, data: Record<string, unknown>): void;
+}
+
+export interface ServiceContext {
+  readonly storage: StorageAdapter;
+  readonly secrets: SecretBox;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Where deliveries and run transitions are logged (DESIGN §15); a no-op logger by default. */
+  readonly logger: Logger;
+  /** Base URL the platform is reached at, without a trailing slash (used in `webhook_url`). */
+  readonly publicUrl: string;
+  /** How long a rotated-out webhook secret keeps verifying, in seconds. */
+  readonly webhookSecretGraceSeconds: number;
+  /**
+   * Tells every process sharing the storage (this one included) about a committed change: new
+   * PENDING runs, a cancel, an automation changed. Best effort: never throws, since polls and
+   * time limits stand behind it.
+   */
+  announce(change: PublishedChange): Promise<void>;
+  /** Fan-out of platform events to subscribers. */
+  readonly outbound: OutboundEventSink;
+}
+
+export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();
