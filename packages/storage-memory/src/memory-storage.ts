@@ -9,7 +9,7 @@
  *   log keeps at hand.
  * - A transaction writes in place and logs the pre-image of each row it touches; rollback puts
  *   those back. Its cost grows with the rows it touches, not with the size of the store.
- * - Every lookup is indexed (see `database.ts`), so no operation scans other orgs' records: API
+ * - Every lookup is indexed (see `database/`), so no operation scans other orgs' records: API
  *   keys by hash and by user; webhooks by (org, source) and by org; automations by org, and the
  *   enabled ones by (org, trigger source), so `listEnabledBySource` costs O(the automations it
  *   returns); runs by (org, automation), by status (across orgs), so `listByStatus` costs
@@ -57,9 +57,9 @@ import type {
   StorageAdapter,
   WebhookRecord,
 } from '@agent-platform/core';
-import type { Access } from './access.js';
-import { cloneJson } from './clone-json.js';
-import { createDatabase, type Database } from './database.js';
+import type { Access } from './database/access.js';
+import { cloneJson } from './database/clone-json.js';
+import { createDatabase, type Database } from './database/database.js';
 import { Mutex } from './mutex.js';
 import { insertApiKey } from './repositories/api-keys.js';
 import { insertAutomation } from './repositories/automations.js';

@@ -20,10 +20,10 @@
  */
 import { claimPatch, isClaimable, leaseLapsed, leasedRunOps, recoveryPatch } from '@agent-platform/core';
 import type { ClaimRequest, RecoveredRuns, RunQueue, RunRecord, RunsRepository } from '@agent-platform/core';
-import type { Access } from './access.js';
-import { cloneJson } from './clone-json.js';
-import type { Database } from './database.js';
-import { concurrencyKey } from './keys.js';
+import type { Access } from './database/access.js';
+import { cloneJson } from './database/clone-json.js';
+import type { Database } from './database/database.js';
+import { concurrencyKey } from './database/keys.js';
 import { transitionRun } from './repositories/runs.js';
 
 /**

@@ -7,7 +7,7 @@ import type { StorageAdapter } from '@agent-platform/core';
 import { checkAttempts } from './backoff.js';
 import type { PGliteStorageOptions } from './options.js';
 import { createPGliteBackend } from './pglite-backend.js';
-import type { Backend } from './sql.js';
+import type { Backend } from './sql/sql.js';
 import { openStorage } from './storage.js';
 
 /**

@@ -6,7 +6,7 @@ import type { StorageAdapter } from '@agent-platform/core';
 import { checkAttempts } from './backoff.js';
 import type { PostgresStorageOptions } from './options.js';
 import { createPgBackend } from './pg-backend.js';
-import type { Backend } from './sql.js';
+import type { Backend } from './sql/sql.js';
 import { openStorage } from './storage.js';
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { MIGRATIONS, type Migration } from './migrations/index.js';
-import type { Backend } from './sql.js';
+import type { Backend } from './sql/sql.js';
 
 /** A migration as recorded. */
 export interface AppliedMigration {

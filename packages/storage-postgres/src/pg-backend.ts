@@ -17,9 +17,9 @@ import pg from 'pg';
 import type { PoolClient, PoolConfig } from 'pg';
 import { StorageUnavailableError } from '@agent-platform/core';
 import { backoff } from './backoff.js';
-import { isRetryable, redactorFor, toStorageError, unavailable } from './errors.js';
 import { createPgChangeFeed } from './pg-change-feed.js';
-import type { Backend, Isolation, Sql, SqlResult } from './sql.js';
+import { isRetryable, redactorFor, toStorageError, unavailable } from './sql/errors.js';
+import type { Backend, Isolation, Sql, SqlResult } from './sql/sql.js';
 import { retryError, TransactionSession } from './transaction-session.js';
 
 const WHAT = 'PostgreSQL';

@@ -17,8 +17,8 @@ import pg from 'pg';
 import { createLocalChangeFeed, StorageUnavailableError } from '@agent-platform/core';
 import { backoffDelay } from './backoff.js';
 import { CHANGE_CHANNEL, coalescePending, decodeChange, encodeChange, Subscriptions, type OwnedChangeFeed } from './change-feed.js';
-import { unavailable, type Redact } from './errors.js';
-import type { Sql } from './sql.js';
+import { unavailable, type Redact } from './sql/errors.js';
+import type { Sql } from './sql/sql.js';
 
 const WHAT = 'PostgreSQL';
 

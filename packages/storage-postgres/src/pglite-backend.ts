@@ -21,9 +21,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { StorageUnavailableError } from '@agent-platform/core';
 import { backoff } from './backoff.js';
-import { redactorFor, toStorageError, TransactionRetryError, unavailable } from './errors.js';
 import { createPGliteChangeFeed } from './pglite-change-feed.js';
-import type { Backend, Sql, SqlResult } from './sql.js';
+import { redactorFor, toStorageError, TransactionRetryError, unavailable } from './sql/errors.js';
+import type { Backend, Sql, SqlResult } from './sql/sql.js';
 import { retryError, TransactionSession } from './transaction-session.js';
 
 const WHAT = 'PGlite';

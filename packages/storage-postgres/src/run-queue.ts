@@ -22,10 +22,10 @@
  */
 import { claimPatch, leasedRunOps, leaseLapsed, recoveryPatch } from '@agent-platform/core';
 import type { ClaimRequest, RunPatch, RunQueue, RunRecord, RunRef, RunsRepository } from '@agent-platform/core';
-import { fromJsonb, fromText, toJsonb, toText } from './json.js';
 import { runPatchOf } from './repositories/runs.js';
 import { recordsOf, type DataRow } from './repositories/rows.js';
-import type { Backend, Sql } from './sql.js';
+import { fromJsonb, fromText, toJsonb, toText } from './sql/json.js';
+import type { Backend, Sql } from './sql/sql.js';
 
 /** An arbitrary constant naming the claim lock; the same in every process ("agent-platform claims"). */
 export const CLAIM_LOCK = 4_612_871_337_207_412;

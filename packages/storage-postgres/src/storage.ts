@@ -7,7 +7,7 @@ import type { StorageAdapter } from '@agent-platform/core';
 import { applyMigrations } from './migrate.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS, type ClaimHooks } from './repositories/index.js';
 import { createRunQueue } from './run-queue.js';
-import type { Backend } from './sql.js';
+import type { Backend } from './sql/sql.js';
 
 /** Every this many claims, one prune of expired claims starts in the background ... */
 const PRUNE_EVERY = 32;

@@ -10,8 +10,8 @@
  * - Once the transaction has finished, its repositories refuse to run anything.
  * @module
  */
-import { isRetryable, isUnavailable, TransactionRetryError } from './errors.js';
-import type { Sql, SqlResult } from './sql.js';
+import { isRetryable, isUnavailable, TransactionRetryError } from './sql/errors.js';
+import type { Sql, SqlResult } from './sql/sql.js';
 
 /** Runs one statement on the transaction's connection. */
 export type RunStatement = (text: string, params?: readonly unknown[]) => Promise<SqlResult<Record<string, unknown>>>;

@@ -4,9 +4,9 @@
  */
 import { StorageConflictError } from '@agent-platform/core';
 import type { ApiKeyRecord, ApiKeysRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
 import { assertNew, byCreation, copy } from './rows.js';
 
 /** The insert rule, run against live state by whoever holds the lock (or by seeding). */

@@ -4,11 +4,11 @@
  * @module
  */
 import type { AutomationRecord, AutomationsRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
-import { pairKey } from '../keys.js';
-import { offsetPage } from '../pages.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
+import { pairKey } from '../database/keys.js';
+import { offsetPage } from '../database/pages.js';
 import { copyOwned, deleteOwned, insertNew } from './rows.js';
 
 /** The insert rule, run against live state by whoever holds the lock (or by seeding). */

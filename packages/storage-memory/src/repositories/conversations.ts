@@ -5,10 +5,10 @@
  */
 import { StorageConflictError } from '@agent-platform/core';
 import type { ConversationEvent, ConversationsRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
-import { eventsPage } from '../pages.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
+import { eventsPage } from '../database/pages.js';
 import { userOwnedRepository } from './user-owned.js';
 
 /**

@@ -5,12 +5,12 @@
  * @module
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite, RunRecord } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import { ALL, type Database } from '../database.js';
-import { claimKey } from '../keys.js';
-import { offsetPage } from '../pages.js';
-import { instantOf } from '../table.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import { ALL, type Database } from '../database/database.js';
+import { claimKey } from '../database/keys.js';
+import { offsetPage } from '../database/pages.js';
+import { instantOf } from '../table/index.js';
 import { assertNew, copyOwned } from './rows.js';
 import { assertNewRuns, insertRuns } from './runs.js';
 

@@ -4,10 +4,10 @@
  * @module
  */
 import type { GithubLinksRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
-import { linkKey, pairKey } from '../keys.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
+import { linkKey, pairKey } from '../database/keys.js';
 
 export function githubLinksRepository(db: Database, access: Access): GithubLinksRepository {
   return {

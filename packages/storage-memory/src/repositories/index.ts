@@ -4,8 +4,8 @@
  * @module
  */
 import type { StorageRepositories } from '@agent-platform/core';
-import type { Access } from '../access.js';
-import type { Database } from '../database.js';
+import type { Access } from '../database/access.js';
+import type { Database } from '../database/database.js';
 import { apiKeysRepository } from './api-keys.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';

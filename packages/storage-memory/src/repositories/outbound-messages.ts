@@ -17,12 +17,12 @@ import type {
   OutboundMessageRecord,
   OutboundMessagesRepository,
 } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import { ALL, type Database } from '../database.js';
-import { subscriptionKey, subscriptionStatusKey } from '../keys.js';
-import { offsetPage } from '../pages.js';
-import { instantOf } from '../table.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import { ALL, type Database } from '../database/database.js';
+import { subscriptionKey, subscriptionStatusKey } from '../database/keys.js';
+import { offsetPage } from '../database/pages.js';
+import { instantOf } from '../table/index.js';
 import { copyOwned } from './rows.js';
 
 /** All or nothing: every id is checked (against the store and the batch) before any is written. */

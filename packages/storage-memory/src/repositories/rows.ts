@@ -4,8 +4,8 @@
  * @module
  */
 import { StorageConflictError } from '@agent-platform/core';
-import { cloneJson } from '../clone-json.js';
-import type { Table } from '../table.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Table } from '../table/index.js';
 
 /** A private copy of `row`; `null` for a missing one. */
 export function copy<V>(row: V | undefined): V | null {

@@ -7,12 +7,12 @@
  */
 import { applyTransition, StorageConflictError } from '@agent-platform/core';
 import type { RunGuard, RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
-import { concurrencyKey, pairKey } from '../keys.js';
-import { offsetPage } from '../pages.js';
-import { instantOf, type OrderedRows } from '../table.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
+import { concurrencyKey, pairKey } from '../database/keys.js';
+import { offsetPage } from '../database/pages.js';
+import { instantOf, type OrderedRows } from '../table/index.js';
 import { copyOwned } from './rows.js';
 
 /** All or nothing: every id is checked (against the store and the batch) before any is written. */

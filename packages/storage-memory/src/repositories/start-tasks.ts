@@ -3,8 +3,8 @@
  * @module
  */
 import type { StartTasksRepository } from '@agent-platform/core';
-import type { Access } from '../access.js';
-import type { Database } from '../database.js';
+import type { Access } from '../database/access.js';
+import type { Database } from '../database/database.js';
 import { userOwnedRepository } from './user-owned.js';
 
 export function startTasksRepository(db: Database, access: Access): StartTasksRepository {

@@ -4,10 +4,10 @@
  * @module
  */
 import type { CursorOptions, CursorPage } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import { cursorPage } from '../pages.js';
-import type { OrderedIndex, Table } from '../table.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import { cursorPage } from '../database/pages.js';
+import type { OrderedIndex, Table } from '../table/index.js';
 import { copy, insertNew, replace } from './rows.js';
 
 interface UserOwnedRecord {

@@ -3,10 +3,10 @@
  * @module
  */
 import type { ProviderTokensRepository, SettingsRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
-import type { Table } from '../table.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
+import type { Table } from '../table/index.js';
 import { copy } from './rows.js';
 
 /** `get` and `put` of a table keyed by user id. */

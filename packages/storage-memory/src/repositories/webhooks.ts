@@ -4,10 +4,10 @@
  */
 import { StorageConflictError } from '@agent-platform/core';
 import type { WebhookRecord, WebhooksRepository } from '@agent-platform/core';
-import { readView, type Access } from '../access.js';
-import { cloneJson } from '../clone-json.js';
-import type { Database } from '../database.js';
-import { pairKey } from '../keys.js';
+import { readView, type Access } from '../database/access.js';
+import { cloneJson } from '../database/clone-json.js';
+import type { Database } from '../database/database.js';
+import { pairKey } from '../database/keys.js';
 import { assertNew, byCreation, copy, copyOwned, deleteOwned } from './rows.js';
 
 /** The insert rule, run against live state by whoever holds the lock (or by seeding). */

@@ -3,8 +3,8 @@
  * @module
  */
 import type { ApiKeyRecord, ApiKeysRepository } from '@agent-platform/core';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, recordOf, recordsOf, type DataRow } from './rows.js';
 
 export function apiKeysRepository(sql: Sql): ApiKeysRepository {

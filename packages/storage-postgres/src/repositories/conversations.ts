@@ -6,8 +6,8 @@
  */
 import { checkPageLimit, decodeSeqPage, encodeSeqPage, StorageConflictError } from '@agent-platform/core';
 import type { AppConversationRecord, ConversationEvent, ConversationsRepository } from '@agent-platform/core';
-import { fromJsonb, toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { fromJsonb, toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, recordOf, recordsOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite } from '@agent-platform/core';
-import { fromText, toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { fromText, toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { INSERT_RUNS } from './runs.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 

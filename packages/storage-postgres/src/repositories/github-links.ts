@@ -3,8 +3,8 @@
  * @module
  */
 import type { GithubLinkRecord, GithubLinksRepository } from '@agent-platform/core';
-import { fromText, toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { fromText, toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { recordsOf, type DataRow } from './rows.js';
 
 export function githubLinksRepository(sql: Sql): GithubLinksRepository {

@@ -4,7 +4,7 @@
  * @module
  */
 import type { StorageRepositories } from '@agent-platform/core';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../sql/sql.js';
 import { apiKeysRepository } from './api-keys.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';

@@ -18,9 +18,9 @@
  */
 import type { OutboundMessagePatch, OutboundMessageRecord, OutboundMessagesRepository } from '@agent-platform/core';
 import { OUTBOUND_MESSAGE_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
-import { isUniqueViolation } from '../errors.js';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { isUniqueViolation } from '../sql/errors.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
 
 const INSERT_MESSAGES = `INSERT INTO agent_platform.outbound_messages (id, org_id, subscription_id, status, next_attempt_at, created_at, data)

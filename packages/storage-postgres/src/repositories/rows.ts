@@ -5,8 +5,8 @@
  */
 import { StorageConflictError } from '@agent-platform/core';
 import type { ListResult } from '@agent-platform/core';
-import { fromJsonb } from '../json.js';
-import type { Sql } from '../sql.js';
+import { fromJsonb } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 
 /** A row of `SELECT data::text AS data ...`. */
 export interface DataRow {

@@ -10,9 +10,9 @@
  */
 import type { RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
 import { FINAL_RUN_STATUSES, RUN_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
-import { isUniqueViolation } from '../errors.js';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { isUniqueViolation } from '../sql/errors.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
 
 /** Final statuses are never left, whatever a guard names. */

@@ -3,8 +3,8 @@
  * @module
  */
 import type { StartTaskRecord, StartTasksRepository } from '@agent-platform/core';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, recordOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { SubscriptionRecord, SubscriptionsRepository } from '@agent-platform/core';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
 
 /**

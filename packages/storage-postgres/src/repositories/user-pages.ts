@@ -4,8 +4,8 @@
  */
 import { checkPageLimit, decodePageCursor, encodePageCursor, validationError } from '@agent-platform/core';
 import type { CursorOptions, CursorPage } from '@agent-platform/core';
-import { toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { recordsOf, type DataRow } from './rows.js';
 
 /** Tables with `user_id`, `created_at`, `id` and an index on (user_id, created_at, id). */

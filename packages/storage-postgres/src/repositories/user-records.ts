@@ -3,8 +3,8 @@
  * @module
  */
 import type { ProviderTokensRecord, ProviderTokensRepository, SettingsRecord, SettingsRepository } from '@agent-platform/core';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { recordOf, type DataRow } from './rows.js';
 
 export function settingsRepository(sql: Sql): SettingsRepository {

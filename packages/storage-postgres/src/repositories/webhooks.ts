@@ -4,9 +4,9 @@
  */
 import type { WebhookRecord, WebhooksRepository } from '@agent-platform/core';
 import { StorageConflictError } from '@agent-platform/core';
-import { isUniqueViolation } from '../errors.js';
-import { toJsonb, toText } from '../json.js';
-import type { Sql } from '../sql.js';
+import { isUniqueViolation } from '../sql/errors.js';
+import { toJsonb, toText } from '../sql/json.js';
+import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
 export function webhooksRepository(sql: Sql): WebhooksRepository {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PublishedChange, StorageChange } from '@agent-platform/core';
-import { uniqueId } from '../fixtures.js';
+import { uniqueId } from '../fixtures/records.js';
 import type { QueueSuiteContext } from './context.js';
 
 /** Waits until `done()` holds, polling every 5 ms, for at most `ms`. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClaimRequest, RunQueueLimits, RunRecord, StorageAdapter } from '@agent-platform/core';
-import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures/records.js';
 import type { QueueSuiteContext } from './context.js';
 
 /** The clock of every claim: later than every fixture run's creation. */

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import type { RuntimeSandbox, SandboxRuntime, StartSandboxInput } from '@agent-platform/core';
-import { uniqueId } from '../fixtures.js';
+import { uniqueId } from '../fixtures/records.js';
 
 /** Builds a fresh runtime for one test; the suite closes it after the test. */
 export type SandboxRuntimeFactory = () => Promise<SandboxRuntime> | SandboxRuntime;

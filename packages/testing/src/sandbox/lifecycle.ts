@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sandboxSpecSchema } from '@agent-platform/core';
 import type { ExecEvent } from '@agent-platform/core';
-import { uniqueId } from '../fixtures.js';
+import { uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import {
   PROMPT_END_MS,

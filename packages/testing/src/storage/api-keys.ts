@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
-import { fixtureTime, makeApiKeyRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeApiKeyRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 export function describeApiKeys(ctx: SuiteContext): void {

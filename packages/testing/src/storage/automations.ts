@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { AutomationRecord } from '@agent-platform/core';
-import { fixtureTime, makeAutomationRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeAutomationRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 /** `listEnabledBySource` answers in any order; compare by id. */

@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { AppConversationRecord, ConversationEvent } from '@agent-platform/core';
-import { fixtureTime, makeConversationEvent, makeConversationRecord, makeStartTaskRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeConversationEvent, makeConversationRecord, makeStartTaskRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import { GARBLED_PAGE_IDS, collectPages, expectInvalidPageId, expectPageShape, itListsByUserNewestFirst } from './paging.js';
 

@@ -30,7 +30,7 @@ import {
   makeSettingsRecord,
   makeStartTaskRecord,
   makeWebhookRecord,
-} from '../fixtures.js';
+} from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import { eventsFor } from './conversations.js';
 

@@ -7,7 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { DedupClaim, DeliveryRecord, RunRecord } from '@agent-platform/core';
-import { fixtureTime, makeDedupClaim, makeDeliveryRecord, makeRunRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeDedupClaim, makeDeliveryRecord, makeRunRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 /** A claim of the delivery's dedup key, live for an hour from `fixtureTime(0)`. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { fixtureTime, makeGithubLinkRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeGithubLinkRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 /** `findOrgs` answers in any order. */

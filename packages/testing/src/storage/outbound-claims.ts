@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OutboundClaim, OutboundMessageRecord, StorageRepositories } from '@agent-platform/core';
-import { uniqueId } from '../fixtures.js';
+import { uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
-import { makeOutboundMessageRecord } from '../fixtures.js';
+import { makeOutboundMessageRecord } from '../fixtures/records.js';
 
 const LEASE_MS = 30_000;
 

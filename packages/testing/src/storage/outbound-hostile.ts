@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OutboundMessageStatus, StorageRepositories } from '@agent-platform/core';
-import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import { HOSTILE_TEXTS } from './hostile-values.js';
 import { claimWindow } from './outbound-claims.js';
-import { makeOutboundMessageRecord, makeSubscriptionRecord } from '../fixtures.js';
+import { makeOutboundMessageRecord, makeSubscriptionRecord } from '../fixtures/records.js';
 
 const ALL = { limit: 10, offset: 0 };
 

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { OutboundMessageRecord, OutboundMessageStatus } from '@agent-platform/core';
-import { fixtureTime, uniqueId } from '../fixtures.js';
+import { fixtureTime, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import { describeOutboundClaims } from './outbound-claims.js';
 import { describeOutboundHostileValues } from './outbound-hostile.js';
-import { makeOutboundMessageRecord } from '../fixtures.js';
+import { makeOutboundMessageRecord } from '../fixtures/records.js';
 
 const ALL = { limit: 100, offset: 0 };
 

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { PlatformError } from '@agent-platform/core';
 import type { CursorOptions, CursorPage, StorageAdapter } from '@agent-platform/core';
-import { fixtureTime, uniqueId } from '../fixtures.js';
+import { fixtureTime, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 /** How many pages `collectPages` follows before it gives up on a cursor that never ends. */

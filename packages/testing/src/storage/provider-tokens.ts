@@ -3,7 +3,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { makeProviderTokensRecord, uniqueId } from '../fixtures.js';
+import { makeProviderTokensRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 export function describeProviderTokens(ctx: SuiteContext): void {

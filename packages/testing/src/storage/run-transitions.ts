@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { FINAL_RUN_STATUSES } from '@agent-platform/core';
 import type { RunRecord, RunStatus } from '@agent-platform/core';
-import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 export function describeRunTransitions(ctx: SuiteContext): void {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { RunRecord, RunStatus, RunsRepository } from '@agent-platform/core';
-import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 /**

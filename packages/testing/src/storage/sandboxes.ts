@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { SandboxRecord } from '@agent-platform/core';
-import { fixtureTime, makeSandboxRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeSandboxRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import { itListsByUserNewestFirst } from './paging.js';
 

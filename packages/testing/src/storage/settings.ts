@@ -3,7 +3,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { makeSettingsRecord, uniqueId } from '../fixtures.js';
+import { makeSettingsRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 export function describeSettings(ctx: SuiteContext): void {

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
 import type { SubscriptionRecord } from '@agent-platform/core';
-import { fixtureTime, uniqueId } from '../fixtures.js';
+import { fixtureTime, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
-import { makeOutboundMessageRecord, makeSubscriptionRecord } from '../fixtures.js';
+import { makeOutboundMessageRecord, makeSubscriptionRecord } from '../fixtures/records.js';
 
 const ALL = { limit: 100, offset: 0 };
 

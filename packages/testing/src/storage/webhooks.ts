@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StorageConflictError } from '@agent-platform/core';
-import { fixtureTime, makeWebhookRecord, uniqueId } from '../fixtures.js';
+import { fixtureTime, makeWebhookRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 
 export function describeWebhooks(ctx: SuiteContext): void {

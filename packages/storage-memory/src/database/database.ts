@@ -21,7 +21,7 @@ import type {
   WebhookRecord,
 } from '@agent-platform/core';
 import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey } from './keys.js';
-import { AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from './table.js';
+import { AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
 
 /** A dedup claim as stored: who holds the key, and until when. */
 export interface DedupClaimRow {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupIndex, OrderedIndex, Table, UniqueIndex } from './table.js';
+import { GroupIndex, OrderedIndex, Table, UniqueIndex } from './index.js';
 
 interface Row {
   id: string;

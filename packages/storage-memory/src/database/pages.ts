@@ -7,7 +7,7 @@
 import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage } from '@agent-platform/core';
 import type { ConversationEvent, CursorOptions, CursorPage, ListOptions, ListResult } from '@agent-platform/core';
 import { cloneJson } from './clone-json.js';
-import { instantOf, type AppendLogView, type OrderedRows } from './table.js';
+import { instantOf, type AppendLogView, type OrderedRows } from '../table/index.js';
 
 /** Rows `offset` to `offset + limit` of a group, and the group's size. */
 export function offsetPage<V>(rows: OrderedRows<V>, { limit, offset }: ListOptions): ListResult<V> {
