@@ -17,9 +17,9 @@
  * @module
  */
 export { createLlmAgentRunner, type LlmAgentRunnerOptions } from './llm-agent-runner.js';
-export { resolveModel, ModelConfigError, type ResolvedModel, type ModelSettings } from './model.js';
-export { MetricsTracker } from './metrics.js';
-export { describeModelError } from './provider-errors.js';
-export type { CondenserOptions } from './condenser.js';
+export { resolveModel, ModelConfigError, type ResolvedModel, type ModelSettings } from './model/model.js';
+export { MetricsTracker } from './model/metrics.js';
+export { describeModelError } from './model/provider-errors.js';
+export type { CondenserOptions } from './history/condenser.js';
 export type { TerminalOptions } from './tools/terminal.js';
 export type { AgentTool, ToolContext, ToolResult } from './tools/tool.js';

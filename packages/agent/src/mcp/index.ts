@@ -6,15 +6,10 @@
  */
 import { redact } from '@agent-platform/core';
 import type { McpConfig, SandboxRuntime } from '@agent-platform/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { SandboxStdioTransport } from './sandbox-stdio-transport.js';
 import { boundText, resultText } from './result-text.js';
-import { assignToolNames, sanitizeToolName } from './tool-names.js';
+import { closeServer, connectServer, errorMessage, serverEntries, stdioFailure, type ConnectedServer, type ServerEntry } from './servers.js';
+import { assignToolNames } from './tool-names.js';
 
 export { SandboxStdioTransport, shellQuote } from './sandbox-stdio-transport.js';
 export type { SandboxStdioServer } from './sandbox-stdio-transport.js';
@@ -63,32 +58,10 @@ export interface ConnectMcpOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
-const CLIENT_INFO = { name: 'agent-platform', version: '1.0.0' };
 /** Secrets shorter than this would scrub ordinary text (as in core's `secretValuesOf`). */
 const MIN_SECRET_LENGTH = 4;
 /** Error texts are bounded: they go into events and prompts. */
 const MAX_ERROR_CHARS = 2_000;
-/** Pages of `tools/list` followed per server. */
-const MAX_LIST_PAGES = 100;
-/** How long `close()` waits for a streamable-HTTP server to end its session. */
-const TERMINATE_SESSION_MS = 1_000;
-
-interface ServerEntry {
-  /** For `McpTool.server` and failures: the URL (without any userinfo) or the stdio name. */
-  label: string;
-  /** For prefixing clashing tool names: the stdio name or the URL's host. */
-  prefix: string;
-  /** This server's own secrets (its api_key, its env values): always scrubbed from its errors. */
-  ownSecrets: string[];
-  transport(): Transport;
-}
-
-interface ConnectedServer {
-  entry: ServerEntry;
-  client: Client;
-  transport: Transport;
-  tools: Tool[];
-}
 
 /**
  * Connects to every server of `config` at once and lists their tools. A server that cannot be
@@ -164,112 +137,6 @@ export async function connectMcpServers(config: McpConfig | null, options: Conne
   return { tools, failures, close };
 }
 
-function serverEntries(config: McpConfig, options: ConnectMcpOptions): ServerEntry[] {
-  const remote = (url: string, apiKey: string | null | undefined, kind: 'sse' | 'shttp'): ServerEntry => {
-    const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
-    return {
-      label: urlLabel(url),
-      prefix: urlPrefix(url),
-      ownSecrets: apiKey ? [apiKey] : [],
-      transport: () => {
-        const target = new URL(url);
-        // The SDK sends `requestInit.headers` with every request, the SSE stream's GET included.
-        return kind === 'sse'
-          ? new SSEClientTransport(target, { requestInit: { headers } })
-          : new StreamableHTTPClientTransport(target, { requestInit: { headers } });
-      },
-    };
-  };
-  return [
-    ...(config.sse_servers ?? []).map((server) => remote(server.url, server.api_key, 'sse')),
-    ...(config.shttp_servers ?? []).map((server) => remote(server.url, server.api_key, 'shttp')),
-    ...(config.stdio_servers ?? []).map((server): ServerEntry => {
-      const env = Object.fromEntries(
-        Object.entries(server.env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-      );
-      return {
-        label: server.name,
-        prefix: server.name,
-        ownSecrets: Object.values(env),
-        transport: () =>
-          new SandboxStdioTransport(options.runtime, options.sandboxId, {
-            command: server.command,
-            args: server.args ?? [],
-            env,
-          }),
-      };
-    }),
-  ];
-}
-
-async function connectServer(entry: ServerEntry, timeoutMs: number, outer: AbortSignal | undefined): Promise<ConnectedServer> {
-  const transport = entry.transport();
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
-  // Errors the transport reports out of band (a dropped SSE stream...) surface through the calls.
-  client.onerror = () => undefined;
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error(`no answer within ${timeoutMs} ms (connect and list tools)`)), timeoutMs);
-  const onOuterAbort = (): void => abort.abort(outer?.reason);
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  const aborted = new Promise<never>((_, reject) => {
-    abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
-  try {
-    const work = (async () => {
-      await client.connect(transport, { signal: abort.signal, timeout: timeoutMs });
-      return listTools(client, abort.signal, timeoutMs);
-    })();
-    // When the deadline wins, the work fails later (the client is closed): not unhandled.
-    work.catch(() => undefined);
-    const tools = await Promise.race([work, aborted]);
-    return { entry, client, transport, tools };
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    await transport.close().catch(() => undefined);
-    const failure = stdioFailure(transport);
-    if (failure !== undefined) throw new Error(failure);
-    if (transport instanceof SandboxStdioTransport) throw new Error(transport.withStderr(errorMessage(error)));
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuterAbort);
-  }
-}
-
-async function listTools(client: Client, signal: AbortSignal, timeout: number): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal, timeout });
-    tools.push(...result.tools);
-    if (!result.nextCursor || result.nextCursor === cursor) break;
-    cursor = result.nextCursor;
-  }
-  return tools;
-}
-
-async function closeServer(server: ConnectedServer): Promise<void> {
-  const { client, transport } = server;
-  if (transport instanceof StreamableHTTPClientTransport) {
-    // Polite, not required: end the session on the server. Bounded, errors ignored.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      transport.terminateSession().catch(() => undefined),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, TERMINATE_SESSION_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-  }
-  await client.close().catch(() => undefined);
-  await transport.close().catch(() => undefined);
-}
-
-function stdioFailure(transport: Transport): string | undefined {
-  return transport instanceof SandboxStdioTransport ? transport.failure() : undefined;
-}
-
 /** Every secret of the config, longest first (a secret containing another is replaced whole). */
 function secretsOf(config: McpConfig | null): string[] {
   if (config === null) return [];
@@ -279,38 +146,6 @@ function secretsOf(config: McpConfig | null): string[] {
   return [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
 }
 
-/** The URL as given, unless it carries userinfo: then without it. */
-function urlLabel(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return url;
-  }
-}
-
-function urlPrefix(url: string): string {
-  try {
-    return sanitizeToolName(new URL(url).host);
-  } catch {
-    return sanitizeToolName(url);
-  }
-}
-
 function boundError(text: string): string {
   return text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}…`;
-}
-
-/** The error's message, with its cause's when that adds something (`fetch failed (connect ECONNREFUSED ...)`). */
-function errorMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  let message = error.message || error.name;
-  if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) {
-    message = `${message} (HTTP ${error.code})`;
-  }
-  const cause = error.cause instanceof Error ? error.cause.message : undefined;
-  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
 }

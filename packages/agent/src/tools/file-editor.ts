@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { collectExec } from './sandbox-exec.js';
-import { clip, parseWith, shellQuote, type AgentTool, type ToolContext, type ToolResult } from './tool.js';
+import { defineTool } from './define-tool.js';
+import { clip, shellQuote, type ToolContext, type ToolResult } from './tool.js';
 
 const editorArgs = z.object({
   command: z.enum(['view', 'create', 'str_replace', 'insert']).describe('What to do.'),
@@ -127,17 +128,16 @@ async function insert(args: EditorArgs, context: ToolContext): Promise<ToolResul
   return { text: `Inserted into ${args.path}:\n${snippet(content, args.insert_line, args.new_str.split('\n').length)}`, isError: false };
 }
 
-export function fileEditorTool(): AgentTool<EditorArgs> {
-  return {
+export function fileEditorTool() {
+  return defineTool({
     name: 'file_editor',
     description:
       'View, create and edit files in the sandbox. view: a file with line numbers (view_range to show part of it) or a directory two levels deep. ' +
       'create: a new file with file_text (fails if it exists). str_replace: replace old_str, which must occur exactly once, with new_str. ' +
       'insert: insert new_str after line insert_line (0 for the top).',
-    inputSchema: editorArgs,
+    input: editorArgs,
     actionKind: 'FileEditorAction',
     observationKind: 'FileEditorObservation',
-    parse: parseWith(editorArgs),
     summarize: (args) => `${args.command} ${args.path}`,
     async execute(args, context) {
       const result =
@@ -150,5 +150,5 @@ export function fileEditorTool(): AgentTool<EditorArgs> {
               : await insert(args, context);
       return { ...result, observation: { command: args.command, path: args.path } };
     },
-  };
+  });
 }

@@ -6,12 +6,9 @@
  * @module
  */
 import { PlatformError, automationCreateInputSchema, automationUpdateInputSchema } from '@agent-platform/core';
-import type { JSONSchema7 } from '@ai-sdk/provider';
 import { z } from 'zod';
-import { parseWith, type AgentTool, type ToolContext, type ToolResult } from './tool.js';
-
-/** The API's own request schema, as JSON Schema for the model. */
-const schemaOf = (schema: z.ZodType): JSONSchema7 => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JSONSchema7;
+import { anyJson, defineJsonSchemaTool, defineTool, isObject, jsonSchemaOf, type ToolDefinition } from './define-tool.js';
+import type { AnyTool, ToolContext, ToolResult } from './tool.js';
 
 const asText = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -37,19 +34,19 @@ const none = z.object({});
 const byId = z.object({ id: z.string().min(1) });
 const update = z.object({ id: z.string().min(1), changes: z.record(z.string(), z.unknown()) });
 
-function platformTool<Args>(tool: Omit<AgentTool<Args>, 'actionKind' | 'observationKind'>): AgentTool<Args> {
-  return { ...tool, actionKind: 'PlatformToolAction', observationKind: 'PlatformToolObservation' };
+const kinds = { actionKind: 'PlatformToolAction', observationKind: 'PlatformToolObservation' } as const;
+
+function platformTool<Input extends z.ZodType>(tool: Omit<ToolDefinition<Input>, keyof typeof kinds>) {
+  return defineTool({ ...tool, ...kinds });
 }
 
-export function platformTools(): AgentTool<any>[] {
-  const createSchema = schemaOf(automationCreateInputSchema);
-  const updateSchema = schemaOf(automationUpdateInputSchema);
+export function platformTools(): AnyTool[] {
+  const updateSchema = jsonSchemaOf(automationUpdateInputSchema);
   return [
     platformTool({
       name: 'list_automations',
       description: "List the owner's event automations (up to 100): trigger, instructions, enabled.",
-      inputSchema: none,
-      parse: parseWith(none),
+      input: none,
       summarize: () => 'list automations',
       readOnly: true,
       execute: (_args, context) => call(context, (tools) => tools.listAutomations()),
@@ -57,35 +54,34 @@ export function platformTools(): AgentTool<any>[] {
     platformTool({
       name: 'list_webhook_sources',
       description: 'List the registered webhook sources (custom event sources) an automation trigger can name. Secrets are never shown.',
-      inputSchema: none,
-      parse: parseWith(none),
+      input: none,
       summarize: () => 'list webhook sources',
       readOnly: true,
       execute: (_args, context) => call(context, (tools) => tools.listWebhookSources()),
     }),
-    platformTool({
+    // The API's own request schema, for the model; the service checks the body (as for the HTTP API) and says why it refuses.
+    defineJsonSchemaTool({
+      ...kinds,
       name: 'create_automation',
       description:
         'Create an event automation for the owner: when an event from `trigger.source` matching `trigger.on` (and `trigger.filter`, a JMESPath ' +
         'expression over the payload) arrives, an agent runs `instructions`. The body is exactly that of POST /api/automation/v1.',
-      inputSchema: createSchema,
-      parse: (input) => ({ ok: true, args: input as Record<string, unknown> }),
-      summarize: (args) => `create automation ${typeof args.name === 'string' ? JSON.stringify(args.name) : ''}`.trim(),
+      inputSchema: jsonSchemaOf(automationCreateInputSchema),
+      accepts: anyJson,
+      summarize: (args) => `create automation ${isObject(args) && typeof args.name === 'string' ? JSON.stringify(args.name) : ''}`.trim(),
       execute: (args, context) => call(context, (tools) => tools.createAutomation(args)),
     }),
     platformTool({
       name: 'update_automation',
       description: `Change an automation: \`changes\` holds the fields to change, as PATCH /api/automation/v1/{id} takes them: ${JSON.stringify(updateSchema)}`,
-      inputSchema: update,
-      parse: parseWith(update),
+      input: update,
       summarize: (args) => `update automation ${args.id}`,
       execute: (args, context) => call(context, (tools) => tools.updateAutomation(args.id, args.changes)),
     }),
     platformTool({
       name: 'disable_automation',
       description: 'Disable an automation (it stays, and can be enabled again with update_automation).',
-      inputSchema: byId,
-      parse: parseWith(byId),
+      input: byId,
       summarize: (args) => `disable automation ${args.id}`,
       execute: (args, context) => call(context, (tools) => tools.disableAutomation(args.id)),
     }),

@@ -6,13 +6,13 @@
  */
 import { z } from 'zod';
 import { collectExec } from './sandbox-exec.js';
-import { clip, parseWith, type AgentTool } from './tool.js';
+import { defineTool } from './define-tool.js';
+import { clip } from './tool.js';
 
 const terminalArgs = z.object({
   command: z.string().min(1).describe('The shell command to run, e.g. `ls -la` or `npm test 2>&1 | tail -50`.'),
   timeout: z.number().positive().max(3600).optional().describe('Seconds before the command is killed (default 120).'),
 });
-type TerminalArgs = z.infer<typeof terminalArgs>;
 
 export interface TerminalOptions {
   /** Default 120 s. */
@@ -23,19 +23,18 @@ export interface TerminalOptions {
   maxOutputChars?: number;
 }
 
-export function terminalTool(options: TerminalOptions = {}): AgentTool<TerminalArgs> {
+export function terminalTool(options: TerminalOptions = {}) {
   const defaultTimeout = options.defaultTimeoutSeconds ?? 120;
   const maxChars = options.maxOutputChars ?? 30_000;
-  return {
+  return defineTool({
     name: 'terminal',
     description:
       'Run a shell command (sh -c) in the working directory of the sandbox, which holds the repository. Each call starts a fresh shell: ' +
       'chain dependent steps with && and use absolute paths or `cd dir && …`. Output (stdout and stderr) is returned with the exit code; ' +
       'long output is cut in the middle, so pipe through `head`, `tail` or `grep`. Do not start interactive programs.',
-    inputSchema: terminalArgs,
+    input: terminalArgs,
     actionKind: 'TerminalAction',
     observationKind: 'TerminalObservation',
-    parse: parseWith(terminalArgs),
     summarize: (args) => `$ ${args.command}`,
     async execute(args, context) {
       const timeoutSeconds = args.timeout ?? defaultTimeout;
@@ -54,5 +53,5 @@ export function terminalTool(options: TerminalOptions = {}): AgentTool<TerminalA
         observation: { command: args.command, exit_code: result.exitCode, timeout: result.timedOut },
       };
     },
-  };
+  });
 }

@@ -1,12 +1,12 @@
 /**
  * A tool the built-in agent can call: its schema for the model, how a call is shown as an
  * OpenHands action and observation, and what it does (in the sandbox, on the platform or on an
- * MCP server).
+ * MCP server). Tools are declared with `defineTool` (one zod schema) or `defineJsonSchemaTool`
+ * (a JSON Schema someone else checks); the loop holds them as {@link AnyTool}.
  * @module
  */
 import type { AgentPlatformTools, SandboxRuntime } from '@agent-platform/core';
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { z } from 'zod';
 
 export interface ToolContext {
   runtime: SandboxRuntime;
@@ -29,21 +29,43 @@ export interface ToolResult {
   finish?: boolean;
 }
 
-export interface AgentTool<Args = Record<string, unknown>> {
-  name: string;
-  description: string;
-  /** The arguments' schema for the model: zod for the built-in tools, JSON Schema for MCP and platform tools. */
-  inputSchema: z.ZodType | JSONSchema7;
+/** A call's arguments checked: what they are, typed, or a message for the model saying what is wrong. */
+export type ParsedArguments<Args> = { ok: true; args: Args } | { ok: false; error: string };
+
+/**
+ * One call of a tool with the model's arguments, checked. Either way it says in one line what the
+ * call does (for the action event): bound to its arguments and ready to run, or refused with
+ * what is wrong for the model.
+ */
+export type PreparedCall =
+  | { ok: true; summary: string; run(context: ToolContext): Promise<ToolResult> }
+  | { ok: false; summary: string; error: string };
+
+/**
+ * Any tool, whatever its arguments' type: what the loop holds. What the model is told about it,
+ * the OpenHands kinds of its events, and `prepare`, which checks a call's arguments.
+ */
+export interface AnyTool {
+  readonly name: string;
+  readonly description: string;
+  /** The arguments' JSON Schema, as the model is given it. */
+  readonly inputSchema: JSONSchema7;
   /** The OpenHands action kind (`TerminalAction`) and observation kind (`TerminalObservation`). */
-  actionKind: string;
-  observationKind: string;
+  readonly actionKind: string;
+  readonly observationKind: string;
+  /** Changes nothing (think, finish): never held for confirmation. */
+  readonly readOnly: boolean;
+  /** Checks the model's arguments and binds them to the tool. */
+  prepare(input: unknown): PreparedCall;
+}
+
+/** A tool with the type of its arguments, as `defineTool` makes it; it erases to {@link AnyTool}. */
+export interface AgentTool<Args = Record<string, unknown>> extends AnyTool {
   /** Checks a call's arguments; a message for the model when they are wrong. */
-  parse(input: unknown): { ok: true; args: Args } | { ok: false; error: string };
+  parse(input: unknown): ParsedArguments<Args>;
   /** One line saying what a call does, for events and consoles. */
   summarize(args: Args): string;
   execute(args: Args, context: ToolContext): Promise<ToolResult>;
-  /** Changes nothing (think, finish): never held for confirmation. */
-  readOnly?: boolean;
 }
 
 /** Quotes a value for `sh`. */
@@ -55,14 +77,4 @@ export function clip(text: string, max: number): string {
   const head = Math.floor(max * 0.4);
   const tail = max - head;
   return `${text.slice(0, head)}\n[... ${text.length - max} characters cut ...]\n${text.slice(text.length - tail)}`;
-}
-
-/** A zod schema's `safeParse` as a tool's `parse`. */
-export function parseWith<Args>(schema: { safeParse(input: unknown): { success: true; data: Args } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }) {
-  return (input: unknown): { ok: true; args: Args } | { ok: false; error: string } => {
-    const parsed = schema.safeParse(input);
-    if (parsed.success) return { ok: true, args: parsed.data };
-    const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(arguments)'}: ${issue.message}`);
-    return { ok: false, error: `invalid arguments: ${issues.join('; ')}` };
-  };
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, AgentEventData, AgentEventDraft, MetricsSnapshot } from '@agent-platform/core';
+import type { AgentEventData, AgentEventDraft, MetricsSnapshot } from '@agent-platform/core';
 
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
@@ -12,8 +12,6 @@ export interface HistoryEvent {
   id: string;
   event: AgentEventDraft;
 }
-
-export const record = (entry: HistoryEvent): AgentEvent => ({ type: 'record', id: entry.id, event: entry.event });
 
 const oneLine = (text: string, max = 300): string => {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -7,7 +7,7 @@
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { HistoryEvent } from './events.js';
-import { callModel, type StepUsage } from './model-call.js';
+import { callModel, type StepUsage } from '../model/model-call.js';
 import { visibleEvents } from './history.js';
 
 export interface CondenserOptions {

@@ -1,0 +1,101 @@
+/**
+ * A run's setup, before its first step: the owner's model, the stop signal (cancel, time limit),
+ * the MCP servers connected (those that fail are noted and left out), the tools, the system
+ * prompt and the history: the stored conversation, or the task as the first message.
+ * @module
+ */
+import type { AgentOutcome, AgentRunInput } from '@agent-platform/core';
+import { secretValuesOf } from '@agent-platform/core';
+import { messageEvent, type HistoryEvent } from '../history/events.js';
+import { fromStoredEvents } from '../history/history.js';
+import { connectMcpServers, type McpToolset } from '../mcp/index.js';
+import { MetricsTracker } from '../model/metrics.js';
+import { ModelConfigError, resolveModel, type ResolvedModel } from '../model/model.js';
+import type { EventSink } from '../sink/event-sink.js';
+import { fileEditorTool } from '../tools/file-editor.js';
+import { mcpAgentTool } from '../tools/mcp-tools.js';
+import { platformTools } from '../tools/platform.js';
+import { terminalTool } from '../tools/terminal.js';
+import { finishTool, thinkTool } from '../tools/think-finish.js';
+import { toolbox } from '../tools/toolbox.js';
+import type { AgentRun } from './agent-run.js';
+import { commandEnvironment } from './command-env.js';
+import type { LlmAgentRunnerOptions } from './options.js';
+import { firstMessage, systemPrompt } from './prompt.js';
+import { startStop } from './stop.js';
+
+/** A run ready for its steps, with what releases what it holds; or the outcome of one that cannot start. */
+export type PreparedRun = { run: AgentRun; release(): Promise<void> } | { outcome: AgentOutcome };
+
+export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOptions, sink: EventSink): Promise<PreparedRun> {
+  const { settings } = input;
+  if (!settings.llmModel) return { outcome: { status: 'FAILED', reason: 'the built-in agent needs an llm_model in the owner\'s settings' } };
+  let model: ResolvedModel;
+  try {
+    model = resolveModel({ llmModel: settings.llmModel, llmApiKey: settings.llmApiKey, llmBaseUrl: settings.llmBaseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  } catch (error) {
+    if (error instanceof ModelConfigError) return { outcome: { status: 'FAILED', reason: error.message } };
+    throw error;
+  }
+
+  const secrets = secretValuesOf(settings);
+  const stop = startStop(input.signal, input.timeoutMs ?? options.defaultTimeoutMs ?? 30 * 60_000);
+  const metrics = new MetricsTracker(model, settings.maxBudgetPerTask);
+  let mcp: McpToolset | null = null;
+  const release = async () => {
+    stop.dispose();
+    await mcp?.close().catch(() => {});
+  };
+  try {
+    const workingDir = (await input.runtime.inspect(input.sandboxId)).workingDir;
+    mcp = await connectMcpServers(settings.mcpConfig, {
+      runtime: input.runtime,
+      sandboxId: input.sandboxId,
+      signal: stop.signal,
+      ...(options.mcp?.connectTimeoutMs ? { connectTimeoutMs: options.mcp.connectTimeoutMs } : {}),
+      ...(options.mcp?.callTimeoutMs ? { callTimeoutMs: options.mcp.callTimeoutMs } : {}),
+    });
+    for (const failure of mcp.failures) await sink.note({ type: 'mcp_server_unavailable', server: failure.server, error: failure.error });
+
+    const tools = toolbox([
+      terminalTool(options.terminal),
+      fileEditorTool(),
+      thinkTool(),
+      finishTool(),
+      ...(input.platformTools ? platformTools() : []),
+      ...mcp.tools.map(mcpAgentTool),
+    ]);
+    const history: HistoryEvent[] = input.history?.length ? fromStoredEvents(input.history) : [];
+    if (history.length === 0) history.push(messageEvent('user', firstMessage(input)));
+    if (settings.maxBudgetPerTask !== null && !metrics.costKnown) {
+      await sink.note({ type: 'budget_not_enforced', reason: `no price is known for ${model.name}` });
+    }
+    const run: AgentRun = {
+      input,
+      settings,
+      model,
+      metrics,
+      secrets,
+      stop,
+      sink,
+      tools,
+      toolContext: {
+        runtime: input.runtime,
+        sandboxId: input.sandboxId,
+        workingDir,
+        env: commandEnvironment(input),
+        signal: stop.signal,
+        ...(input.platformTools ? { platform: input.platformTools } : {}),
+      },
+      systemPrompt: systemPrompt(workingDir, tools.names),
+      history,
+      maxIterations: settings.maxIterations ?? options.defaultMaxIterations ?? 100,
+      maxRetries: options.maxRetries ?? 4,
+      condenser: options.condenser ?? {},
+    };
+    return { run, release };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * One model call of a step: the history condensed if it needs it, the model called with it and
+ * the tools, the usage counted and reported. An answer without a tool call ends the run (it is
+ * recorded as the agent's message and is its final word), and so does a spent budget; otherwise
+ * the step goes on with the tool calls.
+ * @module
+ */
+import type { AgentOutcome, MetricsSnapshot } from '@agent-platform/core';
+import { randomUUID } from 'node:crypto';
+import { messageEvent } from '../history/events.js';
+import { toModelMessages } from '../history/history.js';
+import { callModel, type ModelStep } from '../model/model-call.js';
+import { describeModelError } from '../model/provider-errors.js';
+import { remember, stopped, type AgentRun } from '../run/agent-run.js';
+import { condenseIfNeeded } from './condense.js';
+
+/** The model's reply with tool calls to run, and the metrics after it. */
+export interface ModelReply {
+  step: ModelStep;
+  snapshot: MetricsSnapshot;
+}
+
+export type ModelTurn = ({ type: 'calls' } & ModelReply) | { type: 'end'; outcome: AgentOutcome };
+
+const end = (outcome: AgentOutcome): ModelTurn => ({ type: 'end', outcome });
+
+export async function callModelStep(run: AgentRun): Promise<ModelTurn> {
+  if ((await condenseIfNeeded(run)) === 'stopped') return end(stopped(run));
+  const { model, metrics } = run;
+  let step: ModelStep;
+  try {
+    step = await callModel({
+      model: model.model,
+      prompt: [{ role: 'system', content: run.systemPrompt }, ...toModelMessages(run.history)],
+      tools: run.tools.wire,
+      signal: run.stop.signal,
+      maxRetries: run.maxRetries,
+    });
+  } catch (error) {
+    if (run.stop.signal.aborted) return end(stopped(run));
+    return end({ status: 'FAILED', reason: describeModelError(error, model.name, run.secrets), metrics: metrics.snapshot() });
+  }
+  if (!step.responseId) step.responseId = `resp_${randomUUID()}`;
+  metrics.add(step.usage);
+  const snapshot = metrics.snapshot();
+  await run.sink.metrics(snapshot);
+
+  if (step.calls.length === 0) {
+    // An answer without a tool call: the agent is done, and that answer is its final word.
+    await remember(run, messageEvent('agent', step.text));
+    return end({ status: 'COMPLETED', reason: null, metrics: snapshot, finalResponse: step.text });
+  }
+  if (metrics.overBudget()) return end({ status: 'FAILED', reason: budgetReason(snapshot), metrics: snapshot });
+  return { type: 'calls', step, snapshot };
+}
+
+function budgetReason(snapshot: MetricsSnapshot): string {
+  return `budget exceeded: $${snapshot.accumulated_cost.toFixed(4)} spent of max_budget_per_task $${snapshot.max_budget_per_task}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * The default condenser's turn before a model call (`enable_default_condenser`): when the history
+ * has grown too big, its older half is summarised by the model and a `Condensation` recorded in
+ * its place. A summary that fails is noted, and the run goes on with the whole history.
+ * @module
+ */
+import { eventsToForget, shouldCondense, summarize } from '../history/condenser.js';
+import { condensationEvent } from '../history/events.js';
+import { visibleEvents } from '../history/history.js';
+import { describeModelError } from '../model/provider-errors.js';
+import { remember, type AgentRun } from '../run/agent-run.js';
+
+/** Condenses the history if it needs it; `stopped` when the run's signal stopped it meanwhile. */
+export async function condenseIfNeeded(run: AgentRun): Promise<'stopped' | 'done'> {
+  const { history, metrics } = run;
+  if (!run.settings.enableDefaultCondenser || !shouldCondense(history, metrics.lastPromptTokens, metrics.contextWindow, run.condenser)) return 'done';
+  const forgottenIds = eventsToForget(history);
+  const forgotten = visibleEvents(history).filter((entry) => forgottenIds.includes(entry.id));
+  let condensed: Awaited<ReturnType<typeof summarize>>;
+  try {
+    condensed = await summarize(run.model.model, forgotten, { ...run.condenser, signal: run.stop.signal, maxRetries: run.maxRetries });
+  } catch (error) {
+    if (run.stop.signal.aborted) return 'stopped';
+    await run.sink.note({ type: 'condensation_failed', error: describeModelError(error, run.model.name, run.secrets) });
+    return 'done';
+  }
+  metrics.add(condensed.usage);
+  await remember(run, condensationEvent(forgottenIds, condensed.summary, 1));
+  await run.sink.metrics(metrics.snapshot());
+  return 'done';
+}
