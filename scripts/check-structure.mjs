@@ -15,7 +15,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// `--root <dir>` checks another tree laid out the same way (the script's own test does).
+const rootArg = process.argv.indexOf('--root');
+const root = rootArg === -1 ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..') : path.resolve(process.argv[rootArg + 1]);
 const MAX_LINES = 500;
 const SOURCE = /\.(ts|tsx|mts)$/;
 const NOT_PRODUCTION = /\.(test|spec|bench)\.(ts|tsx|mts)$|\.d\.ts$/;
@@ -107,11 +109,14 @@ function cycles(graph) {
   return found;
 }
 
-const packagesDir = path.join(root, 'packages');
-const sourceRoots = [
-  ...readdirSync(packagesDir).map((name) => path.join(packagesDir, name, 'src')),
-  ...readdirSync(path.join(root, 'examples')).map((name) => path.join(root, 'examples', name, 'src')),
-].filter((dir) => {
+const listDir = (dir) => {
+  try {
+    return readdirSync(dir).map((name) => path.join(dir, name, 'src'));
+  } catch {
+    return [];
+  }
+};
+const sourceRoots = [...listDir(path.join(root, 'packages')), ...listDir(path.join(root, 'examples'))].filter((dir) => {
   try {
     return statSync(dir).isDirectory();
   } catch {

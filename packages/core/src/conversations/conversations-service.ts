@@ -31,7 +31,6 @@ import {
 import type { CursorQuery } from '../schemas/v1-pages.js';
 import { parseInput } from '../kernel/validation.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';
-import type { SettingsService } from '../settings/settings-service.js';
 import { conversationArchive, type ConversationArchive } from './conversation-export.js';
 import { readWorkspaceFile } from './conversation-files.js';
 import { isFinalRunStatus } from '../runs/run-transitions.js';
