@@ -137,12 +137,12 @@ class AgentJob {
       const failure = await this.prepareRepository();
       if (signal.aborted) return await this.end(stoppedOutcome, true);
       await this.hooks.stage?.('conversation', this.sandboxId);
-      const conversation = await this.openConversation();
+      const { conversation, writer } = await this.openConversation();
       if ((await this.hooks.conversationOpened?.(conversation)) === false || signal.aborted) return await this.end(stoppedOutcome, true);
       if (failure) return await this.end(failure, false);
       if (!this.plan.agent) return this.result(null, false);
       await this.hooks.stage?.('agent', this.sandboxId);
-      const outcome = await this.runAgent(this.plan.agent);
+      const outcome = await this.runAgent(this.plan.agent, conversation.id, writer);
       return await this.end(outcome, signal.aborted);
     } catch (error) {
       if (signal.aborted) return await this.end(stoppedOutcome, true);
@@ -184,16 +184,17 @@ class AgentJob {
     }
   }
 
-  private async openConversation(): Promise<AppConversationRecord> {
+  private async openConversation(): Promise<{ conversation: AppConversationRecord; writer: ConversationWriter }> {
     const { context } = this.services;
     const plan = this.plan.conversation;
     if ('create' in plan) {
       const record = newConversationRecord(context, { ...plan.create, owner: this.plan.owner, sandboxId: this.sandbox() });
       await context.storage.conversations.insert(record);
+      const writer = new ConversationWriter(context, record.id);
       this.conversation = record;
-      this.writer = new ConversationWriter(context, record.id);
-      if (plan.firstMessage !== null) await this.writer.append(userMessageEvent(plan.firstMessage));
-      return record;
+      this.writer = writer;
+      if (plan.firstMessage !== null) await writer.append(userMessageEvent(plan.firstMessage));
+      return { conversation: record, writer };
     }
     let record = plan.resume;
     if (this.freshSandbox) {
@@ -202,18 +203,20 @@ class AgentJob {
       record = { ...latest, sandbox_id: this.sandbox(), sandbox_status: 'RUNNING', updated_at: context.clock.now().toISOString() };
       await context.storage.conversations.update(record);
     }
+    const writer = this.writer ?? new ConversationWriter(context, record.id);
     this.conversation = record;
-    return record;
+    this.writer = writer;
+    return { conversation: record, writer };
   }
 
-  private async runAgent(task: AgentTask): Promise<AgentOutcome> {
+  private async runAgent(task: AgentTask, conversationId: string, writer: ConversationWriter): Promise<AgentOutcome> {
     const owned = await this.ownerSettings();
     const settings = task.llmModel ? { ...owned, llmModel: task.llmModel } : owned;
     const tools = this.services.toolsFor?.(this.plan.owner);
     const input: AgentRunInput = {
       runtime: this.services.runtime,
       sandboxId: this.sandbox(),
-      conversationId: (this.conversation as AppConversationRecord).id,
+      conversationId,
       runId: task.runId,
       instructions: task.instructions,
       eventPayloadJson: task.eventPayloadJson,
@@ -226,7 +229,7 @@ class AgentJob {
       ...(task.confirm ? { confirm: task.confirm } : {}),
     };
     if (!this.services.agent) throw new Error('no agent is configured');
-    return runAgent(this.services.agent, input, this.writer as ConversationWriter, task.timeoutSeconds);
+    return runAgent(this.services.agent, input, writer, task.timeoutSeconds);
   }
 
   /** Closes: the sandbox goes first (when it is to), so a conversation that says how it ended never has a live one. */

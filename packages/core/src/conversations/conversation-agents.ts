@@ -193,7 +193,8 @@ export class ConversationAgents {
     if (this.stopping.aborted) onStopping();
     this.stopping.addEventListener('abort', onStopping, { once: true });
     const entry: Active = { controller, pending: null };
-    let conversationId: string | null = null;
+    // Set once the conversation is stored, before the agent (and so these closures) can run.
+    let conversationId = '';
     let nextSeq = 0;
     const task = plan.agent;
     try {
@@ -212,13 +213,13 @@ export class ConversationAgents {
             timeoutSeconds: this.options.timeoutSeconds,
             history: task.history,
             pendingMessages: async () => {
-              const fresh = await readEventsFrom(this.context.storage, conversationId as string, nextSeq);
+              const fresh = await readEventsFrom(this.context.storage, conversationId, nextSeq);
               if (fresh.length > 0) nextSeq = (fresh.at(-1) as ConversationEvent).seq + 1;
               return fresh
                 .filter((event) => event.source === 'user' && (event.kind === 'MessageEvent' || event.kind === 'message') && event.message)
                 .map((event) => ({ id: event.id, text: event.message as string }));
             },
-            confirm: (action) => this.holdForConfirmation(conversationId as string, entry, action),
+            confirm: (action) => this.holdForConfirmation(conversationId, entry, action),
           },
         },
         {
