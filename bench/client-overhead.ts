@@ -84,7 +84,7 @@ const clientUs = await perCall(() => stubClient.settings.get());
 // Signing: microseconds per 1 KB body.
 const body = new TextEncoder().encode(JSON.stringify({ type: 'Issue', data: { text: 'x'.repeat(980) } }));
 const SIGNS = 5_000;
-const { signatureHeaders } = await import('../packages/client/src/signing.js');
+const { signatureHeaders } = await import('../packages/client/src/signing/signing.js');
 let started = performance.now();
 for (let i = 0; i < SIGNS; i++) await signatureHeaders({ scheme: 'hmac-sha256', secret: 'whsec_bench', body, timestamp: 0, id: 'x' });
 const webCryptoUs = ((performance.now() - started) * 1000) / SIGNS;

@@ -242,7 +242,7 @@ describe('@agent-platform/client, as an app gets it', () => {
   it('its built code imports ky and core’s signature registry alone: a browser bundle of dist/ has no server (or engine) code', async () => {
     const bundle = await bundleClientForBrowser({ entry: 'packages/client/dist/index.js' });
     // Core's pure signature-scheme files (the registry the signer follows) come too, nothing else.
-    const registry = /^packages\/core\/src\/signatures\/(schemes\/[a-z0-9-]+|registry|scheme|encoding|match|headers|timestamp|result|types)\.ts$/;
+    const registry = /^packages\/core\/src\/signatures\/(schemes\/[a-z0-9-]+|registry|scheme-kit\/[a-z0-9-]+)\.ts$/;
     expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     const foreign = bundle.inputs.filter(
       (input) => input !== 'packages/client/dist/index.js' && !registry.test(input) && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),

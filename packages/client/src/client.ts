@@ -14,7 +14,7 @@ import { secretsNamespace } from './namespaces/secrets.js';
 import { subscriptionsNamespace } from './namespaces/subscriptions.js';
 import { systemNamespace } from './namespaces/system.js';
 import { webhooksNamespace } from './namespaces/webhooks.js';
-import { createTransport } from './transport.js';
+import { createTransport } from './transport/transport.js';
 
 export type { RetryOptions };
 

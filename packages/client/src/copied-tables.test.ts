@@ -9,7 +9,7 @@ import {
   OUTBOUND_MESSAGE_STATUSES as CORE_OUTBOUND_MESSAGE_STATUSES,
 } from '@agent-platform/core';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODE_BY_STATUS } from './errors.js';
+import { ERROR_CODE_BY_STATUS } from './transport/errors.js';
 import { FINAL_RUN_STATUSES, OUTBOUND_EVENT_TYPES, OUTBOUND_MESSAGE_STATUSES } from './index.js';
 
 describe('tables copied from core (the client imports only its types)', () => {

@@ -20,9 +20,9 @@ import { createNodeHandler } from '@agent-platform/http/node';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentPlatformConnectionError, isAgentPlatformError } from './errors.js';
-import { readServerSentEvents, streamConversationEvents } from './event-stream.js';
-import { createTransport, type Transport } from './transport.js';
+import { AgentPlatformConnectionError, isAgentPlatformError } from './transport/errors.js';
+import { readServerSentEvents, streamConversationEvents } from './conversation-events/event-stream.js';
+import { createTransport, type Transport } from './transport/transport.js';
 
 const ALICE = 'alice-stream-key-0123456789';
 const BOB = 'bob-stream-key-0123456789';

@@ -19,11 +19,11 @@ export {
   type AgentPlatformErrorInit,
   type ConnectionFailure,
   type WaitSubject,
-} from './errors.js';
-export type { CallOptions } from './transport.js';
-export type { StreamEventsOptions } from './event-stream.js';
-export { collect, MAX_PAGE_SIZE, type IterateOptions } from './paging.js';
-export type { WaitOptions } from './polling.js';
+} from './transport/errors.js';
+export type { CallOptions } from './transport/transport.js';
+export type { StreamEventsOptions } from './conversation-events/event-stream.js';
+export { collect, MAX_PAGE_SIZE, type IterateOptions } from './iteration/paging.js';
+export type { WaitOptions } from './iteration/polling.js';
 export { FINAL_RUN_STATUSES } from './namespaces/automations.js';
 export type { ReadyStartTask } from './namespaces/conversations.js';
 export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
@@ -45,6 +45,6 @@ export type {
   RouteResponseType,
   StreamRouteKey,
   TextRouteKey,
-} from './routes.js';
-export type * from './types.js';
-export { isAgentEvent } from './agent-events.js';
+} from './transport/routes.js';
+export type * from './transport/types.js';
+export { isAgentEvent } from './conversation-events/agent-events.js';

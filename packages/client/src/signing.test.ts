@@ -4,7 +4,7 @@
  */
 import { signatureHeaders as coreSignatureHeaders, SIGNATURE_SCHEME_NAMES, verifySignature } from '@agent-platform/core';
 import { describe, expect, it } from 'vitest';
-import { signatureHeaders } from './signing.js';
+import { signatureHeaders } from './signing/signing.js';
 
 const encoder = new TextEncoder();
 const now = new Date('2026-11-23T10:00:00Z');

@@ -20,7 +20,7 @@ import type {
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute, type ApiRoutes, type ApiRoutesOf, type BinaryResponse, type PathParams, type RouteKey } from './index.js';
-import type { RouteDefinition } from './types.js';
+import type { RouteDefinition } from './exchange/types.js';
 import { allRoutes } from './handler.js';
 
 describe('ApiRoutes', () => {

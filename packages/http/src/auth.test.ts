@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialOf } from './define-route.js';
+import { credentialOf } from './routing/define-route.js';
 import { allRoutes } from './handler.js';
 import { BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
 

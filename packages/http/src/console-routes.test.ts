@@ -10,7 +10,7 @@ import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, type Age
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseHref, CONSOLE_CONTENT_SECURITY_POLICY } from './console-routes.js';
+import { baseHref, CONSOLE_CONTENT_SECURITY_POLICY } from './console/console-routes.js';
 import { agentPlatformPlugin } from './fastify.js';
 import { createFetchHandler } from './fetch.js';
 import { createHttpHandler } from './handler.js';

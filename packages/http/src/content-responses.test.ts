@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PlatformError } from '@agent-platform/core';
 import { createFetchHandler } from './fetch.js';
-import { contentResponse, responseKind, sentContentType } from './response-kind.js';
-import type { RouteDefinition } from './types.js';
+import { contentResponse, responseKind, sentContentType } from './routing/response-kind.js';
+import type { RouteDefinition } from './exchange/types.js';
 import { ALL_BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
 
 /** Bytes that are not UTF-8 (a lone 0xFF) and not at the start of their buffer: a view. */
@@ -15,7 +15,7 @@ const PAYLOAD = new Uint8Array([0, 1, 2, 0xff, 0xfe, 80, 75, 3, 4, 0]);
 const VIEW = PAYLOAD.subarray(1, 9);
 
 vi.mock('./routes/openhands-routes.js', async () => {
-  const { defineRoute } = await import('./define-route.js');
+  const { defineRoute } = await import('./routing/define-route.js');
   const bytes = defineRoute({
     method: 'GET',
     path: '/api/test/bytes/{id}',

@@ -9,7 +9,7 @@ import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from './express.js';
 import { fastifyServerOptions, installFastifyErrorHandlers } from './fastify.js';
-import { resolveServerLimits } from './node-server.js';
+import { resolveServerLimits } from './node-http/node-server.js';
 
 const broken = `{"secret": "${'s'.repeat(500)}`;
 const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

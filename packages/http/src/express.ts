@@ -7,15 +7,15 @@
  */
 import { PlatformError, type AgentPlatform } from '@agent-platform/core';
 import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogger } from './error-response.js';
+import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogger } from './exchange/error-response.js';
 import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandlerOptions } from './handler.js';
-import { readNodeBody } from './node-body.js';
-import { nodeRequestHeaders } from './node-request.js';
-import { sendNodeResponse } from './node-response.js';
-import type { HttpResponse } from './types.js';
+import { readNodeBody } from './node-http/node-body.js';
+import { nodeRequestHeaders } from './node-http/node-request.js';
+import { sendNodeResponse } from './node-http/node-response.js';
+import type { HttpResponse } from './exchange/types.js';
 
-export { hardenNodeServer, handleClientError, type ServerLimits } from './node-server.js';
-export { attachEventSockets, type EventSockets, type EventSocketsOptions } from './event-sockets.js';
+export { hardenNodeServer, handleClientError, type ServerLimits } from './node-http/node-server.js';
+export { attachEventSockets, type EventSockets, type EventSocketsOptions } from './streaming/event-sockets.js';
 
 export interface ExpressRouterOptions extends HttpHandlerOptions {
   platform: AgentPlatform;

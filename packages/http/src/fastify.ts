@@ -8,16 +8,16 @@
 import type { Server, ServerOptions } from 'node:http';
 import { PlatformError, type AgentPlatform } from '@agent-platform/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogger } from './error-response.js';
+import { errorResponse, HttpError, jsonResponse, statusDetail, type HandlerLogger } from './exchange/error-response.js';
 import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandlerOptions } from './handler.js';
-import { readNodeBody } from './node-body.js';
-import { nodeRequestHeaders } from './node-request.js';
-import { sendNodeResponse, wireBody } from './node-response.js';
-import { attachEventSockets } from './event-sockets.js';
-import { handleClientError, refuseConnectRequests, resolveServerLimits, type ServerLimits } from './node-server.js';
-import type { HttpResponse } from './types.js';
+import { readNodeBody } from './node-http/node-body.js';
+import { nodeRequestHeaders } from './node-http/node-request.js';
+import { sendNodeResponse, wireBody } from './node-http/node-response.js';
+import { attachEventSockets } from './streaming/event-sockets.js';
+import { handleClientError, refuseConnectRequests, resolveServerLimits, type ServerLimits } from './node-http/node-server.js';
+import type { HttpResponse } from './exchange/types.js';
 
-export { handleClientError, type ServerLimits } from './node-server.js';
+export { handleClientError, type ServerLimits } from './node-http/node-server.js';
 
 export interface FastifyPluginOptions extends HttpHandlerOptions {
   platform: AgentPlatform;

@@ -1,6 +1,6 @@
 import type { AgentPlatform } from '@agent-platform/core';
-import { tooLarge } from './body.js';
-import { errorResponse, jsonResponse } from './error-response.js';
+import { tooLarge } from './exchange/body.js';
+import { errorResponse, jsonResponse } from './exchange/error-response.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;

@@ -4,20 +4,20 @@
  * @module
  */
 import { PlatformError, parseInput, type AgentPlatform, type Principal, MAX_JSON_DEPTH } from '@agent-platform/core';
-import { readJsonBody, tooLarge } from './body.js';
-import { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
-import { checkQuery, decodePathParams, paramsDecode, splitTarget } from './request-checks.js';
-import { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
-import { Router } from './router.js';
-import { allRoutes } from './route-table.js';
-import { parseRouteInput } from './route-input.js';
-import { credentialOf, isDefinedRoute, type AnyDefinedRoute, type AnyRoute } from './define-route.js';
+import { readJsonBody, tooLarge } from './exchange/body.js';
+import { errorResponse, jsonResponse, type HandlerLogger } from './exchange/error-response.js';
+import { checkQuery, decodePathParams, paramsDecode, splitTarget } from './exchange/request-checks.js';
+import { buildOpenApiDocument, type OpenApiInfo } from './openapi/openapi.js';
+import { Router } from './routing/router.js';
+import { allRoutes } from './routes/route-table.js';
+import { parseRouteInput } from './routing/route-input.js';
+import { credentialOf, isDefinedRoute, type AnyDefinedRoute, type AnyRoute } from './routing/define-route.js';
 import { openApiRoute } from './routes/system-routes.js';
-import { contentResponse, responseKind } from './response-kind.js';
-import { readApiKey } from './api-key-header.js';
-import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './sse.js';
-import { CONSOLE_PATHS, isConsolePath, serveConsole } from './console-routes.js';
-import type { HeaderValue, HttpRequest, HttpResponse, RouteResult } from './types.js';
+import { contentResponse, responseKind } from './routing/response-kind.js';
+import { readApiKey } from './exchange/api-key-header.js';
+import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './streaming/sse.js';
+import { CONSOLE_PATHS, isConsolePath, serveConsole } from './console/console-routes.js';
+import type { HeaderValue, HttpRequest, HttpResponse, RouteResult } from './exchange/types.js';
 
 export { allRoutes };
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord, StorageAdapter } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
-import { credentialOf } from './define-route.js';
+import { credentialOf } from './routing/define-route.js';
 import { allRoutes } from './handler.js';
 import { createFetchHandler } from './fetch.js';
 import { UNSHOWABLE_PAYLOAD } from './routes/delivery-routes.js';

@@ -15,12 +15,12 @@ export {
   type HttpHandlerOptions,
 } from './handler.js';
 export { createFetchHandler, type FetchHandler } from './fetch.js';
-export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from './console-routes.js';
-export { buildOpenApiDocument, type OpenApiInfo } from './openapi.js';
-export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './error-response.js';
-export { MAX_PATH_PARAM_LENGTH } from './request-checks.js';
-export { DEFAULT_SSE_HEARTBEAT_MS, formatServerSentEvent } from './sse.js';
-export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './types.js';
+export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from './console/console-routes.js';
+export { buildOpenApiDocument, type OpenApiInfo } from './openapi/openapi.js';
+export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './exchange/error-response.js';
+export { MAX_PATH_PARAM_LENGTH } from './exchange/request-checks.js';
+export { DEFAULT_SSE_HEARTBEAT_MS, formatServerSentEvent } from './streaming/sse.js';
+export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './exchange/types.js';
 export {
   defineRoute,
   credentialOf,
@@ -49,7 +49,7 @@ export {
   type SuccessBodyOf,
   type SuccessStatus,
   type SuccessStatusOf,
-} from './define-route.js';
-export { attachment, contentResponse, responseKind, type ResponseKind, type ResponseKindOf } from './response-kind.js';
-export { routeGroups, type ApiRoutes, type RouteKey } from './route-table.js';
-export { nameSchema, schemaName } from './schema-names.js';
+} from './routing/define-route.js';
+export { attachment, contentResponse, responseKind, type ResponseKind, type ResponseKindOf } from './routing/response-kind.js';
+export { routeGroups, type ApiRoutes, type RouteKey } from './routes/route-table.js';
+export { nameSchema, schemaName } from './openapi/schema-names.js';

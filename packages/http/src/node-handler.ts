@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentPlatform } from '@agent-platform/core';
-import { errorResponse, jsonResponse } from './error-response.js';
+import { errorResponse, jsonResponse } from './exchange/error-response.js';
 import { createHttpHandler, DEFAULT_BODY_TIMEOUT_MS, type HttpHandler, type HttpHandlerOptions } from './handler.js';
-import { readNodeBody } from './node-body.js';
-import { nodeRequestHeaders } from './node-request.js';
-import { sendNodeResponse } from './node-response.js';
+import { readNodeBody } from './node-http/node-body.js';
+import { nodeRequestHeaders } from './node-http/node-request.js';
+import { sendNodeResponse } from './node-http/node-response.js';
 
 export interface NodeHandlerOptions extends HttpHandlerOptions {
   platform: AgentPlatform;

@@ -7,8 +7,8 @@
  * @module
  */
 export { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-handler.js';
-export { attachEventSockets, EVENT_SOCKET_PATH, type EventSockets, type EventSocketsOptions } from './event-sockets.js';
-export { sendNodeResponse } from './node-response.js';
+export { attachEventSockets, EVENT_SOCKET_PATH, type EventSockets, type EventSocketsOptions } from './streaming/event-sockets.js';
+export { sendNodeResponse } from './node-http/node-response.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -20,6 +20,6 @@ export {
   resolveServerLimits,
   type ResolvedServerLimits,
   type ServerLimits,
-} from './node-server.js';
-export { readNodeBody, type ReadNodeBodyOptions } from './node-body.js';
-export { nodeRequestHeaders } from './node-request.js';
+} from './node-http/node-server.js';
+export { readNodeBody, type ReadNodeBodyOptions } from './node-http/node-body.js';
+export { nodeRequestHeaders } from './node-http/node-request.js';

@@ -4,9 +4,9 @@ import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey } from '@
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { z } from 'zod';
 import { allRoutes, createHttpHandler } from './handler.js';
-import { buildOpenApiDocument } from './openapi.js';
-import { defineRoute } from './define-route.js';
-import { nameSchema } from './schema-names.js';
+import { buildOpenApiDocument } from './openapi/openapi.js';
+import { defineRoute } from './routing/define-route.js';
+import { nameSchema } from './openapi/schema-names.js';
 
 type Schema = { $ref?: string; properties?: Record<string, unknown>; type?: string; items?: Schema };
 type Content = Record<string, { schema: Schema }>;

@@ -8,8 +8,8 @@ import { createCommandAgentRunner, type SandboxRuntime } from '@agent-platform/c
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { z } from 'zod';
 import { allRoutes } from './handler.js';
-import { responseKind } from './response-kind.js';
-import { Router } from './router.js';
+import { responseKind } from './routing/response-kind.js';
+import { Router } from './routing/router.js';
 import { openApiRoute } from './routes/system-routes.js';
 import { registerWebhook, sendEvent } from './test-support/events.js';
 import { startHarness, type ApiResponse, type Harness, type RequestOptions } from './test-support/harness.js';

@@ -8,11 +8,11 @@ import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey } from '@
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { RouteDefinition } from './types.js';
+import type { RouteDefinition } from './exchange/types.js';
 import { KEYS } from './test-support/harness.js';
 
 vi.mock('./routes/openhands-routes.js', async () => {
-  const { defineRoute } = await import('./define-route.js');
+  const { defineRoute } = await import('./routing/define-route.js');
   const typed = defineRoute({
     method: 'POST',
     path: '/api/typed/{id}',

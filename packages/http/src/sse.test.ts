@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, type ConversationEvent } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
-import { nextEventSeq } from './conversation-events.js';
-import { LiveQueue } from './live-queue.js';
-import { formatServerSentEvent, serverSentEventText } from './sse.js';
-import type { ServerSentEvent } from './types.js';
+import { nextEventSeq } from './streaming/conversation-events.js';
+import { LiveQueue } from './streaming/live-queue.js';
+import { formatServerSentEvent, serverSentEventText } from './streaming/sse.js';
+import type { ServerSentEvent } from './exchange/types.js';
 
 describe('LiveQueue', () => {
   it('hands items over in order, and return() settles a waiting next() at once and stops the producer', async () => {

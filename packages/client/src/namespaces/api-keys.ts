@@ -1,5 +1,5 @@
-import type { ApiKeyCreateInput } from '../types.js';
-import type { CallOptions, Transport } from '../transport.js';
+import type { ApiKeyCreateInput } from '../transport/types.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
 
 /** The caller's API keys (`/api/keys`). */
 export function apiKeysNamespace(transport: Transport) {

@@ -1,5 +1,5 @@
-import { AgentPlatformError } from '../errors.js';
-import type { CallOptions } from '../transport.js';
+import { AgentPlatformError } from '../transport/errors.js';
+import type { CallOptions } from '../transport/transport.js';
 
 /** The server takes at most this many ids per batch get. */
 export const MAX_BATCH_IDS = 100;

@@ -1,10 +1,10 @@
-import { AgentPlatformError, AgentPlatformWaitError } from '../errors.js';
-import { cursorIterator, type IterateOptions } from '../paging.js';
-import { pollUntil, type WaitOptions } from '../polling.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { CursorQueryInput, SendMessageInput, StartConversationInput, StartTask } from '../types.js';
+import { AgentPlatformError, AgentPlatformWaitError } from '../transport/errors.js';
+import { cursorIterator, type IterateOptions } from '../iteration/paging.js';
+import { pollUntil, type WaitOptions } from '../iteration/polling.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { CursorQueryInput, SendMessageInput, StartConversationInput, StartTask } from '../transport/types.js';
 import { batched, oneById } from './batch.js';
-import { streamConversationEvents, type StreamEventsOptions } from '../event-stream.js';
+import { streamConversationEvents, type StreamEventsOptions } from '../conversation-events/event-stream.js';
 
 /** A start task that reached READY: its conversation and sandbox ids are set. */
 export type ReadyStartTask = StartTask & { status: 'READY'; app_conversation_id: string };

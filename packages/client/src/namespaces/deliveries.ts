@@ -1,6 +1,6 @@
-import { offsetIterator, type IterateOptions } from '../paging.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { DeliveryListQueryInput, DeliveryStatus } from '../types.js';
+import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { DeliveryListQueryInput, DeliveryStatus } from '../transport/types.js';
 
 export interface DeliveryIterateOptions extends IterateOptions {
   source?: string;

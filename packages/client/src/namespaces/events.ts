@@ -1,6 +1,6 @@
-import { signatureHeaders } from '../signing.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { SignatureScheme } from '../types.js';
+import { signatureHeaders } from '../signing/signing.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { SignatureScheme } from '../transport/types.js';
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,6 @@
-import { cursorIterator, type IterateOptions } from '../paging.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { CursorQueryInput, SandboxStartInput } from '../types.js';
+import { cursorIterator, type IterateOptions } from '../iteration/paging.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { CursorQueryInput, SandboxStartInput } from '../transport/types.js';
 import { batched, oneById } from './batch.js';
 
 /** The caller's sandboxes (`/api/v1/sandboxes`). */

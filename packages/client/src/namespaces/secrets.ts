@@ -1,6 +1,6 @@
-import { cursorIterator, type IterateOptions } from '../paging.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { CustomSecretCreateInput, CustomSecretSearchQueryInput, CustomSecretUpdateInput } from '../types.js';
+import { cursorIterator, type IterateOptions } from '../iteration/paging.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { CustomSecretCreateInput, CustomSecretSearchQueryInput, CustomSecretUpdateInput } from '../transport/types.js';
 
 /** The caller's custom secrets one by one (`/api/v1/secrets`): names and descriptions come back, values never do. */
 export function secretsNamespace(transport: Transport) {

@@ -1,5 +1,5 @@
-import type { ProviderTokensInput, SettingsInput, UnsetProviderTokensInput } from '../types.js';
-import type { CallOptions, Transport } from '../transport.js';
+import type { ProviderTokensInput, SettingsInput, UnsetProviderTokensInput } from '../transport/types.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
 
 /** The caller's settings (`/api/settings`). Secrets go in, and never come back out. */
 export function settingsNamespace(transport: Transport) {

@@ -1,6 +1,6 @@
-import { offsetIterator, type IterateOptions } from '../paging.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { OutboundEventType, OutboundMessageListQueryInput, OutboundMessageStatus, PageQueryInput, SubscriptionCreateInput, SubscriptionUpdateInput } from '../types.js';
+import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { OutboundEventType, OutboundMessageListQueryInput, OutboundMessageStatus, PageQueryInput, SubscriptionCreateInput, SubscriptionUpdateInput } from '../transport/types.js';
 
 /**
  * The event types a subscription can ask for: core's `OUTBOUND_EVENT_TYPES`, copied because the

@@ -1,4 +1,4 @@
-import type { CallOptions, Transport } from '../transport.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
 
 /** Liveness, readiness, the automation service's health and the OpenAPI document; no credentials needed. */
 export function systemNamespace(transport: Transport) {

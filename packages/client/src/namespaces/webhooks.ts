@@ -1,6 +1,6 @@
-import { offsetIterator, type IterateOptions } from '../paging.js';
-import type { CallOptions, Transport } from '../transport.js';
-import type { PageQueryInput, WebhookCreateInput, WebhookRotateInput, WebhookUpdateInput } from '../types.js';
+import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
+import type { CallOptions, Transport } from '../transport/transport.js';
+import type { PageQueryInput, WebhookCreateInput, WebhookRotateInput, WebhookUpdateInput } from '../transport/types.js';
 
 /** Custom webhook sources of the caller's org (`/api/automation/v1/webhooks`). */
 export function webhooksNamespace(transport: Transport) {

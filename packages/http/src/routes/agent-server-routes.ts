@@ -13,8 +13,8 @@ import {
   successSchema,
 } from '@agent-platform/core';
 import { z } from 'zod';
-import { defineRoute } from '../define-route.js';
-import { nameSchema } from '../schema-names.js';
+import { defineRoute } from '../routing/define-route.js';
+import { nameSchema } from '../openapi/schema-names.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const TAG = 'agent-server';

@@ -1,6 +1,6 @@
 import { apiKeyCreateInputSchema, apiKeyListSchema, createdApiKeySchema, currentApiKeySchema } from '@agent-platform/core';
-import { readApiKey } from '../api-key-header.js';
-import { defineRoute } from '../define-route.js';
+import { readApiKey } from '../exchange/api-key-header.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, notFoundDoc, unauthorized } from './shared-responses.js';
 
 export const apiKeyRoutes = [

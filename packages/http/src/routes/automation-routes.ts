@@ -11,7 +11,7 @@ import {
   runSchema,
 } from '@agent-platform/core';
 import { z } from 'zod';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const BASE = '/api/automation/v1';

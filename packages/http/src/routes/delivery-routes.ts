@@ -1,5 +1,5 @@
 import { deliveryListQuerySchema, deliveryListSchema, deliverySchema, ingestResultSchema } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 import { z } from 'zod';
 

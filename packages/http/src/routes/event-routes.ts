@@ -1,5 +1,5 @@
 import { ingestResultSchema } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { errorDoc } from './shared-responses.js';
 
 const TAG = 'events';

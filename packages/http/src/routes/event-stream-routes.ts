@@ -1,8 +1,8 @@
 import { conversationEventSchema, validationError, type ConversationEvent } from '@agent-platform/core';
 import { z } from 'zod';
-import { conversationEvents, serializeEvent } from '../conversation-events.js';
-import { defineRoute } from '../define-route.js';
-import type { HeaderValue, ServerSentEvent } from '../types.js';
+import { conversationEvents, serializeEvent } from '../streaming/conversation-events.js';
+import { defineRoute } from '../routing/define-route.js';
+import type { HeaderValue, ServerSentEvent } from '../exchange/types.js';
 import { invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 /** An event id as this stream hands them out: a `seq`, in decimal. */

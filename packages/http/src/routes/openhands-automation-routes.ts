@@ -4,7 +4,7 @@
  * @module
  */
 import { automationHealthSchema, automationSchema, promptAutomationInputSchema } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, unauthorized } from './shared-responses.js';
 
 export const openHandsAutomationRoutes = [

@@ -5,8 +5,8 @@
  */
 import { appConversationSchema, appConversationUpdateInputSchema, successSchema } from '@agent-platform/core';
 import { z } from 'zod';
-import { defineRoute } from '../define-route.js';
-import { attachment } from '../response-kind.js';
+import { defineRoute } from '../routing/define-route.js';
+import { attachment } from '../routing/response-kind.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const TAG = 'app-conversations';

@@ -11,7 +11,7 @@ import {
   customSecretUpdateInputSchema,
   messageResponseSchema,
 } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const TAG = 'secrets';

@@ -5,7 +5,7 @@
  * @module
  */
 import { messageResponseSchema, settingsSchemaDocumentSchema, v1SettingsSaveInputSchema, v1SettingsViewSchema } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, unauthorized } from './shared-responses.js';
 
 const TAG = 'settings';

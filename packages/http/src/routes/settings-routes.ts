@@ -5,7 +5,7 @@ import {
   settingsViewSchema,
   unsetProviderTokensInputSchema,
 } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, notFoundDoc, unauthorized } from './shared-responses.js';
 
 export const settingsRoutes = [

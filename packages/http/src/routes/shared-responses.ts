@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import type { RouteResponseDoc } from '../types.js';
-
-/** `{"detail": "..."}`: every error except validation failures. */
-export const errorBodySchema = z.object({ detail: z.string() });
-
-/** The 422 body (spec §7). */
-export const validationErrorBodySchema = z.object({
-  detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
-});
+import { errorBodySchema, validationErrorBodySchema } from '../exchange/error-bodies.js';
+import type { RouteResponseDoc } from '../exchange/types.js';
 
 export const errorDoc = (description: string): RouteResponseDoc => ({ description, schema: errorBodySchema });
 export const unauthorized = errorDoc('Missing or invalid credentials');

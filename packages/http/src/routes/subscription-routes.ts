@@ -16,7 +16,7 @@ import {
   subscriptionWithSecretSchema,
 } from '@agent-platform/core';
 import { z } from 'zod';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 // A static segment after `v1`: the router ranks it above the automations' `/api/automation/v1/{id}`.

@@ -1,7 +1,7 @@
 import { serviceStatusSchema as statusSchema } from '@agent-platform/core';
 import { z } from 'zod';
-import { defineRoute } from '../define-route.js';
-import { nameSchema } from '../schema-names.js';
+import { defineRoute } from '../routing/define-route.js';
+import { nameSchema } from '../openapi/schema-names.js';
 import { errorDoc } from './shared-responses.js';
 
 /** Liveness and readiness: no credentials needed. */

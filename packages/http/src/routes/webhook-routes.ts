@@ -8,7 +8,7 @@ import {
   webhookUpdateInputSchema,
   webhookViewSchema,
 } from '@agent-platform/core';
-import { defineRoute } from '../define-route.js';
+import { defineRoute } from '../routing/define-route.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const BASE = '/api/automation/v1/webhooks';

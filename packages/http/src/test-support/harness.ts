@@ -17,10 +17,10 @@ import express from 'express';
 import Fastify from 'fastify';
 import { createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '../express.js';
 import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '../fastify.js';
-import { attachEventSockets } from '../event-sockets.js';
+import { attachEventSockets } from '../streaming/event-sockets.js';
 import { createNodeHandler } from '../node-handler.js';
-import type { ServerLimits } from '../node-server.js';
-import type { HandlerLogger } from '../error-response.js';
+import type { ServerLimits } from '../node-http/node-server.js';
+import type { HandlerLogger } from '../exchange/error-response.js';
 
 export const KEYS = {
   alice: 'alice-key-0123456789abcdef',

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { tooLarge } from './body.js';
-import { HttpError, requestTimeout } from './error-response.js';
+import { tooLarge } from '../exchange/body.js';
+import { HttpError, requestTimeout } from '../exchange/error-response.js';
 
 export interface ReadNodeBodyOptions {
   /**

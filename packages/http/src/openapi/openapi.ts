@@ -6,10 +6,10 @@
  * @module
  */
 import { z } from 'zod';
-import { credentialOf, type AnyRoute, type Credential } from './define-route.js';
-import { responseKind } from './response-kind.js';
+import { credentialOf, type AnyRoute, type Credential } from '../routing/define-route.js';
+import { responseKind } from '../routing/response-kind.js';
 import { isSchemaNameTaken, namedSchemas, schemaName } from './schema-names.js';
-import type { RouteResponseDoc } from './types.js';
+import type { RouteResponseDoc } from '../exchange/types.js';
 
 export interface OpenApiInfo {
   title?: string;

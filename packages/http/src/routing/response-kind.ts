@@ -14,8 +14,8 @@
  * `content-type` is the declared one.
  * @module
  */
-import { isJsonContentType } from './body.js';
-import type { HttpResponse, RouteResponseDoc } from './types.js';
+import { isJsonContentType } from '../exchange/body.js';
+import type { HttpResponse, RouteResponseDoc } from '../exchange/types.js';
 
 export type ResponseKind = 'json' | 'stream' | 'text' | 'binary';
 

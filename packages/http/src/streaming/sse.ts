@@ -4,7 +4,7 @@
  * heartbeat interval (proxies close connections that stay silent; a client notices a dead one).
  * @module
  */
-import type { HttpResponse, ServerSentEvent } from './types.js';
+import type { HttpResponse, ServerSentEvent } from '../exchange/types.js';
 
 /** Default heartbeat: a `: ping` comment after 15 s without a message. */
 export const DEFAULT_SSE_HEARTBEAT_MS = 15_000;

@@ -12,8 +12,8 @@
  * @module
  */
 import { CONSOLE_PAGE, consolePage, loadConsoleAssets, type ConsoleAsset, type ConsoleAssets } from '@agent-platform/console';
-import { jsonResponse } from './error-response.js';
-import type { HeaderValue, HttpResponse } from './types.js';
+import { jsonResponse } from '../exchange/error-response.js';
+import type { HeaderValue, HttpResponse } from '../exchange/types.js';
 
 export const CONSOLE_PATH = '/console';
 

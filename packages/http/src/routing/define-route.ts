@@ -32,7 +32,7 @@
  */
 import type { z } from 'zod';
 import type { ResponseKindOf } from './response-kind.js';
-import type { HttpMethod, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './types.js';
+import type { HttpMethod, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from '../exchange/types.js';
 
 /**
  * Which credential a client sends to the route: `bearer` (`Authorization: Bearer`, the default),

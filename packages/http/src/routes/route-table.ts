@@ -4,20 +4,20 @@
  * {@link routeGroups}; a route added to an existing file needs nothing else.
  * @module
  */
-import type { AnyRoute, ApiRoutesOf } from './define-route.js';
-import { agentServerRoutes } from './routes/agent-server-routes.js';
-import { apiKeyRoutes } from './routes/api-key-routes.js';
-import { automationRoutes } from './routes/automation-routes.js';
-import { conversationRoutes } from './routes/conversation-routes.js';
-import { deliveryRoutes } from './routes/delivery-routes.js';
-import { eventRoutes } from './routes/event-routes.js';
-import { eventStreamRoutes } from './routes/event-stream-routes.js';
-import { openHandsRoutes } from './routes/openhands-routes.js';
-import { sandboxRoutes } from './routes/sandbox-routes.js';
-import { settingsRoutes } from './routes/settings-routes.js';
-import { subscriptionRoutes } from './routes/subscription-routes.js';
-import { openApiRoute, systemRoutes } from './routes/system-routes.js';
-import { webhookRoutes } from './routes/webhook-routes.js';
+import type { AnyRoute, ApiRoutesOf } from '../routing/define-route.js';
+import { agentServerRoutes } from './agent-server-routes.js';
+import { apiKeyRoutes } from './api-key-routes.js';
+import { automationRoutes } from './automation-routes.js';
+import { conversationRoutes } from './conversation-routes.js';
+import { deliveryRoutes } from './delivery-routes.js';
+import { eventRoutes } from './event-routes.js';
+import { eventStreamRoutes } from './event-stream-routes.js';
+import { openHandsRoutes } from './openhands-routes.js';
+import { sandboxRoutes } from './sandbox-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+import { subscriptionRoutes } from './subscription-routes.js';
+import { openApiRoute, systemRoutes } from './system-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 /** Each route file's routes, in the order they are matched and documented. */
 export const routeGroups = [

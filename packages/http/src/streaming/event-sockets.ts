@@ -13,13 +13,13 @@ import type { Duplex } from 'node:stream';
 import { PlatformError, toAgentServerEvent, type AgentPlatform, type ConversationEvent, type Principal } from '@agent-platform/core';
 import { WebSocket, WebSocketServer } from 'ws';
 import { conversationEvents, nextEventSeq, serializeEvent } from './conversation-events.js';
-import { errorResponse, jsonResponse, type HandlerLogger } from './error-response.js';
-import { readApiKey } from './api-key-header.js';
+import { errorResponse, jsonResponse, type HandlerLogger } from '../exchange/error-response.js';
+import { readApiKey } from '../exchange/api-key-header.js';
 import type { LiveQueue } from './live-queue.js';
-import { nodeRequestHeaders } from './node-request.js';
-import { checkQuery, isPlausibleParam, splitTarget } from './request-checks.js';
+import { nodeRequestHeaders } from '../node-http/node-request.js';
+import { checkQuery, isPlausibleParam, splitTarget } from '../exchange/request-checks.js';
 import { DEFAULT_SSE_HEARTBEAT_MS } from './sse.js';
-import type { HttpResponse } from './types.js';
+import type { HttpResponse } from '../exchange/types.js';
 
 export interface EventSocketsOptions {
   platform: AgentPlatform;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { HeaderValue } from './types.js';
+import type { HeaderValue } from '../exchange/types.js';
 
 /**
  * A Node request's headers as the handler needs them. Node keeps only the first of repeated

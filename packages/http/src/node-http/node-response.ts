@@ -4,8 +4,8 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import type { HandlerLogger } from './error-response.js';
-import type { HttpResponse } from './types.js';
+import type { HandlerLogger } from '../exchange/error-response.js';
+import type { HttpResponse } from '../exchange/types.js';
 
 /**
  * Writes `result`. A streamed answer is written chunk by chunk, each flushed at once, waiting

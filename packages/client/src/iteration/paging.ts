@@ -5,7 +5,7 @@
  * stays at one page whatever the list's length.
  * @module
  */
-import type { CallOptions } from './transport.js';
+import type { CallOptions } from '../transport/transport.js';
 
 export interface IterateOptions {
   /** Records per request, 1–100 (the server's bound). Default 100. */

@@ -1,5 +1,5 @@
 import type { AnyRoute } from './define-route.js';
-import type { HttpMethod } from './types.js';
+import type { HttpMethod } from '../exchange/types.js';
 
 interface CompiledRoute {
   route: AnyRoute;

@@ -67,7 +67,7 @@ import {
   webhookViewSchema,
 } from '@agent-platform/core';
 import type { z } from 'zod';
-import { errorBodySchema, validationErrorBodySchema } from './routes/shared-responses.js';
+import { errorBodySchema, validationErrorBodySchema } from '../exchange/error-bodies.js';
 
 /** A component name: letters and digits, starting with a capital (OpenAPI allows `[A-Za-z0-9._-]+`). */
 const NAME = /^[A-Z][A-Za-z0-9]*$/;

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { statusDetail } from './error-response.js';
+import { statusDetail } from '../exchange/error-response.js';
 
 export interface ServerLimits {
   /**

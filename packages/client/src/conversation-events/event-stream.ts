@@ -5,10 +5,10 @@
  * is yielded once, in order.
  * @module
  */
-import { AgentPlatformConnectionError, AgentPlatformError, isAgentPlatformError } from './errors.js';
-import { RETRY_STATUS_CODES, type Transport } from './transport.js';
-import type { ConversationEvent } from './types.js';
-import { sleep } from './polling.js';
+import { AgentPlatformConnectionError, AgentPlatformError, isAgentPlatformError } from '../transport/errors.js';
+import { RETRY_STATUS_CODES, type Transport } from '../transport/transport.js';
+import type { ConversationEvent } from '../transport/types.js';
+import { sleep } from '../iteration/polling.js';
 
 export interface StreamEventsOptions {
   /** Stops the stream: the iteration rejects with the signal's reason. (`break` ends it quietly.) */
