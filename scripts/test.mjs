@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm test`: runs `vitest run` over every project in vitest.workspace.ts (extra CLI args are
+// `pnpm test`: runs `vitest run` over every project in vitest.config.ts (extra CLI args are
 // passed through, e.g. `pnpm test --project unit`), then prints one summary line as the very
 // last line of output:  `N passed, N failed[, N skipped]`.
 //
