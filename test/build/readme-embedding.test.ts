@@ -3,34 +3,25 @@
  * must start the engine with a runtime and an agent, serve the API, and the run it dispatches
  * must complete with the agent's output, fetched with the key and the command line it prints.
  *
- * The block is written into a directory inside examples/server, whose dependencies (fastify,
- * @agent-platform/http, agent, sandbox-process, storage-memory) are the ones it imports.
+ * Here against the workspace's sources, with no build: the block is written into a directory
+ * inside examples/server, whose dependencies (fastify, @agent-platform/http, agent,
+ * sandbox-process, storage-memory) are the ones it imports. packed-install.test.ts does the same
+ * against the packed packages installed with npm, as a reader's app would get them.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
+import { expectEmbeddingRunCompletes, freePort, readmeEmbeddingSnippet } from '../support/readme-embedding.js';
 import { runProcess } from './run-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MARKER = '<!-- readme-embedding:';
-
-/** The first ```ts block after the marker comment. */
-function embeddingSnippet(readme: string): string {
-  const start = readme.indexOf(MARKER);
-  if (start < 0) throw new Error(`README.md has no ${MARKER} marker`);
-  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (!block?.[1]) throw new Error('no ```ts block after the marker');
-  return block[1];
-}
 
 const dir = mkdtempSync(path.join(root, 'examples/server/.readme-embedding-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const snippet = embeddingSnippet(readFileSync(path.join(root, 'README.md'), 'utf8'));
-writeFileSync(path.join(dir, 'embed.ts'), snippet);
+writeFileSync(path.join(dir, 'embed.ts'), readmeEmbeddingSnippet());
 
 it('type-checks', async () => {
   writeFileSync(
@@ -50,42 +41,5 @@ it('runs agents: the run it dispatches completes with the command agent’s outp
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  try {
-    const printed = await waitFor(() => /curl -H 'Authorization: Bearer (\S+)' (http:\/\/\S+)/.exec(output), () => output);
-    const [, key, url] = printed;
-    const get = async (target: string) => (await fetch(target, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<any>;
-    const run = await waitFor(async () => {
-      const current = await get(url!);
-      return current.status === 'COMPLETED' || current.status === 'FAILED' ? current : null;
-    }, () => output);
-    expect(run).toMatchObject({ status: 'COMPLETED' });
-    const events = await get(`http://localhost:${port}/api/v1/app-conversations/${run.conversation_id}/events`);
-    expect(events.items.map((event: { message: string | null }) => event.message)).toContain('Working on: Triage the issue');
-  } finally {
-    child.kill('SIGKILL');
-  }
+  await expectEmbeddingRunCompletes(child, port);
 }, 90_000);
-
-async function waitFor<T>(probe: () => T | null | Promise<T | null>, context: () => string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out:\n${context()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

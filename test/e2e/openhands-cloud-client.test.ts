@@ -14,7 +14,7 @@ import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type Recorded
 import { CloudClient } from '@openhands/typescript-client/clients';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startHarness, type Harness } from '../../packages/http/src/test-support/harness.js';
+import { KEYS, startHarness, type Harness } from '../../packages/http/test-support/harness.js';
 import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
 const LLM_KEY = 'sk-openhands-compat-llm-key-4242';

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../examples/server/src/config.js';
 import { DATA_FILES, resolveSecretKey } from '../../examples/server/src/storage.js';
-import { recordingLogger } from '../../examples/server/src/test-support/recording-logger.js';
+import { recordingLogger } from '../../examples/server/test-support/recording-logger.js';
 import { root } from './support/reference-server.js';
 
 const parent = mkdtempSync(path.join(tmpdir(), 'agent-platform-lifecycle-'));

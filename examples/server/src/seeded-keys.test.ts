@@ -6,7 +6,7 @@ import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSeededKeys } from './config.js';
 import { readLedger, syncSeededKeys } from './seeded-keys.js';
-import { recordingLogger } from './test-support/recording-logger.js';
+import { recordingLogger } from '../test-support/recording-logger.js';
 
 const parent = mkdtempSync(path.join(tmpdir(), 'agent-platform-seeds-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { createAesGcmSecretBox, generateSecretKey, isPlatformError } from '@agen
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { DATA_FILES, explainKeyMismatch, prepareDataDir, resolveSecretKey } from './storage.js';
-import { recordingLogger } from './test-support/recording-logger.js';
+import { recordingLogger } from '../test-support/recording-logger.js';
 
 const parent = mkdtempSync(path.join(tmpdir(), 'agent-platform-storage-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));

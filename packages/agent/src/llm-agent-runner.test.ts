@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentHarness, LLM_KEY, toolResultsSeen } from './test-support/agent-harness.js';
+import { AgentHarness, LLM_KEY, toolResultsSeen } from '../test-support/agent-harness.js';
 
 const harness = new AgentHarness();
 beforeAll(async () => {

@@ -34,7 +34,7 @@ import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentPlatformError, AgentPlatformWaitError, collect, isAgentPlatformError, isAgentPlatformWaitError, type AgentPlatformClient } from './index.js';
-import { GITHUB_SECRET, KEYS, startInProcess, type InProcessService } from './test-support/in-process.js';
+import { GITHUB_SECRET, KEYS, startInProcess, type InProcessService } from '../test-support/in-process.js';
 
 let service: InProcessService;
 let alice: AgentPlatformClient;

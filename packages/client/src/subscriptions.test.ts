@@ -16,7 +16,7 @@ import {
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, isAgentPlatformError, type AgentPlatformClient, type AgentPlatformError } from './index.js';
-import { startInProcess, type InProcessService } from './test-support/in-process.js';
+import { startInProcess, type InProcessService } from '../test-support/in-process.js';
 
 interface Received {
   headers: IncomingHttpHeaders;

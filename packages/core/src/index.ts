@@ -1,10 +1,73 @@
 /**
- * `@agent-platform/core`: the platform's models, validation, services and ports.
+ * `@agent-platform/core`: what an embedder calls — `createAgentPlatform` and its options, the
+ * services and the records they answer, the ports' types (storage, sandbox runtime, run queue,
+ * agent runner, authenticator, secret box…), the schemas, errors and validation, the secret box,
+ * the API-key authenticator, the agent router and command runner, and signature verification.
+ *
+ * What only someone writing an adapter needs (a storage adapter, a sandbox runtime, an agent
+ * runner) is in `@agent-platform/core/adapter-kit`.
  * @module
  */
 export * from './kernel/errors.js';
 export * from './kernel/validation.js';
-export * from './ports/index.js';
+// The ports: what an embedder passes in (and may implement). Their adapter-only helpers
+// (`RUN_PATCH_FIELDS`, `OUTBOUND_MESSAGE_PATCH_FIELDS`, `interruptedReason`) are in the adapter kit.
+export type { Authenticator, Credentials } from './ports/authenticator.js';
+export { systemClock, type Clock } from './ports/clock.js';
+export { randomIdGenerator, type IdGenerator } from './ports/id-generator.js';
+export type { SecretBox } from './ports/secret-box.js';
+export {
+  StorageConflictError,
+  StorageUnavailableError,
+  type ApiKeysRepository,
+  type AutomationsRepository,
+  type ConversationsRepository,
+  type CursorOptions,
+  type CursorPage,
+  type SandboxesRepository,
+  type StartTasksRepository,
+  type DedupClaim,
+  type DeliveryWrite,
+  type DeliveriesRepository,
+  type DeliveryListOptions,
+  type GithubLinksRepository,
+  type RunsRepository,
+  type RunGuard,
+  type RunPatch,
+  type ListOptions,
+  type ListResult,
+  type ProviderTokensRepository,
+  type SettingsRepository,
+  type StorageAdapter,
+  type StorageRepositories,
+  type WebhooksRepository,
+  type SubscriptionsRepository,
+  type OutboundMessagesRepository,
+  type OutboundMessageListOptions,
+  type OutboundClaim,
+  type OutboundMessageGuard,
+  type OutboundMessagePatch,
+} from './ports/storage.js';
+export type {
+  ExecEvent,
+  ExecInput,
+  ExecResult,
+  RuntimeSandbox,
+  SandboxFile,
+  SandboxLimits,
+  SandboxRuntime,
+  StartSandboxInput,
+} from './ports/sandbox-runtime.js';
+export type { ChangeFeed, ChangeListener, PublishedChange, StorageChange } from './ports/change-feed.js';
+export type {
+  ClaimRequest,
+  RecoveredRuns,
+  RunCompletion,
+  RunQueue,
+  RunQueueLimits,
+  RunRef,
+  RunRelease,
+} from './ports/run-queue.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';
 export * from './schemas/common.js';
 export * from './schemas/principal.js';
@@ -68,46 +131,12 @@ export type {
   PendingAction,
 } from './ports/agent-runner.js';
 export { createCommandAgentRunner, type CommandAgentRunnerOptions } from './agents/command-agent-runner.js';
-export { agentLaunch, emptyAgentSettings, EVENT_FILE, MCP_CONFIG_FILE, type AgentLaunch } from './agents/agent-environment.js';
+export { emptyAgentSettings } from './agents/agent-environment.js';
 export { chooseAgent, createAgentRouter, type AgentChoice, type AgentRouterOptions } from './agents/agent-router.js';
 export { createAgentPlatformTools } from './automations/agent-tools.js';
-export { scrubSecrets, secretValuesOf } from './agents/secret-values.js';
-export { redact } from './agents/line-splitter.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
-export {
-  DEFAULT_GIT_USER_EMAIL,
-  DEFAULT_GIT_USER_NAME,
-  prepareRepository,
-  RepositoryError,
-  tokenVariable,
-  type PreparedRepository,
-  type PrepareRepositoryInput,
-} from './agents/git-checkout.js';
 export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './sandboxes/sandboxes-service.js';
 export { ConversationsService, type Page } from './conversations/conversations-service.js';
 export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';
 export { MAX_WORKSPACE_FILE_BYTES, workspacePath } from './conversations/conversation-files.js';
-export { BoundedDecoder } from './sandboxes/runtime-kit/bounded-decoder.js';
-export { ExecEventQueue } from './sandboxes/runtime-kit/exec-event-queue.js';
-export { checkStdin, StdinFeed, type StdinInput } from './sandboxes/runtime-kit/stdin-feed.js';
-export {
-  checkPageLimit,
-  decodePageCursor,
-  decodeSeqPage,
-  encodePageCursor,
-  encodeSeqPage,
-  type PageCursor,
-} from './storage/paging.js';
-export { createLocalChangeFeed, type LocalChangeFeed } from './storage/local-change-feed.js';
-export {
-  applyTransition,
-  claimPatch,
-  guardAllows,
-  isClaimable,
-  isFinalRunStatus,
-  leaseLapsed,
-  leasedRunOps,
-  patchRun,
-  recoveryPatch,
-} from './runs/run-transitions.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialOf } from './routing/define-route.js';
 import { allRoutes } from './handler.js';
-import { BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
+import { BINDINGS, KEYS, startHarness, type Harness } from '../test-support/harness.js';
 
 const authenticated = allRoutes().filter((route) => credentialOf(route) !== 'none');
 

@@ -14,7 +14,7 @@ import { baseHref, CONSOLE_CONTENT_SECURITY_POLICY } from './console/console-rou
 import { agentPlatformPlugin } from './fastify.js';
 import { createFetchHandler } from './fetch.js';
 import { createHttpHandler } from './handler.js';
-import { ALL_BINDINGS, startHarness, type Harness } from './test-support/harness.js';
+import { ALL_BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
 
 const platform = (): AgentPlatform =>
   createAgentPlatform({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }), publicUrl: 'http://localhost' });

@@ -8,7 +8,7 @@ import { PlatformError } from '@agent-platform/core';
 import { createFetchHandler } from './fetch.js';
 import { contentResponse, responseKind, sentContentType } from './routing/response-kind.js';
 import type { RouteDefinition } from './exchange/types.js';
-import { ALL_BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
+import { ALL_BINDINGS, KEYS, startHarness, type Harness } from '../test-support/harness.js';
 
 /** Bytes that are not UTF-8 (a lone 0xFF) and not at the start of their buffer: a view. */
 const PAYLOAD = new Uint8Array([0, 1, 2, 0xff, 0xfe, 80, 75, 3, 4, 0]);

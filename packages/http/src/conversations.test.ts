@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandAgentRunner, type SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { BINDINGS, startHarness, type Harness } from './test-support/harness.js';
+import { BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
 
 // The agent echoes its task, prints one structured event, shows what reached it, and fails
 // when asked to.

@@ -8,8 +8,8 @@ import Fastify from 'fastify';
 import { createCommandAgentRunner, type SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { agentPlatformPlugin } from './fastify.js';
-import { ALL_BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
-import { countWatchers, eventually, idleConversation, openSocket, openSse, storeEvents } from './test-support/streams.js';
+import { ALL_BINDINGS, KEYS, startHarness, type Harness } from '../test-support/harness.js';
+import { countWatchers, eventually, idleConversation, openSocket, openSse, storeEvents } from '../test-support/streams.js';
 
 const AGENT = ['echo "task: $AGENT_PLATFORM_INSTRUCTIONS"', 'sleep 0.2', `echo '{"kind":"tool_call","tool":"ls"}'`, 'sleep 0.2', 'echo done'].join('; ');
 const stream = (id: string) => `/api/v1/app-conversations/${id}/events/stream`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINDINGS, startHarness, type Harness } from './test-support/harness.js';
-import { createAutomation, registerWebhook, sendEvent } from './test-support/events.js';
+import { BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
+import { createAutomation, registerWebhook, sendEvent } from '../test-support/events.js';
 
 const linearIssue = { type: 'Issue', action: 'create', data: { title: 'Login broken', labels: ['bug'], priority: 1 } };
 

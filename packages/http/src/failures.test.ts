@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StorageUnavailableError, type StorageAdapter } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
-import { BINDINGS, startHarness } from './test-support/harness.js';
+import { BINDINGS, startHarness } from '../test-support/harness.js';
 
 /** Memory storage whose webhook repository fails the way a broken backend would. */
 function failingStorage(error: Error): StorageAdapter {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINDINGS, startHarness, type ApiResponse, type Harness } from './test-support/harness.js';
-import { createAutomation } from './test-support/events.js';
-import { githubExample } from './test-support/github-examples.js';
+import { BINDINGS, startHarness, type ApiResponse, type Harness } from '../test-support/harness.js';
+import { createAutomation } from '../test-support/events.js';
+import { githubExample } from '../test-support/github-examples.js';
 
 const SECRET = 'github-app-secret-0123';
 const OLD_SECRET = 'github-old-secret-0123';

@@ -11,9 +11,9 @@ import { credentialOf } from './routing/define-route.js';
 import { allRoutes } from './handler.js';
 import { createFetchHandler } from './fetch.js';
 import { UNSHOWABLE_PAYLOAD } from './routes/delivery-routes.js';
-import { createAutomation, registerWebhook, sendEvent } from './test-support/events.js';
-import { BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
-import { neverEndingBody, rawExchange, rawRequest, type RawAnswer } from './test-support/raw-http.js';
+import { createAutomation, registerWebhook, sendEvent } from '../test-support/events.js';
+import { BINDINGS, KEYS, startHarness, type Harness } from '../test-support/harness.js';
+import { neverEndingBody, rawExchange, rawRequest, type RawAnswer } from '../test-support/raw-http.js';
 
 /** The longest answer body an error may have: enough for a message, too short to quote an attack. */
 const SHORT = 300;

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { createFetchHandler } from './fetch.js';
 import { allRoutes } from './handler.js';
 import { Router } from './routing/router.js';
-import { ALL_BINDINGS, KEYS, startHarness, type Harness } from './test-support/harness.js';
+import { ALL_BINDINGS, KEYS, startHarness, type Harness } from '../test-support/harness.js';
 
 // Writes a note in its workspace, prints its task, its LLM key and a custom secret, and sleeps when asked.
 const AGENT = [

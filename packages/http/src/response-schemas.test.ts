@@ -11,8 +11,8 @@ import { allRoutes } from './handler.js';
 import { responseKind } from './routing/response-kind.js';
 import { Router } from './routing/router.js';
 import { openApiRoute } from './routes/system-routes.js';
-import { registerWebhook, sendEvent } from './test-support/events.js';
-import { startHarness, type ApiResponse, type Harness, type RequestOptions } from './test-support/harness.js';
+import { registerWebhook, sendEvent } from '../test-support/events.js';
+import { startHarness, type ApiResponse, type Harness, type RequestOptions } from '../test-support/harness.js';
 
 const router = new Router([...allRoutes(), openApiRoute]);
 /** `METHOD /path` of every route answered 2xx and checked. */

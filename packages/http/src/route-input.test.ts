@@ -9,7 +9,7 @@ import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { RouteDefinition } from './exchange/types.js';
-import { KEYS } from './test-support/harness.js';
+import { KEYS } from '../test-support/harness.js';
 
 vi.mock('./routes/openhands-routes.js', async () => {
   const { defineRoute } = await import('./routing/define-route.js');

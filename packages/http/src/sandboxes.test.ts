@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { BINDINGS, startHarness, type Harness } from './test-support/harness.js';
+import { BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
 
 describe.each(BINDINGS)('V1 sandboxes on %s', (binding) => {
   let api: Harness;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerWebhook, sendEvent } from './test-support/events.js';
-import { BINDINGS, startHarness, type Harness } from './test-support/harness.js';
+import { registerWebhook, sendEvent } from '../test-support/events.js';
+import { BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
 
 const BASE = '/api/automation/v1/subscriptions';
 const URL_OK = 'https://hooks.example.com/agent-platform';

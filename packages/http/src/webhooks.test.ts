@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BINDINGS, startHarness, type Harness } from './test-support/harness.js';
+import { BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
 
 const BASE = '/api/automation/v1/webhooks';
 

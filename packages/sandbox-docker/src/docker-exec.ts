@@ -6,10 +6,10 @@
  */
 import type { Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
-import { BoundedDecoder, ExecEventQueue, type ExecEvent, type ExecResult } from '@agent-platform/core';
+import type { ExecEvent, ExecResult } from '@agent-platform/core';
+import { BoundedDecoder, ExecEventQueue, StdinFeed, type StdinInput } from '@agent-platform/core/adapter-kit';
 import { isConflict } from './docker-errors.js';
 import { StreamDemuxer } from './demux.js';
-import { StdinFeed, type StdinInput } from '@agent-platform/core';
 
 /**
  * Runs as the exec's process: `docker exec` makes it a session (and process group) leader, so it

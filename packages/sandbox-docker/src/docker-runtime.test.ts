@@ -1,6 +1,6 @@
 import { testSandboxRuntime } from '@agent-platform/testing';
 import { createDockerRuntime } from './index.js';
-import { dockerAvailable, TEST_IMAGE } from './test-support.js';
+import { dockerAvailable, TEST_IMAGE } from '../test-support/docker.js';
 
 // In CI the engine is there (.ci/run starts it), and this suite must run, not skip.
 const available = await dockerAvailable();

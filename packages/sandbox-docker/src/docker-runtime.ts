@@ -20,7 +20,7 @@ import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-er
 import { DockerExec } from './docker-exec.js';
 import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type ResolvedSpec } from './docker-specs.js';
 import { INSTANCE_LABEL, MANAGED_LABEL, SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
-import { checkStdin } from '@agent-platform/core';
+import { checkStdin } from '@agent-platform/core/adapter-kit';
 
 export const RUNTIME_NAME = 'docker';
 /** Limits of a sandbox at resource factor 1 when the runtime sets none. */

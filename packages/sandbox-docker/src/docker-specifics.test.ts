@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Dockerode from 'dockerode';
 import { PlatformError, type ExecEvent, type SandboxRuntime } from '@agent-platform/core';
 import { createDockerRuntime, INSTANCE_LABEL, MANAGED_LABEL, SANDBOX_ID_LABEL, statusOf } from './index.js';
-import { dockerAvailable, TEST_IMAGE } from './test-support.js';
+import { dockerAvailable, TEST_IMAGE } from '../test-support/docker.js';
 
 const available = await dockerAvailable();
 const docker = new Dockerode();

@@ -7,9 +7,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { PlatformError } from '@agent-platform/core';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
-import { BoundedDecoder, ExecEventQueue } from '@agent-platform/core';
+import { BoundedDecoder, ExecEventQueue, StdinFeed, type StdinInput } from '@agent-platform/core/adapter-kit';
 import { signalGroup } from './process-groups.js';
-import { StdinFeed, type StdinInput } from '@agent-platform/core';
 
 /** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */
 export const SHELL = '/bin/sh';

@@ -19,7 +19,7 @@ import { ExecRun } from './exec-run.js';
 import { groupAlive, signalGroup, trackGroup, untrackGroup, waitGroupGone } from './process-groups.js';
 import { removeTree } from './remove-tree.js';
 import { writeSandboxFiles } from './sandbox-files.js';
-import { checkStdin } from '@agent-platform/core';
+import { checkStdin } from '@agent-platform/core/adapter-kit';
 
 /** The adapter name, as `SandboxRuntime.name`. */
 export const RUNTIME_NAME = 'process';

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { decodePageCursor, PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
+import { PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
+import { decodePageCursor } from '@agent-platform/core/adapter-kit';
 import type { StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,

@@ -45,7 +45,8 @@
  *   from deliveries, so evicting a delivery never frees its dedup key early. Runs are not evicted.
  * @module
  */
-import { createLocalChangeFeed, StorageUnavailableError } from '@agent-platform/core';
+import { StorageUnavailableError } from '@agent-platform/core';
+import { createLocalChangeFeed } from '@agent-platform/core/adapter-kit';
 import type {
   ApiKeyRecord,
   AutomationRecord,

@@ -18,7 +18,7 @@
  * rules as `runs.transition`, and `complete` and `release` are core's transitions of a held run.
  * @module
  */
-import { claimPatch, isClaimable, leaseLapsed, leasedRunOps, recoveryPatch } from '@agent-platform/core';
+import { claimPatch, isClaimable, leaseLapsed, leasedRunOps, recoveryPatch } from '@agent-platform/core/adapter-kit';
 import type { ClaimRequest, RecoveredRuns, RunQueue, RunRecord, RunsRepository } from '@agent-platform/core';
 import type { Access } from './database/access.js';
 import { cloneJson } from './database/clone-json.js';

@@ -13,8 +13,8 @@ import { makeSettingsRecord } from '@agent-platform/testing';
 import { CHANGE_CHANNEL, coalescePending, decodeChange } from './change-feed.js';
 import { createPGliteStorage, createPostgresStorage, migrate } from './index.js';
 import { LISTENER_APPLICATION_NAME } from './pg-backend.js';
-import { useMigratedPGlite } from './test-support/pglite-instance.js';
-import { ADMIN_URL, createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { useMigratedPGlite } from '../test-support/pglite-instance.js';
+import { ADMIN_URL, createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 async function until(what: string, done: () => boolean, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;

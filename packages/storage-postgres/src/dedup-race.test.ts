@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord, StorageAdapter } from '@agent-platform/core';
 import { fixtureTime, makeDedupClaim, makeDeliveryRecord, uniqueId } from '@agent-platform/testing';
 import { createPostgresStorage } from './index.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const available = await postgresAvailable();
 const CLAIMERS = 20;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, signatureHeaders, type AgentPlatform, type RunRecord } from '@agent-platform/core';
 import { createPostgresStorage } from './index.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const available = await postgresAvailable();
 const DELIVERIES = 24;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './index.js';
 import { parseArguments, runMigrateCommand } from './migrate-command.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 function capture() {
   const out: string[] = [];

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage, migrate, MIGRATIONS } from './index.js';
 import { applyMigrations } from './migrate.js';
 import { postgresBackend } from './create-postgres-storage.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const available = await postgresAvailable();
 

@@ -4,7 +4,8 @@
  * no unit test of their own. The conformance suite checks the pages themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage, PlatformError } from '@agent-platform/core';
+import { PlatformError } from '@agent-platform/core';
+import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage } from '@agent-platform/core/adapter-kit';
 
 function validationLoc(run: () => unknown): unknown {
   try {

@@ -14,7 +14,8 @@
  * @module
  */
 import pg from 'pg';
-import { createLocalChangeFeed, StorageUnavailableError } from '@agent-platform/core';
+import { StorageUnavailableError } from '@agent-platform/core';
+import { createLocalChangeFeed } from '@agent-platform/core/adapter-kit';
 import { backoffDelay } from './backoff.js';
 import { CHANGE_CHANNEL, coalescePending, decodeChange, encodeChange, Subscriptions, type OwnedChangeFeed } from './change-feed.js';
 import { unavailable, type Redact } from './sql/errors.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { createLocalChangeFeed, type LocalChangeFeed } from '@agent-platform/core';
+import { createLocalChangeFeed, type LocalChangeFeed } from '@agent-platform/core/adapter-kit';
 import { decodeChange, encodeChange, Subscriptions, type OwnedChangeFeed } from './change-feed.js';
 
 const feeds = new WeakMap<PGlite, LocalChangeFeed>();

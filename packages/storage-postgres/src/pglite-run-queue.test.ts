@@ -6,7 +6,7 @@
 import type { StorageAdapter } from '@agent-platform/core';
 import { testRunQueue } from '@agent-platform/testing';
 import { createPGliteStorage } from './index.js';
-import { useMigratedPGlite } from './test-support/pglite-instance.js';
+import { useMigratedPGlite } from '../test-support/pglite-instance.js';
 
 const db = useMigratedPGlite();
 

@@ -4,7 +4,7 @@
  */
 import { testStorageAdapter } from '@agent-platform/testing';
 import { createPGliteStorage } from './index.js';
-import { useMigratedPGlite } from './test-support/pglite-instance.js';
+import { useMigratedPGlite } from '../test-support/pglite-instance.js';
 
 const db = useMigratedPGlite();
 

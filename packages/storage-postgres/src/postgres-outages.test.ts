@@ -11,13 +11,13 @@ import type { StorageAdapter } from '@agent-platform/core';
 import { makeDeliveryRecord, makeSettingsRecord, uniqueId } from '@agent-platform/testing';
 import { createPostgresStorage, migrate } from './index.js';
 import { POOL_APPLICATION_NAME } from './pg-backend.js';
-import { READY_FOR_QUERY, startHoldingProxy } from './test-support/holding-proxy.js';
+import { READY_FOR_QUERY, startHoldingProxy } from '../test-support/holding-proxy.js';
 import {
   createThrowawayDatabase,
   postgresAvailable,
   terminateConnections,
   type ThrowawayDatabase,
-} from './test-support/postgres-server.js';
+} from '../test-support/postgres-server.js';
 
 const PASSWORD = 's3cret';
 /** Nothing listens on port 1. */

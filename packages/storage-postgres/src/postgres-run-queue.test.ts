@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { StorageAdapter } from '@agent-platform/core';
 import { testRunQueue } from '@agent-platform/testing';
 import { createPostgresStorage, migrate } from './index.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const available = await postgresAvailable();
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { testStorageAdapter } from '@agent-platform/testing';
 import { createPostgresStorage } from './index.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const available = await postgresAvailable();
 

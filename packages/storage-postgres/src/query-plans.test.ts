@@ -27,7 +27,7 @@ import { migrate } from './index.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS } from './repositories/index.js';
 import { createRunQueue, RUN_QUEUE_STATEMENTS } from './run-queue.js';
 import type { Sql, SqlResult } from './sql/sql.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const available = await postgresAvailable();
 

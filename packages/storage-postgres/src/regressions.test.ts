@@ -21,7 +21,7 @@ import {
 } from '@agent-platform/testing';
 import { createPGliteStorage, createPostgresStorage, migrate } from './index.js';
 import { MAX_JSONB_DEPTH, toText } from './sql/json.js';
-import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from './test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 /** Strings `jsonb` refuses or that the stored escaping must leave alone. */
 const AWKWARD = [

@@ -20,7 +20,7 @@
  * Times come from the caller (`request.now`, `now`), never from the database's clock.
  * @module
  */
-import { claimPatch, leasedRunOps, leaseLapsed, recoveryPatch } from '@agent-platform/core';
+import { claimPatch, leasedRunOps, leaseLapsed, recoveryPatch } from '@agent-platform/core/adapter-kit';
 import type { ClaimRequest, RunPatch, RunQueue, RunRecord, RunRef, RunsRepository } from '@agent-platform/core';
 import { runPatchOf } from './repositories/runs.js';
 import { recordsOf, type DataRow } from './repositories/rows.js';

@@ -41,3 +41,6 @@ export type {
 } from './fake-llm/index.js';
 export { startGitServer } from './git-server/index.js';
 export type { GitFiles, GitRepositorySetup, GitServer, GitServerOptions, RecordedGitRequest } from './git-server/index.js';
+export { startSubscriber } from './webhook-subscriber/index.js';
+export type { ReceivedMessage, WebhookSubscriber } from './webhook-subscriber/index.js';
+export { flakyStartRuntime } from './sandbox/flaky-runtime.js';

@@ -3,4 +3,4 @@
  * rather than written twice.
  * @module
  */
-export { neverEndingBody, rawExchange, rawRequest, type RawAnswer, type RawExchange } from '../../../packages/http/src/test-support/raw-http.js';
+export { neverEndingBody, rawExchange, rawRequest, type RawAnswer, type RawExchange } from '../../../packages/http/test-support/raw-http.js';

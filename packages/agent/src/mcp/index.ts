@@ -4,7 +4,7 @@
  * `stdio_servers` started inside the sandbox through `SandboxRuntime.exec`.
  * @module
  */
-import { redact } from '@agent-platform/core';
+import { redact } from '@agent-platform/core/adapter-kit';
 import type { McpConfig, SandboxRuntime } from '@agent-platform/core';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { boundText, resultText } from './result-text.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { APICallError } from '@ai-sdk/provider';
-import { redact } from '@agent-platform/core';
+import { redact } from '@agent-platform/core/adapter-kit';
 import { ModelCallError } from './model-call.js';
 
 function lastCallError(error: unknown): { call: APICallError | null; attempts: number; last: unknown } {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { AgentOutcome, AgentRunInput } from '@agent-platform/core';
-import { secretValuesOf } from '@agent-platform/core';
+import { secretValuesOf } from '@agent-platform/core/adapter-kit';
 import { messageEvent, type HistoryEvent } from '../history/events.js';
 import { fromStoredEvents } from '../history/history.js';
 import { connectMcpServers, type McpToolset } from '../mcp/index.js';

@@ -4,7 +4,7 @@
  * recorded for the model: the observation (secrets scrubbed), or an error, or the rejection.
  * @module
  */
-import { redact } from '@agent-platform/core';
+import { redact } from '@agent-platform/core/adapter-kit';
 import { actionEvent, agentErrorEvent, observationEvent, rejectionEvent, type HistoryEvent } from '../history/events.js';
 import { remember, type AgentRun } from '../run/agent-run.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';

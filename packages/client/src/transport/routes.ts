@@ -1,8 +1,10 @@
 /**
  * The API's endpoints as types, read from the server's own route table: `ApiRoutes` of
  * `@agent-platform/http`, imported with `import type` only, so nothing of the server is in the
- * client at run time. An endpoint added on the server is callable here (`client.request`) with
- * its types, and no edit to the client.
+ * client at run time; the build writes the table into the client's declarations in place of
+ * this import (`scripts/inline-route-table.mjs`), so none of it is installed with the client
+ * either. An endpoint added on the server is callable here (`client.request`) with its types,
+ * and no edit to the client.
  *
  * Every endpoint is named by its key, `` `${METHOD} ${path}` `` as the server declares it
  * (`'GET /api/automation/v1/runs/{run_id}'`); at run time that string is all the client needs,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, PlatformError, signatureHeaders, type AgentPlatform } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
-import { startSubscriber } from './test-support/subscriber-server.js';
+import { startSubscriber } from '@agent-platform/testing/webhook-subscriber';
 import type { OutboundOptions } from './options.js';
 
 const alice = { userId: 'alice', orgId: 'acme' };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { guardedLookup, BlockedAddressError } from './guarded-lookup.js';
 import { sendOutbound } from './sender.js';
-import { startSubscriber } from './test-support/subscriber-server.js';
+import { startSubscriber } from '@agent-platform/testing/webhook-subscriber';
 import { blockedAddressReason } from './address-policy.js';
 
 const closers: (() => Promise<void>)[] = [];

@@ -9,7 +9,7 @@ import {
 } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { flakyStartRuntime } from './test-support/flaky-runtime.js';
+import { flakyStartRuntime } from '@agent-platform/testing/flaky-runtime';
 import { makeRunRecord } from '@agent-platform/testing/fixtures';
 
 const alice = { userId: 'alice', orgId: 'acme' };
@@ -107,7 +107,7 @@ describe('RunExecutor', () => {
   });
 
   it('retries a run whose sandbox would not start, and completes it on a later attempt', async () => {
-    const flaky = flakyStartRuntime(1);
+    const flaky = flakyStartRuntime(createProcessRuntime(), 1);
     const p = await setup('echo ok', { runtime: flaky });
     const created = await automation(p);
     await p.automations.dispatch(alice, created.id, {});

@@ -11,7 +11,7 @@ import {
 } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { flakyStartRuntime } from './test-support/flaky-runtime.js';
+import { flakyStartRuntime } from '@agent-platform/testing/flaky-runtime';
 import { makeRunRecord } from '@agent-platform/testing/fixtures';
 
 const alice = { userId: 'alice', orgId: 'acme' };
@@ -103,7 +103,7 @@ describe('run transition log lines', () => {
   });
 
   it('logs a failed attempt handed back for a retry at warn, then the retry', async () => {
-    const flaky = flakyStartRuntime(1);
+    const flaky = flakyStartRuntime(createProcessRuntime(), 1);
     const { logger, runLines } = recordingLogger();
     const { p, automationId } = await setup(logger, 'echo ok', { runtime: flaky });
     const run = await p.automations.dispatch(alice, automationId, {});

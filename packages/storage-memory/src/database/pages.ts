@@ -4,7 +4,7 @@
  * whichever adapter handed it out. Every page is copied on the way out.
  * @module
  */
-import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage } from '@agent-platform/core';
+import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage } from '@agent-platform/core/adapter-kit';
 import type { ConversationEvent, CursorOptions, CursorPage, ListOptions, ListResult } from '@agent-platform/core';
 import { cloneJson } from './clone-json.js';
 import { instantOf, type AppendLogView, type OrderedRows } from '../table/index.js';

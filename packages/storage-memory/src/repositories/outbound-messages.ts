@@ -9,7 +9,8 @@
  * so its cost is the leased messages it passes over plus the ones it takes.
  * @module
  */
-import { OUTBOUND_MESSAGE_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
+import { StorageConflictError } from '@agent-platform/core';
+import { OUTBOUND_MESSAGE_PATCH_FIELDS } from '@agent-platform/core/adapter-kit';
 import type {
   OutboundClaim,
   OutboundMessageGuard,

@@ -5,7 +5,8 @@
  * compare-and-set whose rules are core's ({@link applyTransition}).
  * @module
  */
-import { applyTransition, StorageConflictError } from '@agent-platform/core';
+import { StorageConflictError } from '@agent-platform/core';
+import { applyTransition } from '@agent-platform/core/adapter-kit';
 import type { RunGuard, RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
 import { readView, type Access } from '../database/access.js';
 import { cloneJson } from '../database/clone-json.js';

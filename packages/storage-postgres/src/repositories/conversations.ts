@@ -4,7 +4,8 @@
  * concurrent appends, so none share or skip a seq, and an unknown conversation updates no row.
  * @module
  */
-import { checkPageLimit, decodeSeqPage, encodeSeqPage, StorageConflictError } from '@agent-platform/core';
+import { StorageConflictError } from '@agent-platform/core';
+import { checkPageLimit, decodeSeqPage, encodeSeqPage } from '@agent-platform/core/adapter-kit';
 import type { AppConversationRecord, ConversationEvent, ConversationsRepository } from '@agent-platform/core';
 import { fromJsonb, toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';

@@ -17,7 +17,8 @@
  * @module
  */
 import type { OutboundMessagePatch, OutboundMessageRecord, OutboundMessagesRepository } from '@agent-platform/core';
-import { OUTBOUND_MESSAGE_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
+import { StorageConflictError } from '@agent-platform/core';
+import { OUTBOUND_MESSAGE_PATCH_FIELDS } from '@agent-platform/core/adapter-kit';
 import { isUniqueViolation } from '../sql/errors.js';
 import { toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';

@@ -9,7 +9,8 @@
  * @module
  */
 import type { RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
-import { FINAL_RUN_STATUSES, RUN_PATCH_FIELDS, StorageConflictError } from '@agent-platform/core';
+import { FINAL_RUN_STATUSES, StorageConflictError } from '@agent-platform/core';
+import { RUN_PATCH_FIELDS } from '@agent-platform/core/adapter-kit';
 import { isUniqueViolation } from '../sql/errors.js';
 import { toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';

@@ -2,7 +2,8 @@
  * The newest-first keyset pages of a user's sandboxes, conversations and start tasks.
  * @module
  */
-import { checkPageLimit, decodePageCursor, encodePageCursor, validationError } from '@agent-platform/core';
+import { validationError } from '@agent-platform/core';
+import { checkPageLimit, decodePageCursor, encodePageCursor } from '@agent-platform/core/adapter-kit';
 import type { CursorOptions, CursorPage } from '@agent-platform/core';
 import { toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';

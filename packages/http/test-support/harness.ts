@@ -15,12 +15,12 @@ import {
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import express from 'express';
 import Fastify from 'fastify';
-import { createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '../express.js';
-import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '../fastify.js';
-import { attachEventSockets } from '../streaming/event-sockets.js';
-import { createNodeHandler } from '../node-handler.js';
-import type { ServerLimits } from '../node-http/node-server.js';
-import type { HandlerLogger } from '../exchange/error-response.js';
+import { createExpressRouter, expressErrorHandler, expressNotFoundHandler, hardenNodeServer } from '../src/express.js';
+import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '../src/fastify.js';
+import { attachEventSockets } from '../src/streaming/event-sockets.js';
+import { createNodeHandler } from '../src/node-handler.js';
+import type { ServerLimits } from '../src/node-http/node-server.js';
+import type { HandlerLogger } from '../src/exchange/error-response.js';
 
 export const KEYS = {
   alice: 'alice-key-0123456789abcdef',

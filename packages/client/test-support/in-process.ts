@@ -7,7 +7,7 @@ import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, g
 import { createFetchHandler } from '@agent-platform/http';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
-import { createClient, type ClientOptions } from '../index.js';
+import { createClient, type ClientOptions } from '../src/index.js';
 
 export const KEYS = {
   alice: 'alice-client-key-0123456789',

@@ -1,9 +1,10 @@
-import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import type { SandboxRuntime } from '../../ports/sandbox-runtime.js';
+import type { SandboxRuntime } from '@agent-platform/core';
 
-/** A real process runtime whose first `failures` sandbox starts throw "no capacity" (a retryable start failure). */
-export function flakyStartRuntime(failures: number): SandboxRuntime {
-  const inner = createProcessRuntime();
+/**
+ * Wraps a runtime so that its first `failures` sandbox starts throw "no capacity" (a retryable
+ * start failure), for testing what retries a failed start; everything else passes through.
+ */
+export function flakyStartRuntime(inner: SandboxRuntime, failures: number): SandboxRuntime {
   let left = failures;
   return {
     name: inner.name,

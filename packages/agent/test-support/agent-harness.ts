@@ -6,7 +6,7 @@
 import { emptyAgentSettings, type AgentEvent, type AgentOutcome, type AgentRunInput, type AgentSettings, type SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmServerOptions } from '@agent-platform/testing/fake-llm';
-import { createLlmAgentRunner, type LlmAgentRunnerOptions } from '../llm-agent-runner.js';
+import { createLlmAgentRunner, type LlmAgentRunnerOptions } from '../src/llm-agent-runner.js';
 
 export const LLM_KEY = 'sk-harness-llm-key-0123456789';
 

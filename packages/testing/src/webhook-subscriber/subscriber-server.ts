@@ -1,7 +1,8 @@
 /**
- * A subscriber on loopback for outbound-event tests: it verifies each request with the
+ * A subscriber on loopback for outbound-event (webhook) tests: it verifies each request with the
  * `standardwebhooks` package (the reference implementation a real subscriber would use) and
  * answers the status the test sets.
+ * @module
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,20 @@ export interface ReceivedMessage {
   verifyError: string | null;
 }
 
-export async function startSubscriber() {
+export interface WebhookSubscriber {
+  /** Where to deliver: `http://127.0.0.1:<port>/hooks`. */
+  readonly url: string;
+  /** Every request received, in order. */
+  readonly received: ReceivedMessage[];
+  /** The signing secret (`whsec_…`) to verify with from now on. */
+  useSecret(value: string): void;
+  /** Statuses to answer, one per request; the last repeats (a 3xx redirects to a metadata address). */
+  answer(...next: number[]): void;
+  close(): Promise<void>;
+}
+
+/** Starts a subscriber on a free loopback port; it answers 200 until told otherwise. */
+export async function startSubscriber(): Promise<WebhookSubscriber> {
   const received: ReceivedMessage[] = [];
   let secret: string | null = null;
   /** Statuses to answer, one per request; the last repeats. */
