@@ -140,3 +140,14 @@ export { SandboxesService, type SandboxPage } from './sandboxes/sandboxes-servic
 export { ConversationsService, type Page } from './conversations/conversations-service.js';
 export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';
 export { MAX_WORKSPACE_FILE_BYTES, workspacePath } from './conversations/conversation-files.js';
+// Types the services above name in their signatures, so that the API reference can show them.
+export type { StartOptions } from './platform.js';
+export type { OutboundEventSink } from './kernel/context.js';
+export type { AgentJobServices } from './agents/agent-job.js';
+export type { DeliveryRecording } from './ingest/record-delivery.js';
+export type { TriggerMarks } from './ingest/trigger-marks.js';
+export type { RequestHeaders } from './ingest/request-headers.js';
+export type { CachedWebhook, WebhookCache } from './webhooks/webhook-cache.js';
+export type { OutboundDispatcher } from './outbound/dispatcher.js';
+export type { SubscriptionsService } from './outbound/subscriptions-service.js';
+export type { OutboundOptions } from './outbound/options.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DELIVERY_ID_HEADERS } from '../signatures/registry.js';
-import { header, type Headers } from './request-headers.js';
+import { header, type RequestHeaders } from './request-headers.js';
 
 
 export interface DedupIdentity {
@@ -11,7 +11,7 @@ export interface DedupIdentity {
 }
 
 /** DESIGN §6 step 4: the provider's delivery id, or else a hash of the source and the raw body. */
-export function dedupIdentity(source: string, headers: Headers, body: Uint8Array, deliveryIdHeader: string | null): DedupIdentity {
+export function dedupIdentity(source: string, headers: RequestHeaders, body: Uint8Array, deliveryIdHeader: string | null): DedupIdentity {
   // Without a header named by the webhook: the registered senders' delivery-id headers, in order.
   const names = deliveryIdHeader ? [deliveryIdHeader] : DELIVERY_ID_HEADERS;
   for (const name of names) {

@@ -14,7 +14,7 @@ import { logsAt, type Logger } from '../ports/logger.js';
 import type { DeliveryRecord } from '../schemas/delivery.js';
 import { StorageUnavailableError } from '../ports/storage.js';
 import type { VerifyFailure } from '../signatures/types.js';
-import { header, type Headers } from './request-headers.js';
+import { header, type RequestHeaders } from './request-headers.js';
 
 /**
  * Refusals of a body (400), by the start of their message: the reason, and whether the message
@@ -51,7 +51,7 @@ export function logDelivery(logger: Logger, delivery: DeliveryRecord, duplicateO
 }
 
 /** One line for a GitHub delivery that reached no linked org: accepted, and nothing stored. */
-export function logUnroutedGithubDelivery(logger: Logger, eventKey: string, headers: Headers): void {
+export function logUnroutedGithubDelivery(logger: Logger, eventKey: string, headers: RequestHeaders): void {
   if (!logsAt(logger, 'info')) return;
   const providerDeliveryId = header(headers, 'x-github-delivery')?.trim().slice(0, 200) || null;
   logger.info(

@@ -1,5 +1,5 @@
 import { compileExpression, type CompiledExpression } from '../expressions/jmespath.js';
-import { header, type Headers } from './request-headers.js';
+import { header, type RequestHeaders } from './request-headers.js';
 
 export type EventKeyResult = { ok: true; key: string } | { ok: false; reason: string };
 
@@ -24,7 +24,7 @@ function expression(source: string): CompiledExpression {
  */
 export function customEventKey(
   webhook: { event_key_expr: string; event_key_header: string | null },
-  headers: Headers,
+  headers: RequestHeaders,
   payload: unknown,
 ): EventKeyResult {
   if (webhook.event_key_header) {

@@ -16,14 +16,14 @@ import { dedupIdentity } from './dedup.js';
 import { customEventKey } from './event-key.js';
 import type { CachedWebhook } from '../webhooks/webhook-cache.js';
 import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
-import type { Headers } from './request-headers.js';
+import type { RequestHeaders } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 import { prepareDelivery, recordDeliveries, type PreparedDelivery } from './record-delivery.js';
 import type { TriggerMarks } from './trigger-marks.js';
 
 export interface InboundRequest {
   /** Header names lower-cased (as Node gives them). */
-  headers: Headers;
+  headers: RequestHeaders;
   /** The raw body bytes, exactly as received. */
   body: Uint8Array;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { PlatformError } from '../kernel/errors.js';
-import { header, type Headers } from './request-headers.js';
+import { header, type RequestHeaders } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 
 export interface GithubDeliveryInfo {
@@ -25,7 +25,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 const EVENT_NAME = /^[a-z0-9_]{1,100}$/;
 
-export function readGithubDelivery(headers: Headers, body: Uint8Array): GithubDeliveryInfo {
+export function readGithubDelivery(headers: RequestHeaders, body: Uint8Array): GithubDeliveryInfo {
   const event = header(headers, 'x-github-event')?.trim();
   if (!event) throw new PlatformError('BAD_REQUEST', 'X-GitHub-Event header is required');
   if (!EVENT_NAME.test(event)) throw new PlatformError('BAD_REQUEST', 'X-GitHub-Event is not a valid event name');

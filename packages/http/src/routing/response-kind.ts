@@ -56,7 +56,7 @@ export function sentContentType(kind: 'text' | 'binary', contentType: string): s
 
 /**
  * A text or binary answer as it goes on the wire: `body` unchanged (a string is sent as UTF-8),
- * with `contentType` (see {@link sentContentType}) and `headers` (names lower-cased; a
+ * with `contentType` (see `sentContentType`) and `headers` (names lower-cased; a
  * `content-type` among them is overridden). A body that is neither a string nor bytes is a
  * `TypeError` (the handler answers a logged 500).
  */
