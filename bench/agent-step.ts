@@ -50,7 +50,11 @@ async function bareModelCall(count: number): Promise<number> {
   const body = JSON.stringify({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'loop' }] });
   for (let n = 0; n < count; n++) {
     const began = performance.now();
-    const response = await fetch(`${llm.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body });
+    const response = await fetch(`${llm.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body,
+    });
     await response.text();
     times.push(performance.now() - began);
   }

@@ -142,12 +142,14 @@ async function apiToWorker(): Promise<number[]> {
 }
 
 async function workerMain(url: string): Promise<void> {
-  const platform = engine(await createPostgresStorage({ connectionString: url }), timedAgent((runId, at) => process.send?.({ runId, at })));
+  const platform = engine(
+    await createPostgresStorage({ connectionString: url }),
+    timedAgent((runId, at) => process.send?.({ runId, at })),
+  );
   await platform.start();
   process.send?.({ ready: true });
   process.once('SIGTERM', () => void platform.stop().then(() => process.exit(0)));
 }
-
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 

@@ -34,7 +34,10 @@ function fill<T>(make: (i: number) => T, size: (value: T[]) => number): T[] {
 const jsonSize = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 const sentence = 'The login page crashes when the password contains a quote; see the attached log. ';
 const textPayload = { action: 'opened', title: 'Crash', body: sentence.repeat(Math.floor((LIMIT - 4096) / sentence.length)) };
-const items = fill((i) => ({ x: i % 3, id: i, name: `n${i}` }), (values) => jsonSize(values) + 32);
+const items = fill(
+  (i) => ({ x: i % 3, id: i, name: `n${i}` }),
+  (values) => jsonSize(values) + 32,
+);
 const arrayPayload = { action: 'opened', items };
 const keyCount = 300_000;
 const dict: Record<string, number> = JSON.parse(`{${Array.from({ length: keyCount }, (_, i) => `"k${i}":${i}`).join(',')}}`);
@@ -52,7 +55,7 @@ const HOSTILE: [string, keyof typeof payloads, string][] = [
   ['1024-fold doubling, projected', 'array', `length(items|${repeat(10, () => '[@,@][]', '|')}|[?x > \`1\`]) > \`0\``],
   ['deep equality of built arrays', 'array', 'items[*].[x, id, name] == items[*].[x, id, name]'],
   ['projection of the array over itself', 'array', 'length(let $r = @ in items[*].[$r.items][][*].[$r.items][][*].x) > `0`'],
-  ['padding to 1e9', 'text', "length(pad_left(title, `1000000000`)) > `0`"],
+  ['padding to 1e9', 'text', 'length(pad_left(title, `1000000000`)) > `0`'],
   ['replace 1e8 times', 'text', "replace(title, 'C', 'CC', `100000000`) == 'x'"],
   ['nested replace of the empty string', 'text', "length(replace(replace(replace(body, '', 'xx'), '', 'xx'), '', 'xx')) > `0`"],
   ['join of one text 500 times', 'text', `length(join('', [${repeat(500, () => 'body', ',')}])) > \`0\``],
@@ -72,7 +75,9 @@ const HOSTILE: [string, keyof typeof payloads, string][] = [
 
 let counter = 0;
 const indexOf = (filter: string) =>
-  new SourceIndex([makeAutomationRecord({ id: `auto_${counter++}`, org_id: 'acme', enabled: true, trigger: { type: 'event', source: 'bench', on: 'x', filter } })]);
+  new SourceIndex([
+    makeAutomationRecord({ id: `auto_${counter++}`, org_id: 'acme', enabled: true, trigger: { type: 'event', source: 'bench', on: 'x', filter } }),
+  ]);
 
 /** CPU time of the process (this thread and the garbage collector's), in ms. */
 const cpuMs = () => {
@@ -105,7 +110,17 @@ for (const [name, payloadName, filter] of HOSTILE) {
 
 // 132 glob calls over a 1 MiB subject, with patterns of every shape (prefix, suffix, middle, sets).
 const subject = `refs/heads/${'release-notes '.repeat(Math.floor((MiB - 20) / 14))}v1.2.3`;
-const patterns = ['refs/heads/*', '*v1.2.3', '*notes v1.?.3', 'refs/*/release-*', '*[0-9].[0-9].[0-9]', '*release-notes v1*', 'refs/tags/*', '*v2.*', '*[!a-z]'];
+const patterns = [
+  'refs/heads/*',
+  '*v1.2.3',
+  '*notes v1.?.3',
+  'refs/*/release-*',
+  '*[0-9].[0-9].[0-9]',
+  '*release-notes v1*',
+  'refs/tags/*',
+  '*v2.*',
+  '*[!a-z]',
+];
 const globFilter = compileExpression(`[${repeat(132, (i) => `glob(s, '${patterns[i % patterns.length]}')`, ', ')}]`);
 const expected = Array.from({ length: 132 }, (_, i) => ![6, 7].includes(i % patterns.length));
 const globTimes: number[] = [];

@@ -81,7 +81,8 @@ for (const mode of ['bare', 'octokit', 'platform']) {
   await new Promise((resolve) => server.child.once('exit', resolve));
 }
 const { bare, octokit, platform } = results as Record<'bare' | 'octokit' | 'platform', (typeof results)[string]>;
-const fmt = (name: string, r: (typeof results)[string]) => `${name} ${Math.round(r.rps)} deliveries/s p99 ${r.p99} ms server CPU ${Math.round(r.cpuMicros)} µs/delivery (errors ${r.errors})`;
+const fmt = (name: string, r: (typeof results)[string]) =>
+  `${name} ${Math.round(r.rps)} deliveries/s p99 ${r.p99} ms server CPU ${Math.round(r.cpuMicros)} µs/delivery (errors ${r.errors})`;
 console.log(
   `ingest-http (${connections} connections, ${seconds}s): ${fmt('platform', platform)}, ${fmt('bare', bare)}, ${fmt('octokit', octokit)}; platform/bare ${(platform.rps / bare.rps).toFixed(2)} (target >= 0.75), octokit/bare ${(octokit.rps / bare.rps).toFixed(2)}, platform/octokit ${(platform.rps / octokit.rps).toFixed(2)} (target > 1)`,
 );

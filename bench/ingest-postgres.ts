@@ -47,7 +47,9 @@ function pgbenchTps(url: string): number {
   const args = ['-h', target.hostname, '-p', target.port || '5432', '-U', target.username || 'postgres'];
   const database = target.pathname.slice(1);
   execFileSync('pgbench', [...args, '-i', '-q', '-s', '10', database], { stdio: 'ignore' });
-  const output = execFileSync('pgbench', [...args, '-b', 'simple-update', '-c', String(clients), '-j', '2', '-T', String(seconds), database], { encoding: 'utf8' });
+  const output = execFileSync('pgbench', [...args, '-b', 'simple-update', '-c', String(clients), '-j', '2', '-T', String(seconds), database], {
+    encoding: 'utf8',
+  });
   const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(output) ?? /tps = ([\d.]+)/.exec(output);
   if (!match?.[1]) throw new Error(`could not read pgbench's TPS:\n${output}`);
   return Number(match[1]);
@@ -63,7 +65,11 @@ async function platformDeliveries(storage: StorageAdapter): Promise<{ perSecond:
   await platform.webhooks.register(me, { name: 'bench', source: 'bench', webhook_secret: SECRET });
   // Ten automations on the source; one matches each event (a run per delivery).
   for (let i = 0; i < 10; i++) {
-    await platform.automations.create(me, { name: `a${i}`, trigger: { type: 'event', source: 'bench', on: i === 0 ? 'build.finished' : `other.${i}` }, instructions: 'go' });
+    await platform.automations.create(me, {
+      name: `a${i}`,
+      trigger: { type: 'event', source: 'bench', on: i === 0 ? 'build.finished' : `other.${i}` },
+      instructions: 'go',
+    });
   }
   const body = Buffer.from(JSON.stringify({ type: 'build.finished', build: { id: 1, branch: 'main', log: 'x'.repeat(1000) } }));
   const headers = signatureHeaders({ scheme: 'hmac-sha256', secret: SECRET, body, now: new Date() });
@@ -73,7 +79,10 @@ async function platformDeliveries(storage: StorageAdapter): Promise<{ perSecond:
   const client = async (until: number, record: boolean) => {
     while (performance.now() < until) {
       const began = performance.now();
-      const result = await platform.events.ingest('acme', 'bench', { headers: { ...headers, 'webhook-id': `msg_${sequence++}_${randomBytes(4).toString('hex')}` }, body });
+      const result = await platform.events.ingest('acme', 'bench', {
+        headers: { ...headers, 'webhook-id': `msg_${sequence++}_${randomBytes(4).toString('hex')}` },
+        body,
+      });
       if (record) {
         latencies.push(performance.now() - began);
         matched += result.matched;

@@ -33,22 +33,35 @@ async function time(step: (i: number) => unknown): Promise<number> {
 const one = (i: number) => bodies[i % bodies.length]!;
 const text = decodeUtf8(one(0).body);
 const stages: Record<string, number> = {
-  hmac: await time((i) => verifySignature({ scheme: 'github', headers: { 'x-hub-signature-256': one(i).signature }, body: one(i).body, secrets: [GITHUB_SECRET], now: new Date() })),
+  hmac: await time((i) =>
+    verifySignature({ scheme: 'github', headers: { 'x-hub-signature-256': one(i).signature }, body: one(i).body, secrets: [GITHUB_SECRET], now: new Date() }),
+  ),
   utf8: await time((i) => decodeUtf8(one(i).body)),
   'nesting scan': await time(() => jsonNestingExceeds(text, 128)),
   'JSON.parse': await time(() => JSON.parse(text)),
 };
 
-const config = loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET });
+const config = loadConfig({
+  AGENT_PLATFORM_STORAGE: 'memory',
+  AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+  AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
+});
 const { platform } = await createServerPlatform(config, pino({ level: 'error' }));
 await seedGithubOrgs(platform);
 const whole = await time((i) =>
   platform.events.ingestGithub({
-    headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': `stage-${i}`, 'x-hub-signature-256': one(i).signature },
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': `stage-${i}`,
+      'x-hub-signature-256': one(i).signature,
+    },
     body: one(i).body,
   }),
 );
-const parts = Object.entries(stages).map(([name, micros]) => `${name} ${micros.toFixed(1)}`).join(', ');
+const parts = Object.entries(stages)
+  .map(([name, micros]) => `${name} ${micros.toFixed(1)}`)
+  .join(', ');
 const named = Object.values(stages).reduce((sum, micros) => sum + micros, 0);
 console.log(`ingest-stages (µs per delivery): ${parts}; whole ingestGithub ${whole.toFixed(1)} (the rest: ${(whole - named).toFixed(1)})`);
 await platform.stop();

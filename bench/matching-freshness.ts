@@ -30,7 +30,6 @@ async function engine(url: string): Promise<AgentPlatform> {
   });
 }
 
-
 /** Automation created through A → B's feed listener hears it; milliseconds per change. */
 async function propagation(a: AgentPlatform, b: AgentPlatform): Promise<number[]> {
   const heard = new Map<string, number>();

@@ -25,11 +25,10 @@ const vitestBin = path.join(path.dirname(createRequire(import.meta.url).resolve(
 const args = process.argv.slice(2);
 // The console reporter is `default` unless the caller picked one (e.g. `--reporter=verbose`).
 const consoleReporter = args.some((a) => a.startsWith('--reporter')) ? [] : ['--reporter=default'];
-const run = spawnSync(
-  process.execPath,
-  [vitestBin, 'run', ...consoleReporter, '--reporter=json', `--outputFile.json=${jsonFile}`, ...args],
-  { cwd: root, stdio: 'inherit' },
-);
+const run = spawnSync(process.execPath, [vitestBin, 'run', ...consoleReporter, '--reporter=json', `--outputFile.json=${jsonFile}`, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (run.error) console.error(run.error);
 
 let passed = 0;

@@ -15,7 +15,11 @@ const mode = process.argv[2];
 const logger = pino({ level: 'silent' });
 let app;
 if (mode === 'platform') {
-  const config = loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_API_KEYS: `alice@acme:${BENCH_KEY}`, AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64') });
+  const config = loadConfig({
+    AGENT_PLATFORM_STORAGE: 'memory',
+    AGENT_PLATFORM_API_KEYS: `alice@acme:${BENCH_KEY}`,
+    AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+  });
   const { platform } = await createServerPlatform(config, logger);
   await platform.settings.store({ userId: 'alice', orgId: 'acme' }, { llm_model: 'm', llm_api_key: 'sk-bench' });
   app = await createFastifyApp(platform, logger);

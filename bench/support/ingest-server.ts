@@ -20,7 +20,11 @@ export const INGEST_PATH = '/api/automation/v1/events/github';
 
 async function platformServer() {
   const logger = pino({ level: 'warn' });
-  const config = loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'), AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET });
+  const config = loadConfig({
+    AGENT_PLATFORM_STORAGE: 'memory',
+    AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+    AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
+  });
   const { platform } = await createServerPlatform(config, logger);
   await seedGithubOrgs(platform);
   return createFastifyApp(platform, logger);

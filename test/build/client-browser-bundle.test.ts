@@ -18,7 +18,8 @@ describe('@agent-platform/client in a browser bundle', () => {
     // Only the client's own sources, ky, and core's signature registry (the pure scheme files the
     // signer follows): no other core, no http (and so no zod, no JMESPath, no ws, no node:crypto).
     const foreign = bundle.inputs.filter(
-      (input) => !input.startsWith('packages/client/src/') && !SIGNATURE_REGISTRY.test(input) && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
+      (input) =>
+        !input.startsWith('packages/client/src/') && !SIGNATURE_REGISTRY.test(input) && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
     );
     expect(foreign).toEqual([]);
     expect(bundle.inputs.some((input) => input.startsWith('packages/client/src/namespaces/'))).toBe(true);
@@ -29,7 +30,12 @@ describe('@agent-platform/client in a browser bundle', () => {
     const bundle = await bundleClientForBrowser({ entry: 'packages/core/src/schemas.ts' });
     expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     expect(
-      bundle.inputs.filter((input) => input.startsWith('packages/core/src/') && !/^packages\/core\/src\/(schemas|expressions)\/|^packages\/core\/src\/(schemas|kernel\/errors)\.ts$/.test(input) && !SIGNATURE_REGISTRY.test(input)),
+      bundle.inputs.filter(
+        (input) =>
+          input.startsWith('packages/core/src/') &&
+          !/^packages\/core\/src\/(schemas|expressions)\/|^packages\/core\/src\/(schemas|kernel\/errors)\.ts$/.test(input) &&
+          !SIGNATURE_REGISTRY.test(input),
+      ),
     ).toEqual([]);
   });
 });

@@ -90,7 +90,11 @@ async function loadInPlainNode(pkg: Pkg): Promise<LoadResult> {
 const builtins = new Set(builtinModules);
 const isBarePackage = (specifier: string) => !builtins.has(specifier.split('/')[0]!);
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** The bare module specifiers a declaration file imports (`from '...'`, `import('...')`, `import '...'`), comments aside. */
 function declarationImports(code: string): string[] {
@@ -169,8 +173,14 @@ for (const pkg of packages) {
     it('ships the .d.ts and .d.cts files named in exports', () => {
       for (const [subpath, value] of exportEntries(pkg)) {
         const types = targets(value).filter((t) => /\.d\.[cm]?ts$/.test(t));
-        expect(types.some((t) => t.endsWith('.d.ts')), `${subpath} names a .d.ts`).toBe(true);
-        expect(types.some((t) => t.endsWith('.d.cts')), `${subpath} names a .d.cts`).toBe(true);
+        expect(
+          types.some((t) => t.endsWith('.d.ts')),
+          `${subpath} names a .d.ts`,
+        ).toBe(true);
+        expect(
+          types.some((t) => t.endsWith('.d.cts')),
+          `${subpath} names a .d.cts`,
+        ).toBe(true);
         for (const t of types) expect(existsSync(path.join(pkg.dir, t)), `${subpath}: ${t} exists`).toBe(true);
       }
     });
@@ -224,7 +234,10 @@ describe('@agent-platform/client, as an app gets it', () => {
     const server = /^(@agent-platform\/(http|console)|fastify|express|ws)(\/|$)/;
     for (const file of ['index.d.ts', 'index.d.cts']) {
       const code = readFileSync(path.join(clientDir, 'dist', file), 'utf8');
-      expect(declarationImports(code).filter((specifier) => server.test(specifier)), file).toEqual([]);
+      expect(
+        declarationImports(code).filter((specifier) => server.test(specifier)),
+        file,
+      ).toEqual([]);
       expect(code, file).not.toMatch(/\/\/\/\s*<reference/);
       expect(code, file).toMatch(/^interface ApiRoutes \{$/m);
     }
@@ -256,4 +269,3 @@ export const sameEntries: { [K in keyof Server]: K extends keyof Inlined ? { [F 
     }
   });
 });
-

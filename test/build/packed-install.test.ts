@@ -53,10 +53,16 @@ function workspaceClosure(names: string[]): WorkspacePackage[] {
 }
 
 /** `@scope/name/sub` → `@scope/name`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** The bare packages a program imports. */
-const importedPackages = (code: string) => [...new Set([...code.matchAll(/\bfrom\s+'([^'.][^']*)'/g)].map(([, specifier]) => packageOf(specifier!)).filter((name) => !name.startsWith('node:')))];
+const importedPackages = (code: string) => [
+  ...new Set([...code.matchAll(/\bfrom\s+'([^'.][^']*)'/g)].map(([, specifier]) => packageOf(specifier!)).filter((name) => !name.startsWith('node:'))),
+];
 
 /** The range the workspace uses for a third-party package: a package's peer or dependency range, else the root's. */
 function workspaceRange(name: string): string {
@@ -71,7 +77,8 @@ function workspaceRange(name: string): string {
 
 async function run(command: string, args: string[], cwd: string, env = plainEnv()) {
   const result = await runProcess(command, args, { cwd, env });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${result.error ?? `exit ${result.status}`}\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${result.error ?? `exit ${result.status}`}\n${result.stdout}\n${result.stderr}`);
   return result;
 }
 
@@ -107,7 +114,11 @@ beforeAll(async () => {
   const ours = (names: string[]) => workspaceClosure(names).map((pkg) => tarballs.get(pkg.json.name)!);
   const thirdParty = snippetImports.filter((name) => !byName.has(name)).map((name) => `${name}@${workspaceRange(name)}`);
   [serverHost, clientHost] = await Promise.all([
-    npmHost('agent-platform-server-host-', [...ours(snippetImports.filter((name) => byName.has(name))), ...thirdParty, `@types/node@${workspaceRange('@types/node')}`]),
+    npmHost('agent-platform-server-host-', [
+      ...ours(snippetImports.filter((name) => byName.has(name))),
+      ...thirdParty,
+      `@types/node@${workspaceRange('@types/node')}`,
+    ]),
     npmHost('agent-platform-client-host-', ours(['@agent-platform/client'])),
   ]);
 }, 600_000);
@@ -123,7 +134,21 @@ describe('a server host: the README’s embedding program, on the installed pack
     // skipLibCheck, as apps have it: @ai-sdk/provider's declarations (the agent's dependency) import
     // `json-schema`, whose types it does not depend on. The client's declarations are checked
     // without it below.
-    const args = ['--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--skipLibCheck', '--outDir', 'out', 'embed.ts'];
+    const args = [
+      '--strict',
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
+      '--types',
+      'node',
+      '--skipLibCheck',
+      '--outDir',
+      'out',
+      'embed.ts',
+    ];
     const result = await runProcess(process.execPath, [tsc, ...args], { cwd: serverHost, env: plainEnv() });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -137,7 +162,8 @@ describe('a server host: the README’s embedding program, on the installed pack
 describe('a client-only host: npm install of the client (and core, its dependency)', () => {
   it('installs none of the server: no http, console, fastify, express or ws anywhere in the tree', async () => {
     for (const name of SERVER_PACKAGES) expect(existsSync(path.join(clientHost, 'node_modules', name)), name).toBe(false);
-    for (const name of ['@agent-platform/client', '@agent-platform/core', 'ky']) expect(existsSync(path.join(clientHost, 'node_modules', name)), name).toBe(true);
+    for (const name of ['@agent-platform/client', '@agent-platform/core', 'ky'])
+      expect(existsSync(path.join(clientHost, 'node_modules', name)), name).toBe(true);
     const tree = await run('npm', ['ls', '--all', '--json'], clientHost);
     const names = new Set<string>();
     const walk = (deps: Record<string, { dependencies?: Record<string, unknown> }> = {}) => {
@@ -194,7 +220,12 @@ main().catch((error) => { console.error(error); process.exit(1); });
   /** The app's settings: a browser app (DOM, no Node types) and a Node app (Node types, declarations checked too). */
   const consumerTsconfigs = {
     'a browser app (DOM, no Node types)': { lib: ['ES2022', 'DOM'], types: [], skipLibCheck: true },
-    'a Node app (Node types, declarations checked too)': { lib: ['ES2022'], types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')], skipLibCheck: false },
+    'a Node app (Node types, declarations checked too)': {
+      lib: ['ES2022'],
+      types: ['node'],
+      typeRoots: [path.join(root, 'node_modules/@types')],
+      skipLibCheck: false,
+    },
   };
   it.each(Object.entries(consumerTsconfigs))('type-checks in %s, as ESM and as CommonJS, with the route table’s exact types', async (name, options) => {
     const project = path.join(clientHost, name.includes('browser') ? 'browser-app' : 'node-app');
@@ -213,7 +244,10 @@ main().catch((error) => { console.error(error); process.exit(1); });
       ([, module, file]) => `${module} → ${path.relative(clientHost, file!)}`,
     );
     expect(new Set(resolved)).toEqual(
-      new Set(['@agent-platform/client → node_modules/@agent-platform/client/dist/index.d.ts', '@agent-platform/client → node_modules/@agent-platform/client/dist/index.d.cts']),
+      new Set([
+        '@agent-platform/client → node_modules/@agent-platform/client/dist/index.d.ts',
+        '@agent-platform/client → node_modules/@agent-platform/client/dist/index.d.cts',
+      ]),
     );
     const looked = [...result.stdout.matchAll(/======== Resolving module '([^']+)'/g)].map(([, module]) => packageOf(module!));
     expect(looked.filter((module) => SERVER_PACKAGES.includes(module))).toEqual([]);

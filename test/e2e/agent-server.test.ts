@@ -26,10 +26,15 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
   switch (taskOf(request)) {
     case 'chat':
       // The answer to the follow-up needs the first message.
-      if (text.includes('what is my name')) return { text: /my name is (\w+)/.exec(text) ? `Your name is ${/my name is (\w+)/.exec(text)![1]}.` : 'I do not know.' };
+      if (text.includes('what is my name'))
+        return { text: /my name is (\w+)/.exec(text) ? `Your name is ${/my name is (\w+)/.exec(text)![1]}.` : 'I do not know.' };
       return { text: 'Noted.' };
     case 'confirm':
-      return [terminal('echo first-command'), terminal('echo second-command'), { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] }][stepOf(request)] ?? { text: 'done' };
+      return (
+        [terminal('echo first-command'), terminal('echo second-command'), { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] }][
+          stepOf(request)
+        ] ?? { text: 'done' }
+      );
     case 'long':
       return terminal('sleep 0.3 && echo step');
     default:
@@ -81,7 +86,9 @@ describe('the agent-server subset', () => {
     expect(await until(status(id), (value) => value === 'finished', 'first answer')).toBe('finished');
     expect((await api('GET', `/api/conversations/${id}/agent_final_response`)).json).toEqual({ response: 'Noted.' });
 
-    expect((await api('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'what is my name?' }], run: true })).json).toEqual({ success: true });
+    expect(
+      (await api('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'what is my name?' }], run: true })).json,
+    ).toEqual({ success: true });
     await until(
       () => api('GET', `/api/conversations/${id}/agent_final_response`).then((answer) => answer.json.response as string),
       (response) => response !== 'Noted.',
@@ -174,10 +181,18 @@ describe('the agent-server subset', () => {
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
     const ready = await client.conversations.waitUntilReady((await client.conversations.start({ initial_message: 'task:chat my name is Linus' })).id);
     const id = ready.app_conversation_id;
-    await until(() => client.conversations.get(id), (conversation) => conversation.execution_status === 'finished', 'first answer');
+    await until(
+      () => client.conversations.get(id),
+      (conversation) => conversation.execution_status === 'finished',
+      'first answer',
+    );
     expect(await client.conversations.finalResponse(id)).toBe('Noted.');
     expect(await client.conversations.send(id, 'what is my name?', { run: true })).toEqual({ success: true });
-    await until(() => client.conversations.finalResponse(id), (response) => response === 'Your name is Linus.', 'second answer');
+    await until(
+      () => client.conversations.finalResponse(id),
+      (response) => response === 'Your name is Linus.',
+      'second answer',
+    );
     await expect(client.conversations.respond(id, { accept: true })).rejects.toMatchObject({ status: 409 });
 
     // The live stream: the stored events, then a follow-up's as they are stored.
@@ -231,7 +246,12 @@ describe('a conversation across a restart (embedded PGlite)', () => {
   it('a follow-up after the server restarted resumes the agent with the stored history, in a fresh sandbox', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-server-restart-'));
     const llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
-    const env = { AGENT_PLATFORM_STORAGE: 'pglite', AGENT_PLATFORM_DATA_DIR: dataDir, AGENT_PLATFORM_SANDBOX: 'process', AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}` };
+    const env = {
+      AGENT_PLATFORM_STORAGE: 'pglite',
+      AGENT_PLATFORM_DATA_DIR: dataDir,
+      AGENT_PLATFORM_SANDBOX: 'process',
+      AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
+    };
     const call = (baseUrl: string) => async (method: string, route: string, body?: unknown) => {
       const response = await fetch(baseUrl + route, {
         method,
@@ -253,16 +273,25 @@ describe('a conversation across a restart (embedded PGlite)', () => {
       const api1 = call(first.baseUrl);
       await api1('POST', '/api/settings', { llm_model: 'openai/gpt-4o', llm_api_key: LLM_KEY, llm_base_url: `${llm.url}/v1` });
       const task = await api1('POST', '/api/v1/app-conversations', { initial_message: 'task:chat my name is Ada' });
-      const ready = await waitFor(() => api1('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`).then((tasks) => tasks[0]), (current) => current.status === 'READY');
+      const ready = await waitFor(
+        () => api1('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`).then((tasks) => tasks[0]),
+        (current) => current.status === 'READY',
+      );
       const id = ready.app_conversation_id;
-      await waitFor(() => api1('GET', `/api/conversations/${id}`), (conversation) => conversation.execution_status === 'finished');
+      await waitFor(
+        () => api1('GET', `/api/conversations/${id}`),
+        (conversation) => conversation.execution_status === 'finished',
+      );
       expect(await stopServer(first)).toBe(0);
 
       const second = await startServer('examples/server', env);
       try {
         const api2 = call(second.baseUrl);
         expect(await api2('POST', `/api/conversations/${id}/events`, { content: 'what is my name?', run: true })).toEqual({ success: true });
-        await waitFor(() => api2('GET', `/api/conversations/${id}/agent_final_response`), (answer) => answer.response === 'Your name is Ada.');
+        await waitFor(
+          () => api2('GET', `/api/conversations/${id}/agent_final_response`),
+          (answer) => answer.response === 'Your name is Ada.',
+        );
         const conversation = await api2('GET', `/api/conversations/${id}`);
         expect(conversation).toMatchObject({ execution_status: 'finished', sandbox_status: 'RUNNING' });
         expect(conversation.sandbox_id).not.toBe(ready.sandbox_id);

@@ -5,13 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import {
-  collect,
-  createClient,
-  isAgentPlatformError,
-  type AgentPlatformClient,
-  type AgentPlatformError,
-} from '@agent-platform/client';
+import { collect, createClient, isAgentPlatformError, type AgentPlatformClient, type AgentPlatformError } from '@agent-platform/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -78,9 +72,21 @@ describe('the client against the reference server', () => {
       trigger: { type: 'event', source: 'payments', on: 'charge.*', filter: 'data.amount > `100`' },
       instructions: 'Check the refund',
     });
-    const small = await client.events.send({ org_id: 'acme', source: 'payments', scheme: 'stripe', secret: webhook.webhook_secret as string, payload: { type: 'charge.refunded', data: { amount: 5 } } });
+    const small = await client.events.send({
+      org_id: 'acme',
+      source: 'payments',
+      scheme: 'stripe',
+      secret: webhook.webhook_secret as string,
+      payload: { type: 'charge.refunded', data: { amount: 5 } },
+    });
     expect(small.matched).toBe(0);
-    const big = await client.events.send({ org_id: 'acme', source: 'payments', scheme: 'stripe', secret: webhook.webhook_secret as string, payload: { type: 'charge.refunded', data: { amount: 500 } } });
+    const big = await client.events.send({
+      org_id: 'acme',
+      source: 'payments',
+      scheme: 'stripe',
+      secret: webhook.webhook_secret as string,
+      payload: { type: 'charge.refunded', data: { amount: 500 } },
+    });
     expect(big.matched).toBe(1);
     const run = await client.automations.waitForRun(big.runs_created[0] as string, { timeoutMs: 60_000 });
     expect(run).toMatchObject({ status: 'COMPLETED', automation_id: automation.id });

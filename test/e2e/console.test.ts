@@ -48,7 +48,11 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
   const messages = request.body.messages as { role: string }[];
   const step = messages.filter((message) => message.role === 'assistant').length;
   const terminal = (command: string): FakeLlmTurn => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
-  return [terminal('echo first-command'), terminal('echo second-command'), { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] }][step] ?? { text: 'done' };
+  return (
+    [terminal('echo first-command'), terminal('echo second-command'), { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] }][step] ?? {
+      text: 'done',
+    }
+  );
 }
 
 function chromiumAvailable(): boolean {
@@ -57,7 +61,8 @@ function chromiumAvailable(): boolean {
   return false;
 }
 
-const screenshotDir = process.env.AGENT_PLATFORM_CONSOLE_SCREENSHOTS === '1' ? path.join(root, 'docs/console') : mkdtempSync(path.join(tmpdir(), 'console-screenshots-'));
+const screenshotDir =
+  process.env.AGENT_PLATFORM_CONSOLE_SCREENSHOTS === '1' ? path.join(root, 'docs/console') : mkdtempSync(path.join(tmpdir(), 'console-screenshots-'));
 
 if (!chromiumAvailable()) describe('the web console in Chromium', () => it.skip('no Chromium here (scripts/browser-setup.sh installs it)', () => {}));
 else
@@ -75,7 +80,8 @@ else
     const shot = (name: string, target: Page = page, fullPage = true) => target.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
     const heading = (name: string | RegExp, target: Page = page) => target.getByRole('heading', { level: 1, name }).waitFor(WAIT);
     /** The Status field of the record on the page (a run, a conversation). */
-    const status = (value: string, target: Page = page) => target.locator('dl.fields dt:text-is("Status") + dd').getByText(value, { exact: true }).waitFor(WAIT);
+    const status = (value: string, target: Page = page) =>
+      target.locator('dl.fields dt:text-is("Status") + dd').getByText(value, { exact: true }).waitFor(WAIT);
     const open = async (link: string, title: string | RegExp = link, target: Page = page) => {
       await target.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
       await heading(title, target);
@@ -114,7 +120,16 @@ else
       alice = createClient({ baseUrl: server.baseUrl, apiKey: ALICE });
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
       context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
       page = await context.newPage();
@@ -141,7 +156,9 @@ else
       await heading('Deliveries');
       await expect.poll(() => page.getByText('Signed in as alice (acme)').count()).toBe(1);
       // Page scripts as strings: this file is type-checked without the DOM's globals.
-      const storage = (await page.evaluate('({ session: JSON.stringify(sessionStorage), local: localStorage.length, cookies: document.cookie })')) as { session: string };
+      const storage = (await page.evaluate('({ session: JSON.stringify(sessionStorage), local: localStorage.length, cookies: document.cookie })')) as {
+        session: string;
+      };
       expect(storage.session).toContain(ALICE);
       expect(storage).toMatchObject({ local: 0, cookies: '' });
       // A reload keeps the session (same tab).
@@ -220,7 +237,10 @@ else
       await heading(/^Delivery /);
       await page.getByRole('region', { name: 'Payload' }).getByText('Crash on start').waitFor(WAIT);
       await page.getByRole('button', { name: 'Replay delivery' }).click();
-      await page.getByRole('status').filter({ hasText: /Replayed as delivery .*: 1 automation matched, run / }).waitFor(WAIT);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Replayed as delivery .*: 1 automation matched, run / })
+        .waitFor(WAIT);
       await shot('delivery');
     }, 60_000);
 
@@ -252,7 +272,11 @@ else
     }, 60_000);
 
     it('follows a slow run’s events as they arrive, and cancels it', async () => {
-      const slow = await alice.automations.create({ name: 'work slowly', trigger: { type: 'event', source: 'linear', on: 'Slow' }, instructions: 'Work slowly' });
+      const slow = await alice.automations.create({
+        name: 'work slowly',
+        trigger: { type: 'event', source: 'linear', on: 'Slow' },
+        instructions: 'Work slowly',
+      });
       const [slowRun] = (await sendEvent(firstSecret, { type: 'Slow' })).runs_created;
       await page.goto(`${server.baseUrl}/console/runs?automation=${slow.id}`);
       await heading('Runs');
@@ -302,8 +326,14 @@ else
       await row.getByRole('button', { name: `Resume sandbox ${sandbox.id}` }).click();
       await row.getByText('RUNNING', { exact: true }).waitFor(WAIT);
       await row.getByRole('button', { name: `Delete sandbox ${sandbox.id}` }).click();
-      await row.getByRole('group', { name: `Delete sandbox ${sandbox.id} and everything in it?` }).getByRole('button', { name: 'Delete sandbox', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: `Sandbox ${sandbox.id} deleted.` }).waitFor(WAIT);
+      await row
+        .getByRole('group', { name: `Delete sandbox ${sandbox.id} and everything in it?` })
+        .getByRole('button', { name: 'Delete sandbox', exact: true })
+        .click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Sandbox ${sandbox.id} deleted.` })
+        .waitFor(WAIT);
       await expect.poll(() => page.getByRole('row').filter({ hasText: sandbox.id }).count(), WAIT).toBe(0);
     }, 60_000);
 
@@ -387,10 +417,16 @@ else
         const row = page.getByRole('row').filter({ hasText: 'delivery.received' });
         await row.getByText('delivered', { exact: true }).waitFor(WAIT);
         await row.getByRole('button', { name: /^Log of attempts of message / }).click();
-        await page.getByRole('table', { name: /^Attempt log of message / }).getByRole('cell', { name: '200', exact: true }).waitFor(WAIT);
+        await page
+          .getByRole('table', { name: /^Attempt log of message / })
+          .getByRole('cell', { name: '200', exact: true })
+          .waitFor(WAIT);
         await shot('subscription');
         await row.getByRole('button', { name: /^Replay message / }).click();
-        await page.getByRole('status').filter({ hasText: /is being sent again/ }).waitFor(WAIT);
+        await page
+          .getByRole('status')
+          .filter({ hasText: /is being sent again/ })
+          .waitFor(WAIT);
         await expect.poll(() => received.length, WAIT).toBe(2);
         // The same message both times: a receiver can drop the repeat.
         expect(received[1]!['webhook-id']).toBe(received[0]!['webhook-id']);
@@ -414,7 +450,12 @@ else
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor(WAIT);
       const [saved] = (await alice.automations.list()).automations.filter((automation) => automation.name === 'work slowly');
-      expect(saved).toMatchObject({ concurrency_key: 'data.id', on_conflict: 'cancel_previous', debounce_seconds: 5, rate_limit: { max_runs: 10, per_seconds: 60 } });
+      expect(saved).toMatchObject({
+        concurrency_key: 'data.id',
+        on_conflict: 'cancel_previous',
+        debounce_seconds: 5,
+        rate_limit: { max_runs: 10, per_seconds: 60 },
+      });
       // Emptied, each is removed.
       await page.getByLabel('Debounce (seconds)', { exact: true }).fill('');
       await page.getByLabel('Rate limit: max runs', { exact: true }).fill('');
@@ -426,7 +467,10 @@ else
 
     it('shows the API reference from /openapi.json with Swagger UI served by the console', async () => {
       await open('API reference');
-      await page.locator('.swagger').getByRole('heading', { name: /agent-platform/ }).waitFor({ timeout: 90_000 });
+      await page
+        .locator('.swagger')
+        .getByRole('heading', { name: /agent-platform/ })
+        .waitFor({ timeout: 90_000 });
       await page.getByText('/api/automation/v1/webhooks', { exact: true }).first().waitFor(WAIT);
       // Swagger UI's page is very long: the first screen only.
       await shot('api', page, false);

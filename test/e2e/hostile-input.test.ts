@@ -73,7 +73,11 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
     call = apiClient(server.baseUrl, KEY);
     raw = (head, body) => rawRequest(server.baseUrl, head, body);
     expect((await call('POST', '/api/automation/v1/webhooks', { name: 'CI', source: 'ci', webhook_secret: WEBHOOK_SECRET })).status).toBe(201);
-    const automation = await call('POST', '/api/automation/v1', { name: 'builds', trigger: { type: 'event', source: 'ci', on: 'build' }, instructions: 'look' });
+    const automation = await call('POST', '/api/automation/v1', {
+      name: 'builds',
+      trigger: { type: 'event', source: 'ci', on: 'build' },
+      instructions: 'look',
+    });
     expect(automation.status).toBe(201);
     automationId = automation.json.id;
   }, 60_000);
@@ -91,13 +95,25 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
 
   it('1. a filter that doubles its value is refused at save, and a large event with many glob calls leaves /health answering', async () => {
     const doubling = `length(@${'|[@,@]'.repeat(25)}|[])`;
-    const refused = await call('POST', '/api/automation/v1', { name: 'bomb', trigger: { type: 'event', source: 'ci', on: 'build', filter: doubling }, instructions: 'x' });
+    const refused = await call('POST', '/api/automation/v1', {
+      name: 'bomb',
+      trigger: { type: 'event', source: 'ci', on: 'build', filter: doubling },
+      instructions: 'x',
+    });
     expectApiError(refused, 422);
     const globs = Array.from({ length: 132 }, (_, n) => `glob(big, '*${n}*x')`).join(' || ');
-    const heavy = await call('POST', '/api/automation/v1', { name: 'globs', trigger: { type: 'event', source: 'ci', on: 'heavy', filter: globs }, instructions: 'x' });
+    const heavy = await call('POST', '/api/automation/v1', {
+      name: 'globs',
+      trigger: { type: 'event', source: 'ci', on: 'heavy', filter: globs },
+      instructions: 'x',
+    });
     expect(heavy.status).toBe(201);
     const body = JSON.stringify({ type: 'heavy', big: 'a'.repeat(1024 * 1024) });
-    const sending = fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature-256': sign(body) } });
+    const sending = fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-signature-256': sign(body) },
+    });
     const probes = await Promise.all([health(), new Promise((resolve) => setTimeout(resolve, 100)).then(health)]);
     const answer = await sending;
     expect(answer.status).toBe(200);
@@ -135,7 +151,11 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
     expectApiError(dispatch, [400, 413, 422]);
     const before = (await call('GET', '/api/automation/v1/deliveries?limit=100')).json.total;
     const event = `{"type":"build","deep":${nested(100_000)}}`;
-    const answer = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, { method: 'POST', body: event, headers: { 'content-type': 'application/json', 'x-signature-256': sign(event) } });
+    const answer = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, {
+      method: 'POST',
+      body: event,
+      headers: { 'content-type': 'application/json', 'x-signature-256': sign(event) },
+    });
     expectApiError({ status: answer.status, json: await answer.json().catch(() => undefined) }, [400, 413, 422]);
     const after = await call('GET', '/api/automation/v1/deliveries?limit=100');
     expect(after.json.total).toBe(before);
@@ -146,7 +166,9 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
   it('5. a JSON null body where an object is required is a 422, and changes nothing', async () => {
     expect((await call('POST', '/api/settings', { language: 'de' })).status).toBe(200);
     const post = (method: string, route: string) =>
-      fetch(server.baseUrl + route, { method, body: 'null', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }).then(async (response) => ({ status: response.status, json: await response.json() }));
+      fetch(server.baseUrl + route, { method, body: 'null', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }).then(
+        async (response) => ({ status: response.status, json: await response.json() }),
+      );
     expectApiError(await post('POST', '/api/settings'), 422);
     expect((await call('GET', '/api/settings')).json.language).toBe('de');
     expectApiError(await post('PATCH', `/api/automation/v1/${automationId}`), 422);
@@ -167,19 +189,34 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
     expect(key.status).toBe(201);
     expect((await call('GET', '/api/keys')).json.keys.some((listed: { name: string }) => listed.name === odd)).toBe(true);
     const event = JSON.stringify({ type: 'odd', text: odd });
-    const sent = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, { method: 'POST', body: event, headers: { 'content-type': 'application/json', 'x-signature-256': sign(event) } });
+    const sent = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, {
+      method: 'POST',
+      body: event,
+      headers: { 'content-type': 'application/json', 'x-signature-256': sign(event) },
+    });
     expect(sent.status).toBe(200);
     const { delivery_id: deliveryId } = (await sent.json()) as { delivery_id: string };
     expect((await call('GET', `/api/automation/v1/deliveries/${deliveryId}`)).json.payload).toEqual({ type: 'odd', text: odd });
   });
 
   it('7. a NUL in an id is a 404 before storage (the unauthenticated events endpoint too), in a query value a 422', async () => {
-    for (const route of [`/api/automation/v1/a%00b`, `/api/automation/v1/webhooks/a%00b`, `/api/automation/v1/deliveries/a%00b`, `/api/automation/v1/runs/a%00b`, `/api/v1/app-conversations/a%00b`, `/api/keys/a%00b`]) {
+    for (const route of [
+      `/api/automation/v1/a%00b`,
+      `/api/automation/v1/webhooks/a%00b`,
+      `/api/automation/v1/deliveries/a%00b`,
+      `/api/automation/v1/runs/a%00b`,
+      `/api/v1/app-conversations/a%00b`,
+      `/api/keys/a%00b`,
+    ]) {
       expectApiError(await call(route.startsWith('/api/keys') ? 'DELETE' : 'GET', route), 404);
     }
     const body = '{"type":"build"}';
     for (const route of ['/api/automation/v1/events/ac%00me/ci', '/api/automation/v1/events/acme/c%00i']) {
-      const answer = await fetch(server.baseUrl + route, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature-256': sign(body) } });
+      const answer = await fetch(server.baseUrl + route, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-signature-256': sign(body) },
+      });
       expectApiError({ status: answer.status, json: await answer.json() }, 404);
     }
     expectApiError(await call('GET', '/api/automation/v1/deliveries?source=c%00i'), 422);

@@ -35,7 +35,9 @@ const seconds = Number(env.AGENT_PLATFORM_FUZZ_SECONDS || 20);
 const hangMs = Number(env.AGENT_PLATFORM_FUZZ_HANG_MS || 10_000);
 const seed = env.AGENT_PLATFORM_FUZZ_SEED ? Number(env.AGENT_PLATFORM_FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
 const replayPath = env.AGENT_PLATFORM_FUZZ_PATH || undefined;
-const only = env.AGENT_PLATFORM_FUZZ_VARIANTS?.split(',').map((name) => name.trim()).filter(Boolean);
+const only = env.AGENT_PLATFORM_FUZZ_VARIANTS?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const reportDir = env.AGENT_PLATFORM_FUZZ_REPORT_DIR;
 const selected = VARIANTS.filter((variant) => !only || only.includes(variant.name));
 
@@ -79,7 +81,9 @@ function summary(report: VariantReport): string {
     ...routes,
     `  findings: ${report.findings.length}`,
     ...report.findings.map((finding) => `    [${finding.kind}] ×${finding.count} ${finding.key}`),
-    ...(Object.keys(report.notes).length > 0 ? ['  notes (not failures):', ...Object.entries(report.notes).map(([key, note]) => `    ×${note.count} ${key}`)] : []),
+    ...(Object.keys(report.notes).length > 0
+      ? ['  notes (not failures):', ...Object.entries(report.notes).map(([key, note]) => `    ×${note.count} ${key}`)]
+      : []),
   ].join('\n');
 }
 
@@ -91,7 +95,11 @@ function failureMessage(report: VariantReport): string {
 
 function describeFinding(report: VariantReport, finding: Finding): string {
   const example = finding.minimized ?? finding.first;
-  const routes = Object.entries(finding.routes).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([route, count]) => `${route} ×${count}`).join(', ');
+  const routes = Object.entries(finding.routes)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([route, count]) => `${route} ×${count}`)
+    .join(', ');
   const replay = finding.minimized
     ? `minimized in ${finding.minimized.shrinks} shrinks${finding.minimized.note ? ` (${finding.minimized.note})` : ''}; replay: AGENT_PLATFORM_FUZZ_SEED=${report.seed} AGENT_PLATFORM_FUZZ_PATH=${finding.minimized.path} AGENT_PLATFORM_FUZZ_VARIANTS=${report.variant}`
     : `${finding.minimizeNote ?? 'not minimized'}${finding.first.run >= 0 ? `; replay: AGENT_PLATFORM_FUZZ_SEED=${report.seed} AGENT_PLATFORM_FUZZ_PATH=${finding.first.run} AGENT_PLATFORM_FUZZ_VARIANTS=${report.variant}` : ''}`;

@@ -102,7 +102,9 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     throw new Error(`the run did not finish: ${JSON.stringify(run)}`);
   };
   const eventsOf = async (conversationId: string) => {
-    const response = await fetch(`${server.baseUrl}/api/v1/app-conversations/${conversationId}/events?limit=100`, { headers: { authorization: `Bearer ${KEY}` } });
+    const response = await fetch(`${server.baseUrl}/api/v1/app-conversations/${conversationId}/events?limit=100`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     const text = await response.text();
     return { text, items: (JSON.parse(text) as { items: any[] }).items };
   };
@@ -193,7 +195,7 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     expect(server.output.join('')).not.toContain('sk-wrong');
   });
 
-  it('calls a tool of the owner\'s MCP server (streamable HTTP, the official SDK)', async () => {
+  it("calls a tool of the owner's MCP server (streamable HTTP, the official SDK)", async () => {
     await settings({ mcp_config: { shttp_servers: [{ url: mcp.url, api_key: MCP_KEY }], sse_servers: [], stdio_servers: [] } });
     const task = await automation('mcp');
     await api('POST', `/api/automation/v1/${task.id}/dispatch`, {});
@@ -239,7 +241,10 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     }
     expect(conversation).toMatchObject({ execution_status: 'finished', metrics: { llm_calls: 1, model_name: 'openai/gpt-4o' } });
     const { items } = await eventsOf(current.app_conversation_id);
-    expect(items.find((event) => event.kind === 'ActionEvent').data).toMatchObject({ tool_name: 'finish', action: { kind: 'FinishAction', message: 'followed up on the deploy' } });
+    expect(items.find((event) => event.kind === 'ActionEvent').data).toMatchObject({
+      tool_name: 'finish',
+      action: { kind: 'FinishAction', message: 'followed up on the deploy' },
+    });
     await api('DELETE', `/api/v1/sandboxes/${current.sandbox_id}`);
   });
 });

@@ -49,7 +49,19 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
   const messages = request.body.messages as { role: string }[];
   const step = messages.filter((message) => message.role === 'assistant').length;
   if (step === 0) {
-    return { toolCalls: [{ name: 'terminal', arguments: { command: 'mkdir -p notes && if [ "$COMPAT_TOKEN" = "' + SECRET_VALUE + '" ]; then echo secret-present > notes/check.txt; else echo secret-missing > notes/check.txt; fi' } }] };
+    return {
+      toolCalls: [
+        {
+          name: 'terminal',
+          arguments: {
+            command:
+              'mkdir -p notes && if [ "$COMPAT_TOKEN" = "' +
+              SECRET_VALUE +
+              '" ]; then echo secret-present > notes/check.txt; else echo secret-missing > notes/check.txt; fi',
+          },
+        },
+      ],
+    };
   }
   if (step === 1) return { toolCalls: [{ name: 'finish', arguments: { message: 'wrote notes/check.txt' } }] };
   return { text: 'done' };
@@ -137,13 +149,19 @@ async function driveEveryMethod(target: Target, llm: FakeLlmServer): Promise<Set
   const listed = await drive('listAutomations', () => client.listAutomations());
   expect(JSON.stringify(listed)).toContain(automation.id);
   expect(await drive('getAutomation', () => client.getAutomation(automation.id))).toMatchObject({ id: automation.id });
-  expect(await drive('updateAutomation', () => client.updateAutomation(automation.id, { name: 'compat nightly 2' }))).toMatchObject({ name: 'compat nightly 2' });
+  expect(await drive('updateAutomation', () => client.updateAutomation(automation.id, { name: 'compat nightly 2' }))).toMatchObject({
+    name: 'compat nightly 2',
+  });
   const run = (await drive('dispatchAutomation', () => client.dispatchAutomation(automation.id))) as { id: string };
   expect(run.id).toEqual(expect.any(String));
   const runs = await drive('listAutomationRuns', () => client.listAutomationRuns(automation.id));
   expect(JSON.stringify(runs)).toContain(run.id);
   // The generic verbs reach any endpoint: a run is followed to its end with `get`.
-  await until(() => client.get<{ status: string }>(`/api/automation/v1/runs/${run.id}`), (current) => ['COMPLETED', 'FAILED'].includes(current.status), 'dispatched run');
+  await until(
+    () => client.get<{ status: string }>(`/api/automation/v1/runs/${run.id}`),
+    (current) => ['COMPLETED', 'FAILED'].includes(current.status),
+    'dispatched run',
+  );
   driven.add('get');
 
   // A conversation: created with OpenHands' message shape, the agent runs in a sandbox.
@@ -179,7 +197,9 @@ async function driveEveryMethod(target: Target, llm: FakeLlmServer): Promise<Set
   const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
   const eventFiles = Object.keys(files).filter((name) => /event/.test(name));
   expect(eventFiles.length).toBeGreaterThan(2);
-  const all = Object.values(files).map((bytes) => strFromU8(bytes)).join('\n');
+  const all = Object.values(files)
+    .map((bytes) => strFromU8(bytes))
+    .join('\n');
   expect(all).toContain('check the token');
   expect(all).not.toContain(SECRET_VALUE);
   expect(all).not.toContain(LLM_KEY);
@@ -188,16 +208,20 @@ async function driveEveryMethod(target: Target, llm: FakeLlmServer): Promise<Set
 
   // Clean up the automation last: `delete` is also the generic verb.
   await drive('deleteAutomation', () => client.deleteAutomation(automation.id));
-  await drive('delete', () => client.delete(`/api/automation/v1/${automation.id}`).catch((error: { status?: number }) => {
-    // Already deleted: the generic verb reached the endpoint, which answered 404.
-    if (error.status !== 404) throw error;
-  }));
+  await drive('delete', () =>
+    client.delete(`/api/automation/v1/${automation.id}`).catch((error: { status?: number }) => {
+      // Already deleted: the generic verb reached the endpoint, which answered 404.
+      if (error.status !== 404) throw error;
+    }),
+  );
   const secret = { name: 'COMPAT_PUT', value: 'v' };
   await client.createSecret(secret.name, secret.value);
   await drive('put', () => client.put(`/api/v1/secrets/${secret.name}`, { name: secret.name, description: 'via put' }));
-  await drive('patch', () => client.patch(`/api/automation/v1/${automation.id}`, { name: 'gone' }).catch((error: { status?: number }) => {
-    if (error.status !== 404) throw error;
-  }));
+  await drive('patch', () =>
+    client.patch(`/api/automation/v1/${automation.id}`, { name: 'gone' }).catch((error: { status?: number }) => {
+      if (error.status !== 404) throw error;
+    }),
+  );
   client.close();
   driven.add('close');
   return driven;
@@ -233,7 +257,10 @@ describe('the OpenHands CloudClient', () => {
 
     it('works for every method the table lists as working', async () => {
       const driven = await driveEveryMethod({ baseUrl: harness.baseUrl, key: KEYS.alice }, llm);
-      const working = [...compatibilityTable()].filter(([, works]) => works).map(([name]) => name).sort();
+      const working = [...compatibilityTable()]
+        .filter(([, works]) => works)
+        .map(([name]) => name)
+        .sort();
       expect([...driven].sort()).toEqual(working);
     }, 120_000);
   });
@@ -250,7 +277,10 @@ describe('the OpenHands CloudClient', () => {
 
     it('works for every method the table lists as working', async () => {
       const driven = await driveEveryMethod({ baseUrl: server.baseUrl, key }, llm);
-      const working = [...compatibilityTable()].filter(([, works]) => works).map(([name]) => name).sort();
+      const working = [...compatibilityTable()]
+        .filter(([, works]) => works)
+        .map(([name]) => name)
+        .sort();
       expect([...driven].sort()).toEqual(working);
       expect(server.output.join('')).not.toContain(LLM_KEY);
       expect(server.output.join('')).not.toContain(SECRET_VALUE);

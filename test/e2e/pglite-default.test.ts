@@ -19,7 +19,12 @@ afterAll(() => rmSync(parent, { recursive: true, force: true }));
 describe('the reference server on embedded PGlite (the default)', () => {
   it('keeps everything across a restart', { timeout: 120_000 }, async () => {
     // The stored llm_model is only there to be kept across the restart: runs use the demo agent.
-    const env = { AGENT_PLATFORM_STORAGE: '', AGENT_PLATFORM_DATA_DIR: dataDir, AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`, AGENT_PLATFORM_BUILTIN_AGENT: 'off' };
+    const env = {
+      AGENT_PLATFORM_STORAGE: '',
+      AGENT_PLATFORM_DATA_DIR: dataDir,
+      AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
+      AGENT_PLATFORM_BUILTIN_AGENT: 'off',
+    };
     const call = (baseUrl: string) => async (method: string, route: string, body?: unknown) => {
       const response = await fetch(baseUrl + route, {
         method,
@@ -34,7 +39,8 @@ describe('the reference server on embedded PGlite (the default)', () => {
     let api = call(first.baseUrl);
     expect((await api('POST', '/api/settings', { llm_model: 'demo/model', llm_api_key: 'sk-kept-across-restarts' })).status).toBe(200);
     expect((await api('POST', '/api/automation/v1/webhooks', { name: 'CI', source: 'ci' })).status).toBe(201);
-    const automation = (await api('POST', '/api/automation/v1', { name: 'kept', trigger: { type: 'event', source: 'ci', on: 'build' }, instructions: 'go' })).json;
+    const automation = (await api('POST', '/api/automation/v1', { name: 'kept', trigger: { type: 'event', source: 'ci', on: 'build' }, instructions: 'go' }))
+      .json;
     const run = (await api('POST', `/api/automation/v1/${automation.id}/dispatch`, {})).json;
     let status = 'PENDING';
     for (let i = 0; i < 200 && status !== 'COMPLETED'; i++) {
@@ -61,7 +67,9 @@ describe('the reference server on embedded PGlite (the default)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       latest = (await api('GET', `/api/automation/v1/${automation.id}/runs`)).json.runs.find((one: { id: string }) => one.id === again.id);
     }
-    const output = (await api('GET', `/api/v1/app-conversations/${latest.conversation_id}/events`)).json.items.map((event: { message: string | null }) => event.message);
+    const output = (await api('GET', `/api/v1/app-conversations/${latest.conversation_id}/events`)).json.items.map(
+      (event: { message: string | null }) => event.message,
+    );
     expect(output).toContain('Model: demo/model; API key provided.');
     expect(await stopServer(second)).toBe(0);
     expect(second.output.join('') + first.output.join('')).not.toContain('sk-kept-across-restarts');

@@ -63,8 +63,14 @@ const api = (baseUrl: string) => apiClient(baseUrl, KEY);
 /** A webhook source `ci` and an automation that every `build` event matches. */
 async function setUp(baseUrl: string): Promise<string> {
   const call = api(baseUrl);
-  expect((await call('POST', '/api/automation/v1/webhooks', { name: 'CI', source: 'ci', webhook_secret: WEBHOOK_SECRET, delivery_id_header: 'X-Delivery' })).status).toBe(201);
-  const automation = await call('POST', '/api/automation/v1', { name: 'builds', trigger: { type: 'event', source: 'ci', on: 'build' }, instructions: 'look at the build' });
+  expect(
+    (await call('POST', '/api/automation/v1/webhooks', { name: 'CI', source: 'ci', webhook_secret: WEBHOOK_SECRET, delivery_id_header: 'X-Delivery' })).status,
+  ).toBe(201);
+  const automation = await call('POST', '/api/automation/v1', {
+    name: 'builds',
+    trigger: { type: 'event', source: 'ci', on: 'build' },
+    instructions: 'look at the build',
+  });
   expect(automation.status).toBe(201);
   return automation.json.id as string;
 }
@@ -137,7 +143,11 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 
     const first = await server(env);
     const automationId = await setUp(first.baseUrl);
     const load = stream(first.baseUrl);
-    await until('deliveries flowing', async () => load.acknowledged.length, (count) => count >= 50);
+    await until(
+      'deliveries flowing',
+      async () => load.acknowledged.length,
+      (count) => count >= 50,
+    );
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
     await load.stop();
@@ -152,7 +162,12 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 
       expect(delivery.json.outcomes[0].run_id).toEqual(expect.any(String));
     }
     // Every run — pending, or left running by the killed process — completes after the restart.
-    const runs = await until('every run completed', () => allRuns(second.baseUrl, automationId), (list) => list.length > 0 && list.every((run) => run.status === 'COMPLETED'), 90_000);
+    const runs = await until(
+      'every run completed',
+      () => allRuns(second.baseUrl, automationId),
+      (list) => list.length > 0 && list.every((run) => run.status === 'COMPLETED'),
+      90_000,
+    );
     const runIds = new Set(runs.map((run) => run.id));
     for (const id of load.acknowledged) {
       const runId = (await call('GET', `/api/automation/v1/deliveries/${id}`)).json.outcomes[0].run_id;
@@ -166,11 +181,20 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 
     const running = await server(env);
     await setUp(running.baseUrl);
     const load = stream(running.baseUrl, 4);
-    await until('deliveries flowing', async () => load.acknowledged.length, (count) => count >= 20);
+    await until(
+      'deliveries flowing',
+      async () => load.acknowledged.length,
+      (count) => count >= 20,
+    );
     cluster.stop();
     const before = load.statuses.length;
     try {
-      await until('503 answers', async () => load.statuses.slice(before).filter((status) => status === 503).length, (count) => count >= 3, 60_000);
+      await until(
+        '503 answers',
+        async () => load.statuses.slice(before).filter((status) => status === 503).length,
+        (count) => count >= 3,
+        60_000,
+      );
     } catch (error) {
       // What the server said, for whoever reads a failure in CI.
       console.log('server output:', running.output.join('').slice(-4000), 'statuses since the stop:', JSON.stringify(load.statuses.slice(before)));
@@ -179,7 +203,11 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 
     expect((await fetch(`${running.baseUrl}/ready`)).status).toBe(503);
     const acknowledgedWhileDown = load.acknowledged.length;
     cluster.start();
-    await until('2xx again', async () => load.acknowledged.length, (count) => count >= acknowledgedWhileDown + 20);
+    await until(
+      '2xx again',
+      async () => load.acknowledged.length,
+      (count) => count >= acknowledgedWhileDown + 20,
+    );
     await load.stop();
     expect((await fetch(`${running.baseUrl}/ready`)).status).toBe(200);
     expect(load.statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
@@ -200,7 +228,11 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 
     const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as { duplicate?: boolean; runs_created: string[] }[];
     expect(bodies.filter((body) => !body.duplicate)).toHaveLength(20);
     expect(bodies.flatMap((body) => body.runs_created)).toHaveLength(20);
-    const runs = await until('runs completed', () => allRuns(a.baseUrl, automationId), (list) => list.length === 20 && list.every((run) => run.status === 'COMPLETED'));
+    const runs = await until(
+      'runs completed',
+      () => allRuns(a.baseUrl, automationId),
+      (list) => list.length === 20 && list.every((run) => run.status === 'COMPLETED'),
+    );
     expect(new Set(runs.map((run) => run.delivery_id)).size).toBe(20);
     expect(await stopServer(a)).toBe(0);
     expect(await stopServer(b)).toBe(0);
@@ -218,7 +250,11 @@ describe('the reference server on PostgreSQL, under faults', { timeout: 180_000 
     const automationId = await setUp(running.baseUrl);
     const dispatched: string[] = [];
     for (let i = 0; i < 30; i++) dispatched.push((await call('POST', `/api/automation/v1/${automationId}/dispatch`, { payload: { i } })).json.id);
-    await until('runs completed', () => allRuns(running.baseUrl, automationId), (list) => list.length === 30 && list.every((run) => run.status === 'COMPLETED'));
+    await until(
+      'runs completed',
+      () => allRuns(running.baseUrl, automationId),
+      (list) => list.length === 30 && list.every((run) => run.status === 'COMPLETED'),
+    );
     const executions = readFileSync(log, 'utf8').trim().split('\n').sort();
     expect(executions).toEqual([...dispatched].sort());
     for (const worker of workers) expect(worker.output.join('')).toMatch(/worker ready/);

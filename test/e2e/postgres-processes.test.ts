@@ -114,7 +114,11 @@ describe('reference servers sharing PostgreSQL', { timeout: 120_000 }, () => {
     processes.push(...workers);
     const call = api(running.baseUrl);
     expect((await call('POST', '/api/automation/v1/webhooks', { name: 'CI', source: 'ci', webhook_secret: WEBHOOK_SECRET })).status).toBe(201);
-    const automation = await call('POST', '/api/automation/v1', { name: 'builds', trigger: { type: 'event', source: 'ci', on: 'build' }, instructions: 'look' });
+    const automation = await call('POST', '/api/automation/v1', {
+      name: 'builds',
+      trigger: { type: 'event', source: 'ci', on: 'build' },
+      instructions: 'look',
+    });
     const runIds: string[] = [];
     for (let n = 0; n < 6; n++) runIds.push((await call('POST', `/api/automation/v1/${automation.json.id}/dispatch`, {})).json.id);
     const deadline = Date.now() + 60_000;
@@ -124,8 +128,16 @@ describe('reference servers sharing PostgreSQL', { timeout: 120_000 }, () => {
       if (Date.now() > deadline) throw new Error(`runs did not complete: ${JSON.stringify(runs)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const spans = readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' '));
-    expect(spans.filter(([kind]) => kind === 'start').map(([, , id]) => id).sort()).toEqual([...runIds].sort());
+    const spans = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    expect(
+      spans
+        .filter(([kind]) => kind === 'start')
+        .map(([, , id]) => id)
+        .sort(),
+    ).toEqual([...runIds].sort());
     let alive = 0;
     let most = 0;
     for (const [kind] of spans.sort((x, y) => Number(x[1]) - Number(y[1]) || (x[0] === 'end' ? -1 : 1))) {

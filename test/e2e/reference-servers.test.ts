@@ -96,7 +96,11 @@ describe.each([
       instructions: 'fix it',
     });
     expect(automation.status).toBe(201);
-    const body = JSON.stringify({ action: 'opened', issue: { title: 'App CRASHES on start' }, repository: { full_name: 'Codertocat/app', owner: { login: 'Codertocat' } } });
+    const body = JSON.stringify({
+      action: 'opened',
+      issue: { title: 'App CRASHES on start' },
+      repository: { full_name: 'Codertocat/app', owner: { login: 'Codertocat' } },
+    });
     const delivery = await fetch(`${server.baseUrl}/api/automation/v1/events/github`, {
       method: 'POST',
       body,

@@ -102,7 +102,15 @@ describe('the repository through the reference server', () => {
     expect(statuses.filter((status) => status !== 'STARTING_CONVERSATION').slice(-2)).toEqual(['PREPARING_REPOSITORY', 'READY']);
 
     const events = await agentDone(task.app_conversation_id);
-    expect(outputs(events)).toEqual(['README.md', 'package.json', 'x.txt', 'head: work on feature/x', 'branch: feature/x', 'identity: Alice Agent <alice@example.com>', 'pushed']);
+    expect(outputs(events)).toEqual([
+      'README.md',
+      'package.json',
+      'x.txt',
+      'head: work on feature/x',
+      'branch: feature/x',
+      'identity: Alice Agent <alice@example.com>',
+      'pushed',
+    ]);
     expect(events.json.items.at(-1)).toMatchObject({ kind: 'status', data: { status: 'COMPLETED' } });
     expect(events.text).not.toContain(TOKEN);
     expect(await git.readFile('acme/app', 'refs/heads/agent/work', 'work.txt')).toBe('done\n');
@@ -111,21 +119,38 @@ describe('the repository through the reference server', () => {
   });
 
   it('a missing branch ends the start task ERROR with the reason', async () => {
-    const started = await call('POST', '/api/v1/app-conversations', { initial_message: 'look', selected_repository: `${git.url}/acme/app.git`, selected_branch: 'nope' });
+    const started = await call('POST', '/api/v1/app-conversations', {
+      initial_message: 'look',
+      selected_repository: `${git.url}/acme/app.git`,
+      selected_branch: 'nope',
+    });
     const { task } = await finishTask(started.json.id);
     expect(task).toMatchObject({ status: 'ERROR', app_conversation_id: null, detail: `cloning ${git.url}/acme/app.git failed: branch nope not found` });
   });
 
-  it("an automation run works in its repository; a repository it cannot clone fails the run with the reason", async () => {
+  it('an automation run works in its repository; a repository it cannot clone fails the run with the reason', async () => {
     const create = async (name: string, repository: string) =>
-      (await call('POST', '/api/automation/v1', { name, trigger: { type: 'event', source: 'ci', on: 'build' }, instructions: 'look', selected_repository: repository })).json;
+      (
+        await call('POST', '/api/automation/v1', {
+          name,
+          trigger: { type: 'event', source: 'ci', on: 'build' },
+          instructions: 'look',
+          selected_repository: repository,
+        })
+      ).json;
     const good = await create('good', `${git.url}/acme/app.git`);
     const missing = await create('missing', `${git.url}/acme/missing.git`);
     for (const automation of [good, missing]) expect((await call('POST', `/api/automation/v1/${automation.id}/dispatch`, {})).status).toBe(201);
 
     const done = await runOf(good.id);
     expect(done).toMatchObject({ status: 'COMPLETED', error_detail: null });
-    expect(outputs(await agentDone(done.conversation_id))).toEqual(['README.md', 'package.json', 'head: initial commit', 'branch: main', 'identity: Alice Agent <alice@example.com>']);
+    expect(outputs(await agentDone(done.conversation_id))).toEqual([
+      'README.md',
+      'package.json',
+      'head: initial commit',
+      'branch: main',
+      'identity: Alice Agent <alice@example.com>',
+    ]);
 
     const failed = await runOf(missing.id);
     expect(failed).toMatchObject({ status: 'FAILED', attempt: 1 });

@@ -73,7 +73,11 @@ async function staysFinal(api: RunNode, runId: string, status: string): Promise<
 
 /** Waits until no executor runs the run any more. */
 async function settled(worker: RunNode, runId: string): Promise<void> {
-  await until('executor let go of the run', async () => worker.platform.executor!.isExecuting(runId), (executing) => !executing);
+  await until(
+    'executor let go of the run',
+    async () => worker.platform.executor!.isExecuting(runId),
+    (executing) => !executing,
+  );
 }
 
 /**
@@ -177,11 +181,23 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
     const worker = await node(backend, { runtime, agentCommand: 'echo started; sleep 30' });
     const api = await node(backend, { execute: false });
     const run = await api.platform.automations.dispatch(alice, await createAutomation(api), {});
-    const running = await until('agent started', () => getRun(api, run.id), (current) => Boolean(current.conversation_id));
-    await until('agent output', () => api.storage.conversations.listEvents(running.conversation_id!, { limit: 10 }), (page) => page.items.some((event) => event.kind === 'agent_output'));
+    const running = await until(
+      'agent started',
+      () => getRun(api, run.id),
+      (current) => Boolean(current.conversation_id),
+    );
+    await until(
+      'agent output',
+      () => api.storage.conversations.listEvents(running.conversation_id!, { limit: 10 }),
+      (page) => page.items.some((event) => event.kind === 'agent_output'),
+    );
     const began = Date.now();
     await api.platform.automations.cancelRun(alice, run.id);
-    const conversation = await until('stopped', () => api.storage.conversations.get(running.conversation_id!), (current) => current?.execution_status === 'stopped');
+    const conversation = await until(
+      'stopped',
+      () => api.storage.conversations.get(running.conversation_id!),
+      (current) => current?.execution_status === 'stopped',
+    );
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(conversation?.sandbox_status).toBe('MISSING');
     await settled(worker, run.id);
@@ -250,12 +266,21 @@ describe.each(BACKENDS.map((factory) => [factory.name.replace(/Backend$/, ''), f
       };
     };
     const limits = { perOrgConcurrency: 1, concurrency: 4 };
-    const workers = [await node(backend, { runtime: tracking(), agentCommand: 'sleep 0.1', executor: limits }), await node(backend, { runtime: tracking(), agentCommand: 'sleep 0.1', executor: limits })];
+    const workers = [
+      await node(backend, { runtime: tracking(), agentCommand: 'sleep 0.1', executor: limits }),
+      await node(backend, { runtime: tracking(), agentCommand: 'sleep 0.1', executor: limits }),
+    ];
     const api = await node(backend, { execute: false });
     const automationId = await createAutomation(api);
     const runs = [];
     for (let n = 0; n < 6; n++) runs.push(await api.platform.automations.dispatch(alice, automationId, {}));
-    for (const run of runs) await until('completed', () => getRun(api, run.id), (current) => current.status === 'COMPLETED', 30_000);
+    for (const run of runs)
+      await until(
+        'completed',
+        () => getRun(api, run.id),
+        (current) => current.status === 'COMPLETED',
+        30_000,
+      );
     // Sandboxes stand for runs here: at no moment were two of the org's alive.
     let alive = 0;
     let most = 0;

@@ -39,7 +39,8 @@ describe.each(runtimes)('runs on the $name runtime', ({ name, env }) => {
     return { status: response.status, text: '', json: (await response.json().catch(() => undefined)) as any };
   };
   const automation = async (instructions: string) =>
-    (await call('POST', '/api/automation/v1', { name: instructions, trigger: { type: 'event', source: 'ci', on: `build.${instructions}` }, instructions })).json;
+    (await call('POST', '/api/automation/v1', { name: instructions, trigger: { type: 'event', source: 'ci', on: `build.${instructions}` }, instructions }))
+      .json;
   const runOf = async (automationId: string, until: (status: string) => boolean) => {
     let run: any;
     for (let i = 0; i < 600; i++) {
@@ -171,7 +172,8 @@ describe.each(runtimes)('the demo agent on the $name runtime (no agent configure
     const server = await startServer('examples/server', { ...env, AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`, AGENT_PLATFORM_SECRET_KEY: SECRET_KEY });
     try {
       const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-      const post = (route: string, body: unknown) => fetch(server.baseUrl + route, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json() as any);
+      const post = (route: string, body: unknown) =>
+        fetch(server.baseUrl + route, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json() as any);
       const automation = await post('/api/automation/v1', { name: 'demo', trigger: { type: 'event', source: 'ci', on: 'demo' }, instructions: 'Say hello' });
       await post(`/api/automation/v1/${automation.id}/dispatch`, { payload: { hello: 'world' } });
       let run: any;

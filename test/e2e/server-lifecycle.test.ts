@@ -90,7 +90,8 @@ describe('stopping the reference server', () => {
 });
 
 describe('a start that cannot go on', () => {
-  const server = (env: Record<string, string>) => run(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/main.ts'], env, path.join(root, 'examples/server'));
+  const server = (env: Record<string, string>) =>
+    run(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'src/main.ts'], env, path.join(root, 'examples/server'));
 
   it('prints a configuration error in one line, without a stack, and exits 1', async () => {
     const started = server({ PORT: 'not-a-port' });

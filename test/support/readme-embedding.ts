@@ -32,13 +32,19 @@ export async function expectEmbeddingRunCompletes(child: ChildProcess, port: num
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    const printed = await waitFor(() => /curl -H 'Authorization: Bearer (\S+)' (http:\/\/\S+)/.exec(output), () => output);
+    const printed = await waitFor(
+      () => /curl -H 'Authorization: Bearer (\S+)' (http:\/\/\S+)/.exec(output),
+      () => output,
+    );
     const [, key, url] = printed;
     const get = async (target: string) => (await fetch(target, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<any>;
-    const run = await waitFor(async () => {
-      const current = await get(url!);
-      return current.status === 'COMPLETED' || current.status === 'FAILED' ? current : null;
-    }, () => output);
+    const run = await waitFor(
+      async () => {
+        const current = await get(url!);
+        return current.status === 'COMPLETED' || current.status === 'FAILED' ? current : null;
+      },
+      () => output,
+    );
     expect(run).toMatchObject({ status: 'COMPLETED' });
     const events = await get(`http://localhost:${port}/api/v1/app-conversations/${run.conversation_id}/events`);
     expect(events.items.map((event: { message: string | null }) => event.message)).toContain('Working on: Triage the issue');

@@ -21,7 +21,9 @@ const SOURCE = 'quickstart-tracker';
 const baseUrl = process.env.AGENT_PLATFORM_URL ?? 'http://127.0.0.1:3000';
 const apiKey = process.env.AGENT_PLATFORM_API_KEY;
 if (!apiKey) {
-  console.error('Set AGENT_PLATFORM_API_KEY to a key the service accepts (the reference server seeds keys from AGENT_PLATFORM_API_KEYS), and AGENT_PLATFORM_URL if it is not at http://127.0.0.1:3000.');
+  console.error(
+    'Set AGENT_PLATFORM_API_KEY to a key the service accepts (the reference server seeds keys from AGENT_PLATFORM_API_KEYS), and AGENT_PLATFORM_URL if it is not at http://127.0.0.1:3000.',
+  );
   process.exit(2);
 }
 const client = createClient({ baseUrl, apiKey });

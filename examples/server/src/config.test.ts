@@ -41,6 +41,8 @@ describe('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE', () => {
   });
 
   it('stops the server on anything else, naming the variable', () => {
-    expect(() => loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: 'maybe' })).toThrow(/AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE must be on or off/);
+    expect(() => loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: 'maybe' })).toThrow(
+      /AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE must be on or off/,
+    );
   });
 });

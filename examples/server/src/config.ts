@@ -102,18 +102,23 @@ export function parseSeededKeys(value: string | undefined): SeededKey[] {
 
 function parseSecretKey(value: string | undefined): string | null {
   if (!value) return null;
-  if (Buffer.from(value, 'base64').length !== 32) throw new ConfigError('AGENT_PLATFORM_SECRET_KEY must be base64 of 32 bytes (e.g. `openssl rand -base64 32`)');
+  if (Buffer.from(value, 'base64').length !== 32)
+    throw new ConfigError('AGENT_PLATFORM_SECRET_KEY must be base64 of 32 bytes (e.g. `openssl rand -base64 32`)');
   return value;
 }
 
 function parsePublicUrl(value: string | undefined, port: number): string {
   const url = value || `http://localhost:${port}`;
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new ConfigError(`AGENT_PLATFORM_PUBLIC_URL must be an absolute http(s) URL, got "${url}"`);
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new ConfigError(`AGENT_PLATFORM_PUBLIC_URL must be an absolute http(s) URL, got "${url}"`);
   return url.replace(/\/+$/, '');
 }
 
 function parseGithubSecrets(value: string | undefined): string[] {
-  const secrets = (value ?? '').split(',').map((secret) => secret.trim()).filter(Boolean);
+  const secrets = (value ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   if (secrets.some((secret) => secret.length < 8)) throw new ConfigError('AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET entries must be at least 8 characters');
   return secrets;
 }
@@ -122,7 +127,10 @@ function parseGithubSecrets(value: string | undefined): string[] {
 export function parseGithubLinks(value: string | undefined): GithubLinkConfig[] {
   if (!value?.trim()) return [];
   return value.split(',').map((entry, index) => {
-    const [ref, orgId, ...rest] = entry.trim().split('=').map((part) => part.trim());
+    const [ref, orgId, ...rest] = entry
+      .trim()
+      .split('=')
+      .map((part) => part.trim());
     if (!ref || !orgId || rest.length > 0 || !/^[A-Za-z0-9-]{1,100}$/.test(ref)) {
       throw new ConfigError(`AGENT_PLATFORM_GITHUB_LINKS entry ${index + 1} must look like account-login=org or installation-id=org`);
     }
@@ -143,7 +151,8 @@ function parseDockerImages(value: string | undefined): string[] {
   if (!value?.trim()) return [DEFAULT_DOCKER_IMAGE];
   return value.split(',').map((entry, index) => {
     const image = entry.trim();
-    if (!image || /\s/.test(image)) throw new ConfigError(`AGENT_PLATFORM_DOCKER_IMAGES entry ${index + 1} must be an image reference, like debian:bookworm-slim`);
+    if (!image || /\s/.test(image))
+      throw new ConfigError(`AGENT_PLATFORM_DOCKER_IMAGES entry ${index + 1} must be an image reference, like debian:bookworm-slim`);
     return image;
   });
 }
@@ -188,7 +197,8 @@ function parseExecutor(value: string | undefined): boolean {
 function parseLeaseSeconds(value: string | undefined): number {
   if (!value?.trim()) return 30_000;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) throw new ConfigError(`AGENT_PLATFORM_RUN_LEASE_SECONDS must be a number from 1 to 3600, got "${value}"`);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600)
+    throw new ConfigError(`AGENT_PLATFORM_RUN_LEASE_SECONDS must be a number from 1 to 3600, got "${value}"`);
   return Math.round(seconds * 1000);
 }
 

@@ -48,7 +48,10 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const baseUrl = await waitFor(() => /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(out)?.[1], () => `server did not start:\n${out}`);
+  const baseUrl = await waitFor(
+    () => /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(out)?.[1],
+    () => `server did not start:\n${out}`,
+  );
   return { child, stdout: () => out, baseUrl };
 }
 
@@ -65,13 +68,23 @@ async function waitFor<T>(probe: () => T | undefined | null | false, failure: ()
 /** A webhook, an automation on it, one matching delivery and one forged one. */
 async function deliver(server: Server) {
   const call = (route: string, body: unknown) =>
-    fetch(server.baseUrl + route, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(server.baseUrl + route, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   expect((await call('/api/automation/v1/webhooks', { name: 'hook', source: 'hook', webhook_secret: WEBHOOK_SECRET })).status).toBe(201);
-  expect((await call('/api/automation/v1', { name: 'pings', trigger: { type: 'event', source: 'hook', on: 'ping' }, instructions: 'say hi' })).status).toBe(201);
+  expect((await call('/api/automation/v1', { name: 'pings', trigger: { type: 'event', source: 'hook', on: 'ping' }, instructions: 'say hi' })).status).toBe(
+    201,
+  );
   const body = JSON.stringify({ type: 'ping', note: MARKER });
   const signature = createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
   const post = (sig: string) =>
-    fetch(`${server.baseUrl}/api/automation/v1/events/acme/hook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature-256': sig }, body });
+    fetch(`${server.baseUrl}/api/automation/v1/events/acme/hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature-256': sig },
+      body,
+    });
   const accepted = (await (await post(signature)).json()) as { delivery_id: string; runs_created: string[] };
   expect((await post('0'.repeat(64))).status).toBe(401);
   return { accepted, signature };
@@ -81,7 +94,10 @@ describe('reference server logs', () => {
   it('writes JSON lines when stdout is not a terminal: the delivery, the refusal and the run', async () => {
     const server = await startServer({});
     const { accepted, signature } = await deliver(server);
-    await waitFor(() => server.stdout().includes('"msg":"run completed"'), () => `no run line:\n${server.stdout()}`);
+    await waitFor(
+      () => server.stdout().includes('"msg":"run completed"'),
+      () => `no run line:\n${server.stdout()}`,
+    );
     const lines = server
       .stdout()
       .split('\n')
@@ -110,15 +126,25 @@ describe('reference server logs', () => {
   it('writes one human-readable line per entry with AGENT_PLATFORM_LOG_FORMAT=pretty', async () => {
     const server = await startServer({ AGENT_PLATFORM_LOG_FORMAT: 'pretty' });
     const { accepted } = await deliver(server);
-    await waitFor(() => server.stdout().includes('run completed'), () => `no run line:\n${server.stdout()}`);
-    const lines = server.stdout().split('\n').filter((line) => line.trim() !== '');
+    await waitFor(
+      () => server.stdout().includes('run completed'),
+      () => `no run line:\n${server.stdout()}`,
+    );
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     for (const line of lines) expect(() => JSON.parse(line)).toThrow();
     const delivery = lines.find((line) => line.includes('delivery matched'));
     expect(delivery).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: delivery matched orgId=acme source=hook /);
     expect(delivery).toContain(`deliveryId=${accepted.delivery_id}`);
     expect(delivery).toContain(`runIds=${accepted.runs_created[0]}`);
-    expect(lines.find((line) => line.includes('delivery refused'))).toMatch(/WARN: delivery refused orgId=acme source=hook status=refused httpStatus=401 reason=signature_mismatch/);
-    expect(lines.find((line) => line.includes('run completed'))).toMatch(/INFO: run completed runId=\S+ automationId=\S+ orgId=acme from=RUNNING to=COMPLETED attempt=1/);
+    expect(lines.find((line) => line.includes('delivery refused'))).toMatch(
+      /WARN: delivery refused orgId=acme source=hook status=refused httpStatus=401 reason=signature_mismatch/,
+    );
+    expect(lines.find((line) => line.includes('run completed'))).toMatch(
+      /INFO: run completed runId=\S+ automationId=\S+ orgId=acme from=RUNNING to=COMPLETED attempt=1/,
+    );
     expect(server.stdout()).not.toContain(MARKER);
   }, 60_000);
 });
@@ -148,7 +174,12 @@ describe('createLogger', () => {
 
   it('formats a pretty line as the message and key=value fields, quoting what is not one word', () => {
     const colors = { gray: (text: string) => text } as never;
-    const line = formatLine({ level: 30, time: 1, pid: 1, hostname: 'h', kind: 'run', msg: 'run failed', runId: 'run_1', reason: 'exit 2\nstack', runIds: ['a', 'b'], none: [] }, 'msg', 'INFO', { colors });
+    const line = formatLine(
+      { level: 30, time: 1, pid: 1, hostname: 'h', kind: 'run', msg: 'run failed', runId: 'run_1', reason: 'exit 2\nstack', runIds: ['a', 'b'], none: [] },
+      'msg',
+      'INFO',
+      { colors },
+    );
     expect(line).toBe('run failed runId=run_1 reason="exit 2\\nstack" runIds=a,b none=[]');
   });
 });

@@ -33,7 +33,8 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
       { fallback: fallbackName },
       `owners with llm_model set get the built-in LLM agent; the others get the ${fallbackName === 'demo' ? 'demo agent, which calls no model' : 'AGENT_PLATFORM_AGENT_COMMAND agent'}`,
     );
-  } else if (!config.agentCommand) logger.info('AGENT_PLATFORM_BUILTIN_AGENT=off and AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
+  } else if (!config.agentCommand)
+    logger.info('AGENT_PLATFORM_BUILTIN_AGENT=off and AGENT_PLATFORM_AGENT_COMMAND is not set: runs use the demo agent, which calls no model');
   const platform = createAgentPlatform({
     storage,
     secrets: openSecretBox(secretKey, logger),
@@ -56,7 +57,9 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     outbound: { allowPrivateAddresses: config.outboundAllowPrivate },
   });
   if (config.outboundAllowPrivate) {
-    logger.warn('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE is on: subscriptions may send to loopback and private addresses; keep it off where users are not trusted with this network');
+    logger.warn(
+      'AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE is on: subscriptions may send to loopback and private addresses; keep it off where users are not trusted with this network',
+    );
   }
   for (const link of config.githubLinks) await platform.githubLinks.link(link);
   if (config.githubWebhookSecrets.length === 0) {

@@ -43,7 +43,10 @@ export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly Se
     const seed = wanted.get(record.key_hash);
     if (seed && seed.userId === record.user_id && seed.orgId === record.org_id) continue;
     await stored.delete(id);
-    logger.info({ userId: record.user_id, orgId: record.org_id, prefix: record.prefix }, 'revoked an API key seeded earlier: it is no longer in AGENT_PLATFORM_API_KEYS');
+    logger.info(
+      { userId: record.user_id, orgId: record.org_id, prefix: record.prefix },
+      'revoked an API key seeded earlier: it is no longer in AGENT_PLATFORM_API_KEYS',
+    );
   }
 
   const seededIds: string[] = [];

@@ -34,7 +34,9 @@ describe('the secret key and the data directory', () => {
     expect(() => resolveSecretKey(configFor(dataDir, generateSecretKey()), logger)).toThrow(
       expect.objectContaining({
         name: 'ConfigError',
-        message: expect.stringMatching(/^AGENT_PLATFORM_SECRET_KEY does not open the secrets stored in .*: they were sealed with the development key generated in .*secret-key.*Unset AGENT_PLATFORM_SECRET_KEY/),
+        message: expect.stringMatching(
+          /^AGENT_PLATFORM_SECRET_KEY does not open the secrets stored in .*: they were sealed with the development key generated in .*secret-key.*Unset AGENT_PLATFORM_SECRET_KEY/,
+        ),
       }),
     );
   });
@@ -43,9 +45,13 @@ describe('the secret key and the data directory', () => {
     const dataDir = freshDir();
     const { logger } = recordingLogger();
     resolveSecretKey(configFor(dataDir, generateSecretKey()), logger);
-    expect(() => resolveSecretKey(configFor(dataDir, generateSecretKey()), logger)).toThrow(/^AGENT_PLATFORM_SECRET_KEY does not open the secrets stored in .*: they were sealed with another key/);
+    expect(() => resolveSecretKey(configFor(dataDir, generateSecretKey()), logger)).toThrow(
+      /^AGENT_PLATFORM_SECRET_KEY does not open the secrets stored in .*: they were sealed with another key/,
+    );
     // Unset, the server must not generate a key that opens nothing.
-    expect(() => resolveSecretKey(configFor(dataDir), logger)).toThrow(/^AGENT_PLATFORM_SECRET_KEY is not set, and the secrets stored in .* were sealed with a key not kept there/);
+    expect(() => resolveSecretKey(configFor(dataDir), logger)).toThrow(
+      /^AGENT_PLATFORM_SECRET_KEY is not set, and the secrets stored in .* were sealed with a key not kept there/,
+    );
     expect(existsSync(path.join(dataDir, DATA_FILES.secretKey))).toBe(false);
   });
 

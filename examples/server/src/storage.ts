@@ -139,7 +139,9 @@ export function checkSecretKey(dataDir: string, box: SecretBox, fromVariable: bo
   const generated = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null;
   const otherDir = 'or point AGENT_PLATFORM_DATA_DIR at another directory (a new one starts empty)';
   if (!fromVariable) {
-    throw new ConfigError(`the development key in ${keyFile} does not open the secrets stored in ${dir} (was the file replaced?): set AGENT_PLATFORM_SECRET_KEY to the key this directory was made with, ${otherDir}`);
+    throw new ConfigError(
+      `the development key in ${keyFile} does not open the secrets stored in ${dir} (was the file replaced?): set AGENT_PLATFORM_SECRET_KEY to the key this directory was made with, ${otherDir}`,
+    );
   }
   if (generated && opens(createAesGcmSecretBox({ keys: { k1: generated } }), sealed)) {
     throw new ConfigError(
@@ -147,7 +149,9 @@ export function checkSecretKey(dataDir: string, box: SecretBox, fromVariable: bo
         `Unset AGENT_PLATFORM_SECRET_KEY (or set it to that key), ${otherDir}`,
     );
   }
-  throw new ConfigError(`AGENT_PLATFORM_SECRET_KEY does not open the secrets stored in ${dir}: they were sealed with another key. Set it to the key this directory was made with, ${otherDir}`);
+  throw new ConfigError(
+    `AGENT_PLATFORM_SECRET_KEY does not open the secrets stored in ${dir}: they were sealed with another key. Set it to the key this directory was made with, ${otherDir}`,
+  );
 }
 
 function opens(box: SecretBox, sealed: string): boolean {

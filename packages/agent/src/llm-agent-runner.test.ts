@@ -14,15 +14,31 @@ describe('the built-in agent', () => {
     await harness.startLlm({
       apiKey: LLM_KEY,
       turns: [
-        { text: 'Let me look around.', toolCalls: [{ name: 'terminal', arguments: { command: 'printf "hello\\nworld\\n" > notes.txt && ls' } }], usage: { input: 1000, output: 50 } },
-        { toolCalls: [{ name: 'file_editor', arguments: { command: 'str_replace', path: 'notes.txt', old_str: 'world', new_str: 'agents' } }], usage: { input: 1200, output: 40 } },
+        {
+          text: 'Let me look around.',
+          toolCalls: [{ name: 'terminal', arguments: { command: 'printf "hello\\nworld\\n" > notes.txt && ls' } }],
+          usage: { input: 1000, output: 50 },
+        },
+        {
+          toolCalls: [{ name: 'file_editor', arguments: { command: 'str_replace', path: 'notes.txt', old_str: 'world', new_str: 'agents' } }],
+          usage: { input: 1200, output: 40 },
+        },
         { toolCalls: [{ name: 'file_editor', arguments: { command: 'view', path: 'notes.txt' } }], usage: { input: 1300, output: 20 } },
         { toolCalls: [{ name: 'finish', arguments: { message: 'Greeted the agents.' } }], usage: { input: 1400, output: 10 } },
       ],
     });
     const { records, outcome, events } = await harness.run({ instructions: 'Greet the agents in notes.txt' });
     expect(outcome).toMatchObject({ status: 'COMPLETED', reason: null, finalResponse: 'Greeted the agents.' });
-    expect(kinds(records)).toEqual(['ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent']);
+    expect(kinds(records)).toEqual([
+      'ActionEvent',
+      'ObservationEvent',
+      'ActionEvent',
+      'ObservationEvent',
+      'ActionEvent',
+      'ObservationEvent',
+      'ActionEvent',
+      'ObservationEvent',
+    ]);
 
     const [firstAction, firstObservation] = records;
     expect(firstAction!.event).toMatchObject({
@@ -46,7 +62,12 @@ describe('the built-in agent', () => {
     expect(view.observation.content[0].text).toContain('     1\thello\n     2\tagents');
 
     // Four model calls: gpt-4o's price table applies (input $2.50/M, output $10/M).
-    expect(outcome.metrics).toMatchObject({ model_name: 'openai/gpt-4o', llm_calls: 4, cost_known: true, accumulated_token_usage: { prompt_tokens: 4900, completion_tokens: 120 } });
+    expect(outcome.metrics).toMatchObject({
+      model_name: 'openai/gpt-4o',
+      llm_calls: 4,
+      cost_known: true,
+      accumulated_token_usage: { prompt_tokens: 4900, completion_tokens: 120 },
+    });
     expect(outcome.metrics!.accumulated_cost).toBeCloseTo((4900 * 2.5 + 120 * 10) / 1e6, 6);
     expect(events.filter((event) => event.type === 'metrics')).toHaveLength(4);
 
@@ -63,7 +84,11 @@ describe('the built-in agent', () => {
   it('speaks the Anthropic Messages API for anthropic/ models, streaming, with llm_base_url', async () => {
     await harness.startLlm({
       turns: [
-        { text: 'Checking.', toolCalls: [{ name: 'terminal', arguments: { command: 'echo from-anthropic' } }], usage: { input: 500, output: 30, cacheRead: 200 } },
+        {
+          text: 'Checking.',
+          toolCalls: [{ name: 'terminal', arguments: { command: 'echo from-anthropic' } }],
+          usage: { input: 500, output: 30, cacheRead: 200 },
+        },
         { text: 'All done: the echo worked.' },
       ],
     });
@@ -106,7 +131,7 @@ describe('the built-in agent', () => {
     expect(harness.llm.requests).toHaveLength(1);
   });
 
-  it('an unknown model is a 404 with the provider\'s words', async () => {
+  it("an unknown model is a 404 with the provider's words", async () => {
     await harness.startLlm({ models: ['gpt-4o-mini'] });
     const { outcome } = await harness.run({});
     expect(outcome.status).toBe('FAILED');
@@ -132,7 +157,12 @@ describe('the built-in agent', () => {
   it('an unknown tool or bad arguments become AgentErrorEvents the model sees, and it goes on', async () => {
     await harness.startLlm({
       turns: [
-        { toolCalls: [{ name: 'browse', arguments: { url: 'x' } }, { name: 'file_editor', arguments: { command: 'explode', path: 'x' } }] },
+        {
+          toolCalls: [
+            { name: 'browse', arguments: { url: 'x' } },
+            { name: 'file_editor', arguments: { command: 'explode', path: 'x' } },
+          ],
+        },
         { text: 'ok' },
       ],
     });
@@ -147,7 +177,8 @@ describe('the built-in agent', () => {
   });
 
   it('runs commands with the custom secrets, git identity and tokens in the environment, never the LLM key; secrets are scrubbed before the model sees them', async () => {
-    const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
+    const rot13 = (text: string) =>
+      text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
     await harness.startLlm({
       turns: [
         // rot13, so that a scrubber cannot hide what is there: the key would show up transformed.
@@ -184,7 +215,7 @@ describe('the built-in agent', () => {
     expect(Date.now() - began).toBeLessThan(10_000);
   });
 
-  it('ends TIMED_OUT at the run\'s time limit', async () => {
+  it("ends TIMED_OUT at the run's time limit", async () => {
     await harness.startLlm({ turns: [{ toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 30' } }] }] });
     const { outcome } = await harness.run({ timeoutMs: 500 });
     expect(outcome.status).toBe('TIMED_OUT');
@@ -208,7 +239,11 @@ describe('the built-in agent', () => {
     });
     // Only the terminal asks: think changes nothing.
     expect(asked).toEqual(['terminal']);
-    expect(records[1]!.event).toMatchObject({ kind: 'UserRejectObservation', source: 'user', data: { rejection_reason: 'too dangerous', action_id: records[0]!.id } });
+    expect(records[1]!.event).toMatchObject({
+      kind: 'UserRejectObservation',
+      source: 'user',
+      data: { rejection_reason: 'too dangerous', action_id: records[0]!.id },
+    });
     expect(toolResultsSeen(harness.llm.requests[1]!.body)[0]).toContain('too dangerous');
   });
 

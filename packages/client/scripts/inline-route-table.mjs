@@ -54,25 +54,37 @@ function readHttpBindings(code) {
 }
 
 const sources = files.map((file) => readFileSync(file, 'utf8'));
-const names = new Set(sources.flatMap((code) => Object.values(readHttpBindings(code)).flat().map(([name]) => name)));
+const names = new Set(
+  sources.flatMap((code) =>
+    Object.values(readHttpBindings(code))
+      .flat()
+      .map(([name]) => name),
+  ),
+);
 if (names.size === 0) fail(`no import of ${HTTP} in ${files.map((f) => path.relative(clientDir, f)).join(', ')}: nothing to inline (has the build changed?)`);
 
 // A program with one probe file in the client's src/, compiled with the client's tsconfig (its
 // `agent-platform-source` condition reads http and core from their sources).
 const probeFile = path.join(clientDir, 'src/__inline-route-table-probe.ts');
 const probeText = `import type { ${[...names].join(', ')} } from '${HTTP}';\nimport type * as ${SCHEMAS_NAMESPACE} from '${SCHEMAS}';\n`;
-const config = ts.getParsedCommandLineOfConfigFile(path.join(clientDir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) });
+const config = ts.getParsedCommandLineOfConfigFile(
+  path.join(clientDir, 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')) },
+);
 const host = ts.createCompilerHost(config.options);
 const getSourceFile = host.getSourceFile.bind(host);
 const fileExists = host.fileExists.bind(host);
-host.getSourceFile = (file, ...rest) => (path.resolve(file) === probeFile ? ts.createSourceFile(file, probeText, ts.ScriptTarget.ES2022, true) : getSourceFile(file, ...rest));
+host.getSourceFile = (file, ...rest) =>
+  path.resolve(file) === probeFile ? ts.createSourceFile(file, probeText, ts.ScriptTarget.ES2022, true) : getSourceFile(file, ...rest);
 host.fileExists = (file) => path.resolve(file) === probeFile || fileExists(file);
 const program = ts.createProgram([probeFile], { ...config.options, noEmit: true }, host);
 const checker = program.getTypeChecker();
 const probe = program.getSourceFile(probeFile);
 
 const diagnostics = ts.getPreEmitDiagnostics(program, probe);
-if (diagnostics.length > 0) fail(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => clientDir, getNewLine: () => '\n' }));
+if (diagnostics.length > 0)
+  fail(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => clientDir, getNewLine: () => '\n' }));
 
 /** The symbols the probe file imports, by module specifier and name. */
 function moduleExports(specifier) {
@@ -147,7 +159,7 @@ function inlinedDeclarations(locals) {
       out.push('}');
     } else if (name === 'RouteKey') {
       const apiRoutes = locals.get('ApiRoutes');
-      out.push('/** One endpoint\'s key in the route table, e.g. `\'GET /api/automation/v1/runs/{run_id}\'`. */');
+      out.push("/** One endpoint's key in the route table, e.g. `'GET /api/automation/v1/runs/{run_id}'`. */");
       out.push(apiRoutes ? `type ${local} = keyof ${apiRoutes};` : `type ${local} = ${typeText(type, name)};`);
     } else {
       out.push(`type ${local} = ${typeText(type, name)};`);

@@ -65,7 +65,9 @@ describe('settings and git providers', () => {
   it('stores settings, reads them back with secrets masked, and never returns a secret', async () => {
     const fresh = service.client('bob');
     expect((await failure(fresh.settings.get())).code).toBe('NOT_FOUND');
-    expect(await fresh.settings.store({ llm_model: 'anthropic/claude', llm_api_key: 'sk-client-secret', max_iterations: 40 })).toEqual({ message: 'Settings stored' });
+    expect(await fresh.settings.store({ llm_model: 'anthropic/claude', llm_api_key: 'sk-client-secret', max_iterations: 40 })).toEqual({
+      message: 'Settings stored',
+    });
     const settings = settingsViewSchema.parse(await fresh.settings.get());
     expect(settings).toMatchObject({ llm_model: 'anthropic/claude', llm_api_key: null, llm_api_key_set: true, max_iterations: 40 });
     expect(JSON.stringify(settings)).not.toContain('sk-client-secret');
@@ -87,7 +89,9 @@ describe('settings and git providers', () => {
   });
 
   it('stores and unsets provider tokens; an unknown provider is a 422 with its loc', async () => {
-    expect(await alice.gitProviders.store({ provider_tokens: { github: { token: 'ghp_client_token' }, gitlab: { token: 'glpat', host: 'gitlab.acme.dev' } } })).toEqual({
+    expect(
+      await alice.gitProviders.store({ provider_tokens: { github: { token: 'ghp_client_token' }, gitlab: { token: 'glpat', host: 'gitlab.acme.dev' } } }),
+    ).toEqual({
       message: 'Git providers stored',
     });
     await alice.settings.store({ language: 'en' });
@@ -143,7 +147,9 @@ describe('secrets', () => {
   it('creates, lists by name (never a value), pages, renames, re-describes and deletes', async () => {
     const bob = service.client('bob');
     expect(await bob.secrets.list()).toEqual({ items: [], next_page_id: null });
-    expect(await bob.secrets.create({ name: 'GITHUB_TOKEN', value: 'ghp_client_secret_value', description: 'CI token' })).toEqual({ message: 'Secret created successfully' });
+    expect(await bob.secrets.create({ name: 'GITHUB_TOKEN', value: 'ghp_client_secret_value', description: 'CI token' })).toEqual({
+      message: 'Secret created successfully',
+    });
     for (const name of ['B_SECRET', 'A_SECRET', 'C_SECRET']) await bob.secrets.create({ name, value: `value-of-${name}` });
     const page = customSecretPageSchema.parse(await bob.secrets.list({ limit: 2 }));
     expect(page.items).toEqual([
@@ -211,7 +217,12 @@ describe('webhooks', () => {
     const error = await failure(alice.webhooks.register({ name: 'Bad', source: 'Bad Source', event_key_expr: 'nope(' }));
     expect(error.status).toBe(422);
     expect(Array.isArray(error.detail)).toBe(true);
-    expect(error.issues.map((issue) => issue.loc)).toEqual(expect.arrayContaining([['body', 'source'], ['body', 'event_key_expr']]));
+    expect(error.issues.map((issue) => issue.loc)).toEqual(
+      expect.arrayContaining([
+        ['body', 'source'],
+        ['body', 'event_key_expr'],
+      ]),
+    );
     expect(error.message).toMatch(/body\.source/);
   });
 
@@ -233,7 +244,9 @@ describe('automations, runs, deliveries and events', () => {
   });
 
   it('creates, gets, updates, lists, iterates and deletes automations', async () => {
-    const created = automationSchema.parse(await alice.automations.create({ name: 'triage', trigger: trigger('linear', 'Issue', "action == 'create'"), instructions: 'Triage it' }));
+    const created = automationSchema.parse(
+      await alice.automations.create({ name: 'triage', trigger: trigger('linear', 'Issue', "action == 'create'"), instructions: 'Triage it' }),
+    );
     expect(created).toMatchObject({ enabled: true, trigger: { filter: "action == 'create'" }, created_by: 'alice' });
     expect(await alice.automations.get(created.id)).toEqual(created);
     const updated = await alice.automations.update(created.id, { trigger: { filter: null }, enabled: false });
@@ -253,7 +266,11 @@ describe('automations, runs, deliveries and events', () => {
   });
 
   it('sends a signed event that matches, follows the run to COMPLETED, and reads the delivery log', async () => {
-    const automation = await alice.automations.create({ name: 'on issue', trigger: trigger('linear', 'IssueCreated', "contains(data.title, 'crash')"), instructions: 'Look at it' });
+    const automation = await alice.automations.create({
+      name: 'on issue',
+      trigger: trigger('linear', 'IssueCreated', "contains(data.title, 'crash')"),
+      instructions: 'Look at it',
+    });
     const result = ingestResultSchema.parse(
       await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'IssueCreated', data: { title: 'crash on start' } } }),
     );
@@ -287,9 +304,23 @@ describe('automations, runs, deliveries and events', () => {
 
   it('a redelivery with the same delivery id answers duplicate; an unmatched event matches 0', async () => {
     await alice.automations.create({ name: 'dup', trigger: trigger('linear', 'Dup'), instructions: 'x' });
-    const first = await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'Dup' }, delivery_id: 'dlv-1', delivery_id_header: 'X-Delivery' });
+    const first = await alice.events.send({
+      org_id: 'acme',
+      source: 'linear',
+      secret,
+      payload: { type: 'Dup' },
+      delivery_id: 'dlv-1',
+      delivery_id_header: 'X-Delivery',
+    });
     expect(first.matched).toBe(1);
-    const second = await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'Dup' }, delivery_id: 'dlv-1', delivery_id_header: 'X-Delivery' });
+    const second = await alice.events.send({
+      org_id: 'acme',
+      source: 'linear',
+      secret,
+      payload: { type: 'Dup' },
+      delivery_id: 'dlv-1',
+      delivery_id_header: 'X-Delivery',
+    });
     expect(second).toEqual({ received: true, duplicate: true, matched: 0, runs_created: [] });
     expect((await alice.events.send({ org_id: 'acme', source: 'linear', secret, payload: { type: 'Nothing' } })).matched).toBe(0);
   });
@@ -332,7 +363,15 @@ describe('automations, runs, deliveries and events', () => {
     const draft = { name: 'v', trigger: trigger('linear', 'Issue', "action == 'create'"), instructions: 'x' };
     const answer = await alice.automations.validate({ automation: draft, sample_payload: { type: 'Issue', action: 'create' }, test_recent: 1 });
     expect(answer.valid).toBe(true);
-    expect(answer.results[0]).toEqual({ payload: 'sample', delivery_id: null, received_at: null, event_key: 'Issue', matched: true, reason: 'matched', detail: null });
+    expect(answer.results[0]).toEqual({
+      payload: 'sample',
+      delivery_id: null,
+      received_at: null,
+      event_key: 'Issue',
+      matched: true,
+      reason: 'matched',
+      detail: null,
+    });
     expect(answer.results.slice(1).every((result) => result.payload === 'delivery')).toBe(true);
     const invalid = await failure(alice.automations.validate({ automation: { ...draft, trigger: trigger('linear', 'Issue', 'nope(') } }));
     expect([invalid.status, invalid.code]).toEqual([422, 'VALIDATION_FAILED']);
@@ -340,7 +379,11 @@ describe('automations, runs, deliveries and events', () => {
 
   it('sends GitHub deliveries (JSON and form bodies) to the orgs linked to the repository owner', async () => {
     await service.platform.githubLinks.link({ orgId: 'acme', account: 'acme-gh' });
-    const automation = await alice.automations.create({ name: 'pr', trigger: trigger('github', 'pull_request.*', "pull_request.draft == `false`"), instructions: 'Review' });
+    const automation = await alice.automations.create({
+      name: 'pr',
+      trigger: trigger('github', 'pull_request.*', 'pull_request.draft == `false`'),
+      instructions: 'Review',
+    });
     const payload = { action: 'opened', pull_request: { draft: false, title: 'Fix' }, repository: { full_name: 'acme-gh/app', owner: { login: 'acme-gh' } } };
     const json = await alice.events.sendGitHub({ event: 'pull_request', payload, secret: GITHUB_SECRET });
     expect(json).toMatchObject({ matched: 1 });
@@ -460,7 +503,10 @@ describe('conversations', () => {
     };
     const broken = await startInProcess({ runtime: failing });
     const task = await broken.client('alice').conversations.start({ initial_message: 'x' });
-    const error = await broken.client('alice').conversations.waitUntilReady(task.id, { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    const error = await broken
+      .client('alice')
+      .conversations.waitUntilReady(task.id, { timeoutMs: 30_000 })
+      .catch((e: unknown) => e);
     await broken.close();
     await runtime.close();
     expect(isAgentPlatformWaitError(error)).toBe(true);
@@ -531,7 +577,9 @@ describe('conversations: rename, delete, download and read a file', () => {
     const files = unzip(new Uint8Array(await zip.arrayBuffer()));
     expect(JSON.parse(files.get('meta.json') ?? '{}')).toMatchObject({ id, title: 'Exported' });
     const events = (await owner.conversations.events(id, { limit: 100 })).items;
-    expect([...files.keys()].filter((name) => name !== 'meta.json')).toEqual(events.map((event) => `event-${String(event.seq).padStart(5, '0')}-${event.id}.json`));
+    expect([...files.keys()].filter((name) => name !== 'meta.json')).toEqual(
+      events.map((event) => `event-${String(event.seq).padStart(5, '0')}-${event.id}.json`),
+    );
     expect([...files.values()].some((text) => text.includes('task: write a note'))).toBe(true);
     // The same through client.request, typed Blob.
     const again = await owner.request('GET /api/v1/app-conversations/{id}/download', { params: { id } });
@@ -539,7 +587,9 @@ describe('conversations: rename, delete, download and read a file', () => {
 
     expect(await owner.conversations.readFile(id, 'notes/hello.txt')).toBe('hello from the agent\n');
     expect(new URL(writing.requests.at(-1)!.url).search).toBe('?file_path=notes%2Fhello.txt');
-    expect(await owner.request('GET /api/v1/app-conversations/{id}/file', { params: { id }, query: { file_path: 'notes/hello.txt' } })).toBe('hello from the agent\n');
+    expect(await owner.request('GET /api/v1/app-conversations/{id}/file', { params: { id }, query: { file_path: 'notes/hello.txt' } })).toBe(
+      'hello from the agent\n',
+    );
     // Failures are AgentPlatformErrors, as for any JSON endpoint.
     expect((await failure(owner.conversations.readFile(id, 'notes/missing.txt'))).code).toBe('NOT_FOUND');
     expect((await failure(owner.conversations.readFile(id, '../outside.txt'))).status).toBe(422);
@@ -622,12 +672,17 @@ describe('client.request: any endpoint by its key, typed from the route table', 
     expect(service.requests.at(-1)!.headers.get('authorization')).toBeNull();
 
     // With one key configured, it goes in the header the call names.
-    await service.client('alice').request('GET /api/settings', { credential: 'session' }).catch(() => undefined);
+    await service
+      .client('alice')
+      .request('GET /api/settings', { credential: 'session' })
+      .catch(() => undefined);
     expect(service.requests.at(-1)!.headers.get('x-session-api-key')).toBe(KEYS.alice);
   });
 
   it('maps failures as every method does, and takes per-call options', async () => {
-    const error = await failure(alice.request('POST /api/automation/v1', { json: { name: '', trigger: trigger('x'), instructions: 'i' } }, { headers: { 'x-extra': 'yes' } }));
+    const error = await failure(
+      alice.request('POST /api/automation/v1', { json: { name: '', trigger: trigger('x'), instructions: 'i' } }, { headers: { 'x-extra': 'yes' } }),
+    );
     expect(error).toMatchObject({ status: 422, code: 'VALIDATION_FAILED', method: 'POST' });
     expect(error.issues.map((issue) => issue.loc.join('.'))).toContain('body.name');
     expect(service.requests.at(-1)!.headers.get('x-extra')).toBe('yes');

@@ -109,7 +109,15 @@ async function conversation(): Promise<string> {
 async function store(conversationId: string, ...lines: string[]): Promise<void> {
   const stored = await storage.conversations.appendEvents(
     conversationId,
-    lines.map((line) => ({ id: randomUUID(), conversation_id: conversationId, kind: 'agent_output' as const, source: 'agent' as const, message: line, data: null, created_at: new Date().toISOString() })),
+    lines.map((line) => ({
+      id: randomUUID(),
+      conversation_id: conversationId,
+      kind: 'agent_output' as const,
+      source: 'agent' as const,
+      message: line,
+      data: null,
+      created_at: new Date().toISOString(),
+    })),
   );
   platform.conversations.onChange({ type: 'conversation.events', conversationId, seq: (stored.at(-1) as ConversationEvent).seq });
 }
@@ -213,7 +221,14 @@ describe('readServerSentEvents', () => {
   };
 
   it('parses fields across chunk boundaries, CRLF, CR and LF lines, comments, multi-line data and a BOM', async () => {
-    const messages = await read(body('\uFEFFretry: 3000\n\n: ping\n\nid: 1\nevent: a\nda', 'ta: {"x":1}\r', '\n\r\nid: 2\rdata: line one\rdata:line two\r\r', 'data: no id field\n\nid: 3\ndata: unterminated'));
+    const messages = await read(
+      body(
+        '\uFEFFretry: 3000\n\n: ping\n\nid: 1\nevent: a\nda',
+        'ta: {"x":1}\r',
+        '\n\r\nid: 2\rdata: line one\rdata:line two\r\r',
+        'data: no id field\n\nid: 3\ndata: unterminated',
+      ),
+    );
     expect(messages).toEqual([
       { id: '1', event: 'a', data: '{"x":1}' },
       { id: '2', data: 'line one\nline two' },
@@ -249,7 +264,11 @@ describe('streamConversationEvents against something that is not the event strea
       base: 'http://in-process',
       fetch: async (input, init) => {
         calls += 1;
-        if (calls === 1) return new Response(JSON.stringify({ detail: 'Service temporarily unavailable; retry later' }), { status: 503, headers: { 'content-type': 'application/json' } });
+        if (calls === 1)
+          return new Response(JSON.stringify({ detail: 'Service temporarily unavailable; retry later' }), {
+            status: 503,
+            headers: { 'content-type': 'application/json' },
+          });
         return handler(new Request(input, init));
       },
     });

@@ -69,7 +69,9 @@ afterAll(async () => {
 
 describe('subscriptions', () => {
   it('creates (the secret once), lists, gets, updates, rotates and deletes', async () => {
-    const created = subscriptionWithSecretSchema.parse(await alice.subscriptions.create({ url: 'https://hooks.example.com/a', event_types: ['run.failed'], description: 'pager' }));
+    const created = subscriptionWithSecretSchema.parse(
+      await alice.subscriptions.create({ url: 'https://hooks.example.com/a', event_types: ['run.failed'], description: 'pager' }),
+    );
     expect(created.secret).toMatch(/^whsec_/);
     const got = subscriptionSchema.parse(await alice.subscriptions.get(created.id));
     expect(got).not.toHaveProperty('secret');
@@ -77,7 +79,10 @@ describe('subscriptions', () => {
     expect(listed.subscriptions.map((subscription) => subscription.id)).toContain(created.id);
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     expect((await collect(alice.subscriptions.iterate({ pageSize: 1 }))).map((subscription) => subscription.id)).toContain(created.id);
-    expect(await alice.subscriptions.update(created.id, { enabled: false, event_types: ['run.failed', 'run.cancelled'] })).toMatchObject({ enabled: false, event_types: ['run.failed', 'run.cancelled'] });
+    expect(await alice.subscriptions.update(created.id, { enabled: false, event_types: ['run.failed', 'run.cancelled'] })).toMatchObject({
+      enabled: false,
+      event_types: ['run.failed', 'run.cancelled'],
+    });
     const rotated = subscriptionWithSecretSchema.parse(await alice.subscriptions.rotateSecret(created.id));
     expect(rotated.secret).not.toBe(created.secret);
     await expect(alice.subscriptions.delete(created.id)).resolves.toBeUndefined();

@@ -33,8 +33,10 @@ function scripted(answers: (() => Response | Promise<Response>)[]) {
   return { fetch, requests };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 const unavailable = json(503, { detail: 'Storage is not reachable' });
 
 describe('retries', () => {
@@ -127,7 +129,9 @@ describe('failures without an answer', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retry: 0 }).apiKeys.list().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retry: 0 })
+      .apiKeys.list()
+      .catch((e: unknown) => e);
     expect(isAgentPlatformConnectionError(error)).toBe(true);
     expect(isAgentPlatformError(error)).toBe(false);
     expect(error).toBeInstanceOf(AgentPlatformConnectionError);
@@ -164,7 +168,9 @@ describe('failures without an answer', () => {
 describe('errors before sending', () => {
   it('a key fetch cannot put in a header is the TypeError fetch gives, not a network failure', async () => {
     const { fetch } = scripted([json(200, {})]);
-    const error = await createClient({ baseUrl: BASE, apiKey: 'ключ-0123456789', fetch }).webhooks.list().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: BASE, apiKey: 'ключ-0123456789', fetch })
+      .webhooks.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(isAgentPlatformConnectionError(error)).toBe(false);
   });
@@ -176,7 +182,9 @@ describe('errors before sending', () => {
         throw cause;
       },
     ]);
-    const error = await createClient({ baseUrl: BASE, fetch, retry: 0 }).system.health().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: BASE, fetch, retry: 0 })
+      .system.health()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'network', cause });
     expect((error as Error).message).toContain('ENOTFOUND');
   });
@@ -185,15 +193,23 @@ describe('errors before sending', () => {
 describe('answers', () => {
   it('an error body that is not the service’s JSON (a proxy’s page) keeps its text; unknown statuses are HTTP_ERROR', async () => {
     const { fetch } = scripted([() => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })]);
-    const error = await createClient({ baseUrl: BASE, fetch, retry: 0 }).system.health().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: BASE, fetch, retry: 0 })
+      .system.health()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502, code: 'HTTP_ERROR', detail: '<html>Bad Gateway</html>' });
   });
 
   it('an answer of the other declared shape is an error: a list where a page is due, and the reverse', async () => {
     const list = scripted([json(200, [null])]);
-    await expect(createClient({ baseUrl: BASE, fetch: list.fetch }).conversations.list()).rejects.toMatchObject({ status: 200, detail: 'The answer is not a page' });
+    await expect(createClient({ baseUrl: BASE, fetch: list.fetch }).conversations.list()).rejects.toMatchObject({
+      status: 200,
+      detail: 'The answer is not a page',
+    });
     const page = scripted([json(200, { items: [], next_page_id: null })]);
-    await expect(createClient({ baseUrl: BASE, fetch: page.fetch }).conversations.getMany(['c'])).rejects.toMatchObject({ status: 200, detail: 'The answer is not a list' });
+    await expect(createClient({ baseUrl: BASE, fetch: page.fetch }).conversations.getMany(['c'])).rejects.toMatchObject({
+      status: 200,
+      detail: 'The answer is not a list',
+    });
   });
 
   it('a 2xx that says JSON but is not is an error, not a silent undefined; one without a content type is read as JSON', async () => {
@@ -210,14 +226,18 @@ describe('answers', () => {
     const text = scripted([() => new Response('line 1\n{"not": "parsed"}\n', { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } })]);
     const file = await createClient({ baseUrl: BASE, fetch: text.fetch }).conversations.readFile('conv_1', 'notes/a.txt');
     expect(file).toBe('line 1\n{"not": "parsed"}\n');
-    expect(new URL(text.requests[0]?.url ?? '').pathname + new URL(text.requests[0]?.url ?? '').search).toBe('/api/v1/app-conversations/conv_1/file?file_path=notes%2Fa.txt');
+    expect(new URL(text.requests[0]?.url ?? '').pathname + new URL(text.requests[0]?.url ?? '').search).toBe(
+      '/api/v1/app-conversations/conv_1/file?file_path=notes%2Fa.txt',
+    );
     // The request says it takes them.
     expect(text.requests[0]?.headers.get('accept')).toMatch(/^application\/json, .*text\/\*/);
     const empty = scripted([() => new Response('', { status: 200, headers: { 'content-type': 'text/plain' } })]);
     expect(await createClient({ baseUrl: BASE, fetch: empty.fetch }).conversations.readFile('conv_1', 'empty.txt')).toBe('');
 
     const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0xff, 0x7b]);
-    const zip = scripted([() => new Response(bytes, { status: 200, headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="c.zip"' } })]);
+    const zip = scripted([
+      () => new Response(bytes, { status: 200, headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="c.zip"' } }),
+    ]);
     const blob = await createClient({ baseUrl: BASE, fetch: zip.fetch }).conversations.download('conv_1');
     expect(blob).toBeInstanceOf(Blob);
     expect(blob.type).toBe('application/zip');
@@ -238,7 +258,9 @@ describe('answers', () => {
       detail: 'The file is larger than 10 MiB',
     });
     const missing = scripted([json(404, { detail: 'Conversation not found' })]);
-    const error = await createClient({ baseUrl: BASE, fetch: missing.fetch, retry: 0 }).conversations.download('conv_x').catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: BASE, fetch: missing.fetch, retry: 0 })
+      .conversations.download('conv_x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentPlatformError);
     expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'Conversation not found' });
   });

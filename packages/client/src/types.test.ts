@@ -173,15 +173,21 @@ describe('types', () => {
 describe('client.request', () => {
   // The calls are inside arrow functions: `expectTypeOf` takes a value, and calling would send a request.
   it('infers the answer from the key', () => {
-    expectTypeOf(() => client.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: 'run_1' } })).returns.resolves.toEqualTypeOf<z.infer<typeof runSchema>>();
-    expectTypeOf(() => client.request('POST /api/automation/v1', { json: { name: 'n', instructions: 'i', trigger: { type: 'event', source: 's', on: 'x' } } })).returns.resolves.toEqualTypeOf<Automation>();
+    expectTypeOf(() => client.request('GET /api/automation/v1/runs/{run_id}', { params: { run_id: 'run_1' } })).returns.resolves.toEqualTypeOf<
+      z.infer<typeof runSchema>
+    >();
+    expectTypeOf(() =>
+      client.request('POST /api/automation/v1', { json: { name: 'n', instructions: 'i', trigger: { type: 'event', source: 's', on: 'x' } } }),
+    ).returns.resolves.toEqualTypeOf<Automation>();
     expectTypeOf(() => client.request('DELETE /api/keys/{id}', { params: { id: 'key_1' } })).returns.resolves.toBeVoid();
     expectTypeOf(() => client.request('GET /api/settings', { credential: 'session' })).returns.resolves.toEqualTypeOf<z.infer<typeof settingsViewSchema>>();
     expectTypeOf(() => client.request('GET /health', { credential: 'none' }, { timeout: 1_000 })).returns.resolves.toEqualTypeOf<{ status: string }>();
     // The init is optional when nothing in it is required.
     expectTypeOf(() => client.request('GET /api/keys')).returns.resolves.toEqualTypeOf<RouteResponse<'GET /api/keys'>>();
     // Text and binary answers: a string and a Blob, as the route's responseType says.
-    expectTypeOf(() => client.request('GET /api/v1/app-conversations/{id}/file', { params: { id: 'c' }, query: { file_path: 'a.txt' } })).returns.resolves.toEqualTypeOf<string>();
+    expectTypeOf(() =>
+      client.request('GET /api/v1/app-conversations/{id}/file', { params: { id: 'c' }, query: { file_path: 'a.txt' } }),
+    ).returns.resolves.toEqualTypeOf<string>();
     expectTypeOf(() => client.request('GET /api/v1/app-conversations/{id}/download', { params: { id: 'c' } })).returns.resolves.toEqualTypeOf<Blob>();
   });
 
@@ -202,7 +208,10 @@ describe('client.request', () => {
     expectTypeOf<RouteInit<'POST /api/automation/v1/events/github'>['credential']>().toEqualTypeOf<'none'>();
     expectTypeOf<RouteInit<'GET /api/automation/v1'>['credential']>().toEqualTypeOf<'bearer' | undefined>();
     // Coerced query fields (`z.coerce.number()`: input `unknown`) take a number or a string; arrays may be read-only.
-    expectTypeOf<RouteQuery<'GET /api/automation/v1'>>().toEqualTypeOf<{ limit?: string | number | boolean | null | undefined; offset?: string | number | boolean | null | undefined }>();
+    expectTypeOf<RouteQuery<'GET /api/automation/v1'>>().toEqualTypeOf<{
+      limit?: string | number | boolean | null | undefined;
+      offset?: string | number | boolean | null | undefined;
+    }>();
     expectTypeOf<{ ids: readonly string[] }>().toMatchTypeOf<NonNullable<RouteQuery<'GET /api/v1/app-conversations/start-tasks'>>>();
     expectTypeOf<Parameters<typeof client.request>[0]>().toEqualTypeOf<Exclude<RouteKey, StreamRouteKey>>();
     expectTypeOf<Parameters<typeof client.request<'GET /api/keys'>>[2]>().toEqualTypeOf<CallOptions | undefined>();
@@ -233,4 +242,3 @@ describe('client.request', () => {
     void (() => client.request('GET /api/v1/app-conversations/{id}/events/stream', { params: { id: 'c' } }));
   });
 });
-

@@ -3,7 +3,14 @@
  * served by `createFetchHandler`, which the client takes as its `fetch`. No socket, same bytes.
  * Users alice and bob share org `acme`; mallory is in org `evil`.
  */
-import { createAesGcmSecretBox, createAgentPlatform, createCommandAgentRunner, generateSecretKey, type AgentPlatform, type AgentPlatformOptions } from '@agent-platform/core';
+import {
+  createAesGcmSecretBox,
+  createAgentPlatform,
+  createCommandAgentRunner,
+  generateSecretKey,
+  type AgentPlatform,
+  type AgentPlatformOptions,
+} from '@agent-platform/core';
 import { createFetchHandler } from '@agent-platform/http';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { createMemoryStorage } from '@agent-platform/storage-memory';

@@ -137,8 +137,8 @@ function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
     <main id="main" class="container sign-in">
       <PageTitle>Sign in to the agent-platform console</PageTitle>
       <p>
-        Sign in with an API key of the platform. The key stays in this browser tab's session storage: it is sent with each request to the API and
-        forgotten when the tab closes.
+        Sign in with an API key of the platform. The key stays in this browser tab's session storage: it is sent with each request to the API and forgotten when
+        the tab closes.
       </p>
       <form
         onSubmit={async (event) => {

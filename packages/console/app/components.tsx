@@ -102,7 +102,15 @@ export const Hidden = ({ children }: { children: ComponentChildren }) => <span c
  * A button that asks once more before it acts (delete, cancel): the first press shows the
  * question with a confirm and a keep button, focused on the keep one.
  */
-export function ConfirmButton(props: { label: string; hidden?: string; question: string; confirm: string; onConfirm: () => void | Promise<void>; busy?: boolean; class?: string }) {
+export function ConfirmButton(props: {
+  label: string;
+  hidden?: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => void | Promise<void>;
+  busy?: boolean;
+  class?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const keepRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -141,7 +149,19 @@ export function ConfirmButton(props: { label: string; hidden?: string; question:
  * with a plain note that it cannot be shown again, a copy button, and a button that hides it for
  * good. `holder` says who needs it: the sender of inbound events, or the receiver of outbound ones.
  */
-export function SecretOnce({ title, secret, subject, holder = 'sender', onDone }: { title: string; secret: string; subject: string; holder?: 'sender' | 'receiver'; onDone: () => void }) {
+export function SecretOnce({
+  title,
+  secret,
+  subject,
+  holder = 'sender',
+  onDone,
+}: {
+  title: string;
+  secret: string;
+  subject: string;
+  holder?: 'sender' | 'receiver';
+  onDone: () => void;
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
@@ -161,8 +181,8 @@ export function SecretOnce({ title, secret, subject, holder = 'sender', onDone }
     <article class="secret-once" aria-labelledby="secret-once-title">
       <h2 id="secret-once-title">{title}</h2>
       <p>
-        <strong>Copy it now: this is the only time it is shown.</strong> The platform keeps {subject}'s signing secret encrypted and never shows it
-        again. Put it in the {holder}'s settings; if it is lost, rotate the secret.
+        <strong>Copy it now: this is the only time it is shown.</strong> The platform keeps {subject}'s signing secret encrypted and never shows it again. Put
+        it in the {holder}'s settings; if it is lost, rotate the secret.
       </p>
       <label>
         Signing secret

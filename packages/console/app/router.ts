@@ -25,13 +25,16 @@ export function currentRoute(): Route {
   const { pathname, search } = window.location;
   const rootPath = consoleRoot.pathname;
   const below = pathname.startsWith(rootPath) ? pathname.slice(rootPath.length) : '';
-  const segments = below.split('/').filter(Boolean).map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  });
+  const segments = below
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
   return { segments, query: new URLSearchParams(search) };
 }
 

@@ -9,12 +9,16 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../app');
-const parsed = ts.getParsedCommandLineOfConfigFile(path.join(appDir, 'tsconfig.json'), {}, {
-  ...ts.sys,
-  onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-    throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  path.join(appDir, 'tsconfig.json'),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
   },
-});
+);
 if (!parsed) throw new Error('app/tsconfig.json could not be read');
 const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
 // Only the app's files are checked (the checker reads the rest only as far as the app uses it).

@@ -62,7 +62,13 @@ export async function buildConsoleAssets(packageDir: string): Promise<Map<string
   return new Map(
     [...files].map(([name, body]) => [
       name,
-      { contentType: contentTypeOf(name), body, etag: `"${digest(body).slice(0, 27)}"`, immutable: name !== CONSOLE_PAGE, gzip: name === CONSOLE_PAGE || body.byteLength < MIN_GZIP_BYTES ? null : gzipSync(body, { level: 9 }) },
+      {
+        contentType: contentTypeOf(name),
+        body,
+        etag: `"${digest(body).slice(0, 27)}"`,
+        immutable: name !== CONSOLE_PAGE,
+        gzip: name === CONSOLE_PAGE || body.byteLength < MIN_GZIP_BYTES ? null : gzipSync(body, { level: 9 }),
+      },
     ]),
   );
 }

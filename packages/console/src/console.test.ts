@@ -33,8 +33,12 @@ describe('the console’s files', () => {
 
   it('keeps the bundles small (Swagger UI is loaded by the API reference page only)', async () => {
     const assets = await loadConsoleAssets();
-    console.log(`console files (bytes, gzipped): ${[...assets].map(([name, asset]) => `${name} ${asset.body.byteLength}${asset.gzip ? ` (${asset.gzip.byteLength})` : ''}`).join(', ')}`);
-    const sizes = Object.fromEntries([...assets].map(([name, asset]) => [name.replace(/\.[^.]+\.(js|css)$/, '.$1'), { bytes: asset.body.byteLength, gzip: asset.gzip?.byteLength }]));
+    console.log(
+      `console files (bytes, gzipped): ${[...assets].map(([name, asset]) => `${name} ${asset.body.byteLength}${asset.gzip ? ` (${asset.gzip.byteLength})` : ''}`).join(', ')}`,
+    );
+    const sizes = Object.fromEntries(
+      [...assets].map(([name, asset]) => [name.replace(/\.[^.]+\.(js|css)$/, '.$1'), { bytes: asset.body.byteLength, gzip: asset.gzip?.byteLength }]),
+    );
     expect(sizes['app.js']!.bytes).toBeLessThan(160_000);
     expect(sizes['app.css']!.bytes).toBeLessThan(120_000);
     expect(sizes['swagger-ui-bundle.js']!.gzip).toBeLessThan(sizes['swagger-ui-bundle.js']!.bytes / 2);

@@ -93,7 +93,11 @@ describe('ApiRoutes of the OpenHands app-server endpoints', () => {
     expectTypeOf<ApiRoutes['GET /api/automation/health']['credential']>().toEqualTypeOf<'none'>();
     expectTypeOf<ApiRoutes['GET /api/automation/health']['response']>().toEqualTypeOf<AutomationHealth>();
     expectTypeOf<ApiRoutes['POST /api/automation/v1/preset/prompt']['response']>().toEqualTypeOf<Automation>();
-    expectTypeOf<ApiRoutes['GET /api/v1/secrets/search']['query']>().toEqualTypeOf<{ name__contains?: string | undefined; page_id?: string | undefined; limit?: unknown }>();
+    expectTypeOf<ApiRoutes['GET /api/v1/secrets/search']['query']>().toEqualTypeOf<{
+      name__contains?: string | undefined;
+      page_id?: string | undefined;
+      limit?: unknown;
+    }>();
     expectTypeOf<ApiRoutes['GET /api/v1/secrets/search']['response']>().toEqualTypeOf<CustomSecretPage>();
     expectTypeOf<ApiRoutes['PUT /api/v1/secrets/{name}']['params']>().toEqualTypeOf<{ name: string }>();
     type Rename = ApiRoutes['PATCH /api/v1/app-conversations/{id}'];

@@ -13,7 +13,10 @@ describe.each(BINDINGS)('authentication on %s', (binding) => {
   afterAll(() => api.close());
 
   it.each(authenticated.map((route) => [route.method, route.path]))('%s %s answers 401 without credentials', async (method, path) => {
-    const response = await api.request(method, path.replaceAll(/\{[^}]+\}/g, 'x'), { as: null, json: method === 'GET' || method === 'DELETE' ? undefined : {} });
+    const response = await api.request(method, path.replaceAll(/\{[^}]+\}/g, 'x'), {
+      as: null,
+      json: method === 'GET' || method === 'DELETE' ? undefined : {},
+    });
     expect(response.status).toBe(401);
     expect(response.json).toEqual({ detail: expect.stringMatching(/Missing API key/) });
   });

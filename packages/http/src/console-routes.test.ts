@@ -144,7 +144,11 @@ describe('the console through the fetch handler', () => {
   it('serves the page and the files', async () => {
     const handle = createFetchHandler(platform());
     const page = await handle(new Request('http://localhost/console/webhooks'));
-    expect([page.status, page.headers.get('content-type'), page.headers.get('content-security-policy')]).toEqual([200, 'text/html; charset=utf-8', CONSOLE_CONTENT_SECURITY_POLICY]);
+    expect([page.status, page.headers.get('content-type'), page.headers.get('content-security-policy')]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      CONSOLE_CONTENT_SECURITY_POLICY,
+    ]);
     const { script } = pageFiles(await page.text());
     const js = await handle(new Request(`http://localhost/console/${script}`));
     expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);

@@ -118,7 +118,11 @@ describe.each(ALL_BINDINGS)('text and binary answers on %s', (binding) => {
 
   it('answers errors as JSON, and a body of the wrong kind as a logged 500', async () => {
     const missing = await get('/api/test/bytes/missing');
-    expect([missing.status, missing.headers.get('content-type'), await missing.json()]).toEqual([404, 'application/json; charset=utf-8', { detail: 'No such bytes' }]);
+    expect([missing.status, missing.headers.get('content-type'), await missing.json()]).toEqual([
+      404,
+      'application/json; charset=utf-8',
+      { detail: 'No such bytes' },
+    ]);
     expect((await fetch(`${api.baseUrl}/api/test/bytes/one`)).status).toBe(401);
     const broken = await get('/api/test/broken');
     expect([broken.status, await broken.json()]).toEqual([500, { detail: 'Internal server error' }]);
@@ -131,7 +135,11 @@ describe('text and binary answers through the fetch handler', () => {
     const api = await startHarness('node');
     const handler = createFetchHandler(api.platform);
     const bytes = await handler(new Request('http://platform.test/api/test/bytes/one', { headers: { authorization: `Bearer ${KEYS.alice}` } }));
-    expect([bytes.status, bytes.headers.get('content-type'), bytes.headers.get('content-disposition')]).toEqual([200, 'application/octet-stream', 'attachment; filename="b.bin"']);
+    expect([bytes.status, bytes.headers.get('content-type'), bytes.headers.get('content-disposition')]).toEqual([
+      200,
+      'application/octet-stream',
+      'attachment; filename="b.bin"',
+    ]);
     expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(VIEW);
     const text = await handler(new Request('http://platform.test/api/test/text'));
     expect([text.headers.get('content-type'), await text.text()]).toEqual(['text/markdown; charset=utf-8', '# Grüße ✓\n']);
@@ -140,8 +148,12 @@ describe('text and binary answers through the fetch handler', () => {
 
   it('documents them in the OpenAPI document with their content types', async () => {
     const api = await startHarness('node');
-    const document = (await (await fetch(`${api.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
-    expect(document.paths['/api/test/bytes/{id}']?.get?.responses['200']?.content).toEqual({ 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } });
+    const document = (await (await fetch(`${api.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+    };
+    expect(document.paths['/api/test/bytes/{id}']?.get?.responses['200']?.content).toEqual({
+      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+    });
     expect(document.paths['/api/test/text']?.get?.responses['200']?.content).toEqual({ 'text/markdown': { schema: { type: 'string' } } });
     await api.close();
   });

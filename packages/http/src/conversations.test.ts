@@ -127,7 +127,11 @@ describe.each(BINDINGS)('V1 app conversations on %s', (binding) => {
   });
 
   it('answers 422 for a bad limit, too many ids, a bad body or an unknown spec, and 401 without a key', async () => {
-    for (const path of ['/api/v1/app-conversations/search?limit=0', '/api/v1/app-conversations?limit=101', '/api/v1/app-conversations/start-tasks/search?limit=x']) {
+    for (const path of [
+      '/api/v1/app-conversations/search?limit=0',
+      '/api/v1/app-conversations?limit=101',
+      '/api/v1/app-conversations/start-tasks/search?limit=x',
+    ]) {
       const answer = await api.request('GET', path);
       expect(answer.status, path).toBe(422);
       expect(answer.json.detail[0].loc).toEqual(['query', 'limit']);

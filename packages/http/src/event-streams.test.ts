@@ -21,7 +21,11 @@ describe.each(ALL_BINDINGS)('live conversation events on %s', (binding) => {
   let watchers: () => number;
   beforeAll(async () => {
     runtime = createProcessRuntime();
-    api = await startHarness(binding, { platform: { runtime, agent: createCommandAgentRunner({ command: AGENT }) }, heartbeatMs: 150, limits: { requestTimeoutMs: 300, headersTimeoutMs: 300 } });
+    api = await startHarness(binding, {
+      platform: { runtime, agent: createCommandAgentRunner({ command: AGENT }) },
+      heartbeatMs: 150,
+      limits: { requestTimeoutMs: 300, headersTimeoutMs: 300 },
+    });
     watchers = countWatchers(api.platform);
   });
   afterAll(async () => {
@@ -194,11 +198,21 @@ describe.each(ALL_BINDINGS)('live conversation events on %s', (binding) => {
     it('refuses the upgrade: 401 without a valid key, 404 for a conversation not the caller’s, 400 for two keys', async () => {
       const id = await idleConversation(api);
       await eventually(() => watchers() === 0, 5_000, 'earlier watchers stopping');
-      const refusal = (path: string, headers?: Record<string, string>) => openSocket(api.baseUrl, path, headers).then(() => ({ status: 101, body: '' }), (error: { status?: number; body?: string }) => error);
-      expect(await refusal(socketPath(id))).toMatchObject({ status: 401, body: JSON.stringify({ detail: 'Missing API key: send X-Session-API-Key, Authorization: Bearer or ?session_api_key=' }) });
+      const refusal = (path: string, headers?: Record<string, string>) =>
+        openSocket(api.baseUrl, path, headers).then(
+          () => ({ status: 101, body: '' }),
+          (error: { status?: number; body?: string }) => error,
+        );
+      expect(await refusal(socketPath(id))).toMatchObject({
+        status: 401,
+        body: JSON.stringify({ detail: 'Missing API key: send X-Session-API-Key, Authorization: Bearer or ?session_api_key=' }),
+      });
       expect(await refusal(socketPath(id, '?session_api_key=wrong-key'))).toMatchObject({ status: 401, body: JSON.stringify({ detail: 'Invalid API key' }) });
       expect(await refusal(socketPath(id), { authorization: 'Bearer wrong-key' })).toMatchObject({ status: 401 });
-      expect(await refusal(socketPath(id, `?session_api_key=${KEYS.bob}`))).toMatchObject({ status: 404, body: JSON.stringify({ detail: 'Conversation not found' }) });
+      expect(await refusal(socketPath(id, `?session_api_key=${KEYS.bob}`))).toMatchObject({
+        status: 404,
+        body: JSON.stringify({ detail: 'Conversation not found' }),
+      });
       expect(await refusal(socketPath(id, `?session_api_key=${KEYS.mallory}&resend_all=true`))).toMatchObject({ status: 404 });
       expect(await refusal(socketPath('conv_unknown', `?session_api_key=${KEYS.alice}`))).toMatchObject({ status: 404 });
       expect(await refusal(socketPath(id, `?session_api_key=${KEYS.alice}`), { 'x-session-api-key': KEYS.bob })).toMatchObject({ status: 400 });

@@ -15,7 +15,12 @@ describe.each(BINDINGS)('inbound custom events on %s', (binding) => {
 
   it('verifies, matches, creates PENDING runs and logs the outcome of each candidate', async () => {
     const { secret } = await registerWebhook(api, { name: 'Linear', source: 'linear', signature_header: 'Linear-Signature' });
-    const matching = await createAutomation(api, { source: 'linear', on: 'Issue', filter: "action == 'create' && icontains(data.title, 'LOGIN')" }, 'alice', 'login bugs');
+    const matching = await createAutomation(
+      api,
+      { source: 'linear', on: 'Issue', filter: "action == 'create' && icontains(data.title, 'LOGIN')" },
+      'alice',
+      'login bugs',
+    );
     const filtered = await createAutomation(api, { source: 'linear', on: 'Issue', filter: "action == 'remove'" }, 'alice', 'removals');
     const otherEvent = await createAutomation(api, { source: 'linear', on: 'Comment' }, 'alice', 'comments');
     const broken = await createAutomation(api, { source: 'linear', on: 'Issue', filter: "icontains(data.missing, 'x')" }, 'alice', 'broken');
@@ -25,7 +30,13 @@ describe.each(BINDINGS)('inbound custom events on %s', (binding) => {
     expect(response.json).toEqual({ received: true, delivery_id: expect.any(String), matched: 1, runs_created: [expect.any(String)] });
 
     const delivery = await api.request('GET', `/api/automation/v1/deliveries/${response.json.delivery_id}`);
-    expect(delivery.json).toMatchObject({ status: 'matched', event_key: 'Issue', source: 'linear', payload: linearIssue, runs_created: response.json.runs_created });
+    expect(delivery.json).toMatchObject({
+      status: 'matched',
+      event_key: 'Issue',
+      source: 'linear',
+      payload: linearIssue,
+      runs_created: response.json.runs_created,
+    });
     const byId = Object.fromEntries(delivery.json.outcomes.map((outcome: { automation_id: string }) => [outcome.automation_id, outcome]));
     expect(byId[matching]).toMatchObject({ matched: true, reason: 'matched', run_id: response.json.runs_created[0] });
     expect(byId[filtered]).toMatchObject({ matched: false, reason: 'filter_false' });
@@ -47,7 +58,11 @@ describe.each(BINDINGS)('inbound custom events on %s', (binding) => {
   it('answers 401 for a missing, wrong or tampered signature, and stores nothing', async () => {
     const { secret } = await registerWebhook(api, { name: 'Strict', source: 'strict' });
     const before = (await deliveries()).total;
-    const unsigned = await api.request('POST', '/api/automation/v1/events/acme/strict', { as: null, body: JSON.stringify(linearIssue), headers: { 'content-type': 'application/json' } });
+    const unsigned = await api.request('POST', '/api/automation/v1/events/acme/strict', {
+      as: null,
+      body: JSON.stringify(linearIssue),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unsigned.status).toBe(401);
     expect((await sendEvent(api, 'acme', 'strict', linearIssue, { secret: 'wrong-secret-000000' })).status).toBe(401);
     const tampered = await sendEvent(api, 'acme', 'strict', { ...linearIssue, action: 'remove' }, { secret, signedBody: JSON.stringify(linearIssue) });
@@ -134,7 +149,11 @@ describe.each(BINDINGS)('inbound custom events on %s', (binding) => {
     const { createHmac } = await import('node:crypto');
     const body = JSON.stringify({ type: 'b' });
     const bare = createHmac('sha256', secret).update(body).digest('hex');
-    const response = await api.request('POST', '/api/automation/v1/events/acme/prefix', { as: null, body, headers: { 'content-type': 'application/json', 'x-signature-256': bare } });
+    const response = await api.request('POST', '/api/automation/v1/events/acme/prefix', {
+      as: null,
+      body,
+      headers: { 'content-type': 'application/json', 'x-signature-256': bare },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -168,7 +187,9 @@ describe.each(BINDINGS)('inbound custom events on %s', (binding) => {
     const sent = await sendEvent(api, 'acme', 'replay', linearIssue, { secret });
     expect(sent.json.matched).toBe(0);
     const automation = await createAutomation(api, { source: 'replay', on: 'Issue' });
-    const replayed = await api.request('POST', `/api/automation/v1/deliveries/${sent.json.delivery_id}/replay`, { headers: { 'content-type': 'application/json' } });
+    const replayed = await api.request('POST', `/api/automation/v1/deliveries/${sent.json.delivery_id}/replay`, {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(replayed.status).toBe(200);
     expect(replayed.json.matched).toBe(1);
     const entry = await api.request('GET', `/api/automation/v1/deliveries/${replayed.json.delivery_id}`);

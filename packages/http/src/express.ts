@@ -64,7 +64,12 @@ export function createExpressRouter(options: ExpressRouterOptions): ExpressRoute
       const body =
         alreadyParsedBody(request) ??
         (request.method === 'GET' || request.method === 'HEAD' ? null : await readNodeBody(request, handler.maxRequestBytes, { timeoutMs: bodyTimeoutMs }));
-      const result = await handler.handle({ method: request.method, url: request.originalUrl.slice(request.baseUrl.length) || '/', headers: nodeRequestHeaders(request), body });
+      const result = await handler.handle({
+        method: request.method,
+        url: request.originalUrl.slice(request.baseUrl.length) || '/',
+        headers: nodeRequestHeaders(request),
+        body,
+      });
       if (!result) return next();
       await sendNodeResponse(response, result, handlerOptions.logger);
     } catch (error) {

@@ -74,7 +74,8 @@ export async function agentPlatformPlugin(fastify: FastifyInstance, options: Fas
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const body = Buffer.isBuffer(request.body) ? request.body : null;
     const url = request.url.slice(prefixLength(fastify.prefix, request.url));
-    const result = (await handler.handle({ method: request.method, url, headers: nodeRequestHeaders(request.raw), body })) ?? jsonResponse(404, { detail: 'Not Found' });
+    const result =
+      (await handler.handle({ method: request.method, url, headers: nodeRequestHeaders(request.raw), body })) ?? jsonResponse(404, { detail: 'Not Found' });
     if (result.stream) {
       // Written by hand, chunk by chunk; the headers Fastify holds (a CORS plugin's) go along.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
@@ -136,7 +137,9 @@ export interface FastifyServerLimits extends ServerLimits {
  * const app = Fastify({ ...fastifyServerOptions({ requestTimeoutMs: 30_000 }), loggerInstance: logger });
  * ```
  */
-export type FastifyHardenedOptions = Required<Pick<FastifyServerOptions, 'requestTimeout' | 'routerOptions' | 'return503OnClosing' | 'clientErrorHandler' | 'frameworkErrors'>> &
+export type FastifyHardenedOptions = Required<
+  Pick<FastifyServerOptions, 'requestTimeout' | 'routerOptions' | 'return503OnClosing' | 'clientErrorHandler' | 'frameworkErrors'>
+> &
   Pick<FastifyServerOptions, 'keepAliveTimeout'> & { http: ServerOptions };
 
 export function fastifyServerOptions(limits: FastifyServerLimits = {}): FastifyHardenedOptions {
@@ -154,7 +157,12 @@ export function fastifyServerOptions(limits: FastifyServerLimits = {}): FastifyH
     clientErrorHandler: handleClientError,
     frameworkErrors: (error, _request, reply) => {
       // FST_ERR_BAD_URL (a malformed percent-encoding), FST_ERR_MAX_PARAM_LENGTH: no such resource.
-      const status = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 404 : error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+      const status =
+        error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 404
+          : error.statusCode && error.statusCode < 500
+            ? error.statusCode
+            : 500;
       void send(reply, jsonResponse(status, { detail: statusDetail(status) }));
     },
   };

@@ -17,7 +17,9 @@ export function createFetchHandler(platform: AgentPlatform, options: HttpHandler
       const body = request.body ? new Uint8Array(await request.arrayBuffer()) : null;
       if (body && body.byteLength > handler.maxRequestBytes) throw tooLarge(handler.maxRequestBytes);
       const url = new URL(request.url);
-      result = (await handler.handle({ method: request.method, url: url.pathname + url.search, headers: Object.fromEntries(request.headers), body })) ?? jsonResponse(404, { detail: 'Not Found' });
+      result =
+        (await handler.handle({ method: request.method, url: url.pathname + url.search, headers: Object.fromEntries(request.headers), body })) ??
+        jsonResponse(404, { detail: 'Not Found' });
     } catch (error) {
       result = errorResponse(error, options.logger);
     }

@@ -8,10 +8,19 @@ const SECRET = 'github-app-secret-0123';
 const OLD_SECRET = 'github-old-secret-0123';
 let deliveryCounter = 0;
 
-function sendGithub(api: Harness, event: string, payload: unknown, options: { secret?: string; delivery?: string; form?: boolean; signature?: string } = {}): Promise<ApiResponse> {
+function sendGithub(
+  api: Harness,
+  event: string,
+  payload: unknown,
+  options: { secret?: string; delivery?: string; form?: boolean; signature?: string } = {},
+): Promise<ApiResponse> {
   const json = JSON.stringify(payload);
   const body = options.form ? `payload=${encodeURIComponent(json)}` : json;
-  const signature = options.signature ?? `sha256=${createHmac('sha256', options.secret ?? SECRET).update(body).digest('hex')}`;
+  const signature =
+    options.signature ??
+    `sha256=${createHmac('sha256', options.secret ?? SECRET)
+      .update(body)
+      .digest('hex')}`;
   return api.request('POST', '/api/automation/v1/events/github', {
     as: null,
     body,
@@ -125,9 +134,18 @@ describe.each(BINDINGS)('native GitHub deliveries on %s', (binding) => {
     const payload = githubExample('issues', (p) => p.action === 'opened' || p.action === 'edited');
     const body = JSON.stringify(payload);
     const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-    const noEvent = await api.request('POST', '/api/automation/v1/events/github', { as: null, body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature } });
+    const noEvent = await api.request('POST', '/api/automation/v1/events/github', {
+      as: null,
+      body,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+    });
     expect(noEvent.status).toBe(400);
-    const unlinked = { ...payload, repository: { ...(payload.repository as object), owner: { login: 'someone-else' } }, organization: undefined, installation: undefined };
+    const unlinked = {
+      ...payload,
+      repository: { ...(payload.repository as object), owner: { login: 'someone-else' } },
+      organization: undefined,
+      installation: undefined,
+    };
     const response = await sendGithub(api, 'issues', unlinked);
     expect(response.json).toEqual({ received: true, matched: 0, runs_created: [] });
   });

@@ -135,7 +135,10 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     let result: RouteResult;
     try {
       // 1. Credentials (401, or 400 for two keys), before anything about the request is judged.
-      const principal = credentialOf(route) === 'none' ? ANONYMOUS : await authenticate(request, route.conversationKey && match.params.id ? decodeURIComponent(match.params.id) : undefined);
+      const principal =
+        credentialOf(route) === 'none'
+          ? ANONYMOUS
+          : await authenticate(request, route.conversationKey && match.params.id ? decodeURIComponent(match.params.id) : undefined);
       // 2. Ids and query values no record can have stop here, before any storage call: 404, 422.
       const params = decodePathParams(route.path, match.params);
       checkQuery(target.query);

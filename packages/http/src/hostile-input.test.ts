@@ -48,7 +48,8 @@ function watchedStorage(): { storage: StorageAdapter; reached: string[] } {
     new Proxy(adapter, {
       get(target, key) {
         const value = Reflect.get(target, key);
-        if (key === 'transaction') return (fn: (tx: unknown) => unknown) => (value as (f: unknown) => unknown).call(target, (tx: Record<string, unknown>) => fn(wrapAll(tx)));
+        if (key === 'transaction')
+          return (fn: (tx: unknown) => unknown) => (value as (f: unknown) => unknown).call(target, (tx: Record<string, unknown>) => fn(wrapAll(tx)));
         if (value && typeof value === 'object' && key !== 'changes' && key !== 'runQueue') return watch(value, String(key));
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -146,16 +147,25 @@ describe.each(BINDINGS)('hostile input on %s', (binding) => {
     const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
     it('refuses an API body nested deeper than 128 levels, and accepts 128', async () => {
-      const deep = await api.request('POST', '/api/automation/v1/webhooks', { body: `{"name": ${nested(129)}}`, headers: { 'content-type': 'application/json' } });
+      const deep = await api.request('POST', '/api/automation/v1/webhooks', {
+        body: `{"name": ${nested(129)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expectDetail(deep, 400, /nested deeper than 128 levels/);
       // 127 levels inside the body object: the schema answers, not the depth check.
-      const fine = await api.request('POST', '/api/automation/v1/webhooks', { body: `{"name": ${nested(127)}}`, headers: { 'content-type': 'application/json' } });
+      const fine = await api.request('POST', '/api/automation/v1/webhooks', {
+        body: `{"name": ${nested(127)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(fine.status).toBe(422);
     });
 
     it('refuses a dispatch payload nested 10,000 deep and creates no run', async () => {
       const id = await createAutomation(api, { source: 'deep-src', on: 'x' }, 'alice', 'deep');
-      const response = await api.request('POST', `/api/automation/v1/${id}/dispatch`, { body: `{"payload": ${nestedObject(10_000)}}`, headers: { 'content-type': 'application/json' } });
+      const response = await api.request('POST', `/api/automation/v1/${id}/dispatch`, {
+        body: `{"payload": ${nestedObject(10_000)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expectDetail(response, 400, /nested deeper than 128 levels/);
       expect((await api.request('GET', `/api/automation/v1/${id}/runs`)).json.total).toBe(0);
     });
@@ -217,7 +227,11 @@ describe.each(BINDINGS)('hostile input on %s', (binding) => {
       expect((await api.request('GET', `/api/automation/v1/${id}`)).json.name).toBe('keep-me');
     });
 
-    it.each(allRoutes().filter((route) => route.body).map((route) => [route.method, route.path]))('%s %s answers 422 for a null body', async (method, path) => {
+    it.each(
+      allRoutes()
+        .filter((route) => route.body)
+        .map((route) => [route.method, route.path]),
+    )('%s %s answers 422 for a null body', async (method, path) => {
       const response = await api.request(method, path.replaceAll(/\{[^}]+\}/g, 'x'), { body: 'null', headers: { 'content-type': 'application/json' } });
       expect(response.status).toBe(422);
       expect(response.json.detail).toEqual([expect.objectContaining({ loc: ['body'] })]);
@@ -294,7 +308,11 @@ describe.each(BINDINGS)('hostile input on %s', (binding) => {
       expect(webhook.status).toBe(201);
       expect(webhook.json.name).toBe('x\ud800y');
 
-      const automation = await send('POST', '/api/automation/v1', `{"name": ${lone}, "instructions": "i", "trigger": {"type": "event", "source": "lone", "on": "x"}}`);
+      const automation = await send(
+        'POST',
+        '/api/automation/v1',
+        `{"name": ${lone}, "instructions": "i", "trigger": {"type": "event", "source": "lone", "on": "x"}}`,
+      );
       expect(automation.status).toBe(201);
       expect((await api.request('GET', `/api/automation/v1/${automation.json.id}`)).json.name).toBe('x\ud800y');
 
@@ -346,7 +364,11 @@ describe.each(BINDINGS)('the %s server’s own request timeout', (binding) => {
 describe('fetch handler', () => {
   it('refuses two different keys joined in one Headers value', async () => {
     const { createAesGcmSecretBox, createAgentPlatform, generateSecretKey } = await import('@agent-platform/core');
-    const platform = createAgentPlatform({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }), publicUrl: 'http://localhost' });
+    const platform = createAgentPlatform({
+      storage: createMemoryStorage(),
+      secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
+      publicUrl: 'http://localhost',
+    });
     await platform.apiKeys.seed({ userId: 'a', orgId: 'o', key: KEYS.alice });
     await platform.apiKeys.seed({ userId: 'b', orgId: 'o', key: KEYS.bob });
     const handle = createFetchHandler(platform);

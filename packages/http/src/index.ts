@@ -20,7 +20,17 @@ export { buildOpenApiDocument, type OpenApiInfo } from './openapi/openapi.js';
 export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './exchange/error-response.js';
 export { MAX_PATH_PARAM_LENGTH } from './exchange/request-checks.js';
 export { DEFAULT_SSE_HEARTBEAT_MS, formatServerSentEvent } from './streaming/sse.js';
-export type { HeaderValue, HttpMethod, HttpRequest, HttpResponse, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from './exchange/types.js';
+export type {
+  HeaderValue,
+  HttpMethod,
+  HttpRequest,
+  HttpResponse,
+  RouteContext,
+  RouteDefinition,
+  RouteResponseDoc,
+  RouteResult,
+  ServerSentEvent,
+} from './exchange/types.js';
 export {
   defineRoute,
   credentialOf,

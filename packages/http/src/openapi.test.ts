@@ -44,7 +44,8 @@ describe('OpenAPI document', () => {
     publicUrl: 'http://localhost:3000',
   });
   const document = createHttpHandler(platform).openApiDocument() as unknown as Document;
-  const resolve = (schema: Schema | undefined): Schema | undefined => (schema?.$ref ? document.components.schemas[schema.$ref.slice(COMPONENTS.length)] : schema);
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    schema?.$ref ? document.components.schemas[schema.$ref.slice(COMPONENTS.length)] : schema;
 
   it('is OpenAPI 3.1 and documents every route with its status codes', () => {
     expect(document.openapi).toBe('3.1.0');
@@ -64,7 +65,19 @@ describe('OpenAPI document', () => {
 
   it('names shared schemas once under components.schemas, and every $ref resolves', () => {
     const { schemas } = document.components;
-    for (const name of ['Automation', 'AutomationCreateInput', 'Run', 'WebhookView', 'Delivery', 'SettingsView', 'AppConversation', 'StartTask', 'Sandbox', 'ErrorBody', 'ValidationErrorBody']) {
+    for (const name of [
+      'Automation',
+      'AutomationCreateInput',
+      'Run',
+      'WebhookView',
+      'Delivery',
+      'SettingsView',
+      'AppConversation',
+      'StartTask',
+      'Sandbox',
+      'ErrorBody',
+      'ValidationErrorBody',
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     const refs = refsIn(document);
@@ -93,11 +106,17 @@ describe('OpenAPI document', () => {
         }
       }
     }
-    expect(document.paths['/api/automation/v1']?.post?.requestBody?.content['application/json']?.schema).toEqual({ $ref: `${COMPONENTS}AutomationCreateInput` });
+    expect(document.paths['/api/automation/v1']?.post?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: `${COMPONENTS}AutomationCreateInput`,
+    });
     expect(document.paths['/api/automation/v1']?.post?.responses['201']?.content?.['application/json']?.schema).toEqual({ $ref: `${COMPONENTS}Automation` });
-    expect(document.paths['/api/automation/v1/runs/{run_id}']?.get?.responses['404']?.content?.['application/json']?.schema).toEqual({ $ref: `${COMPONENTS}ErrorBody` });
+    expect(document.paths['/api/automation/v1/runs/{run_id}']?.get?.responses['404']?.content?.['application/json']?.schema).toEqual({
+      $ref: `${COMPONENTS}ErrorBody`,
+    });
     // Unnamed top-level schemas are named after their operation.
-    expect(document.paths['/api/v1/sandboxes']?.get?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: `${COMPONENTS}BatchGetSandboxesResponse` });
+    expect(document.paths['/api/v1/sandboxes']?.get?.responses['200']?.content?.['application/json']?.schema).toEqual({
+      $ref: `${COMPONENTS}BatchGetSandboxesResponse`,
+    });
   });
 
   it('derives request bodies from the zod schemas', () => {
@@ -109,7 +128,11 @@ describe('OpenAPI document', () => {
 
   it('documents query parameters, repeated ones as arrays', () => {
     const list = document.paths['/api/v1/app-conversations']?.get;
-    expect(list?.parameters.map((parameter) => `${parameter.in}:${parameter.name}:${parameter.required}`)).toEqual(['query:page_id:false', 'query:limit:false', 'query:ids:false']);
+    expect(list?.parameters.map((parameter) => `${parameter.in}:${parameter.name}:${parameter.required}`)).toEqual([
+      'query:page_id:false',
+      'query:limit:false',
+      'query:ids:false',
+    ]);
     expect(list?.parameters.find((parameter) => parameter.name === 'ids')?.schema).toMatchObject({ type: 'array', items: { type: 'string' }, maxItems: 100 });
     const start = document.paths['/api/v1/sandboxes']?.post;
     expect(start?.parameters.map((parameter) => parameter.name)).toEqual(['sandbox_spec_id']);

@@ -69,7 +69,9 @@ describe('OpenHands app-server endpoints', () => {
     });
 
     it('answers 404 when a host-provided authenticator, not a stored key, let the request in', async () => {
-      const hosted = await startHarness('node', { platform: { auth: { authenticate: async ({ apiKey }) => (apiKey === 'host-issued-token' ? { userId: 'zed', orgId: 'z' } : null) } } });
+      const hosted = await startHarness('node', {
+        platform: { auth: { authenticate: async ({ apiKey }) => (apiKey === 'host-issued-token' ? { userId: 'zed', orgId: 'z' } : null) } },
+      });
       const answer = await hosted.request('GET', '/api/keys/current', { as: null, headers: { authorization: 'Bearer host-issued-token' } });
       expect(answer.status).toBe(404);
       expect(answer.json.detail).toContain('not authenticated with an API key stored by the platform');
@@ -82,7 +84,12 @@ describe('OpenHands app-server endpoints', () => {
       const local = await startHarness('node');
       const first = await local.request('GET', '/api/v1/settings');
       expect(first.status).toBe(200);
-      expect(first.json).toMatchObject({ llm_model: null, llm_api_key_set: false, agent_settings: { llm: { model: null } }, conversation_settings: { max_iterations: null } });
+      expect(first.json).toMatchObject({
+        llm_model: null,
+        llm_api_key_set: false,
+        agent_settings: { llm: { model: null } },
+        conversation_settings: { max_iterations: null },
+      });
       await local.request('POST', '/api/settings', { json: { git_user_name: 'Alice', language: 'de' } });
       const saved = await local.request('POST', '/api/v1/settings', {
         json: {
@@ -159,7 +166,12 @@ describe('OpenHands app-server endpoints', () => {
 
       const listed = await api.request('GET', '/api/v1/secrets/search');
       expect(listed.status).toBe(200);
-      expect(listed.json.items).toEqual(expect.arrayContaining([{ name: 'FINAL_TOKEN', description: 'final' }, { name: 'TAKEN', description: null }]));
+      expect(listed.json.items).toEqual(
+        expect.arrayContaining([
+          { name: 'FINAL_TOKEN', description: 'final' },
+          { name: 'TAKEN', description: null },
+        ]),
+      );
       expect(listed.text).not.toContain('draft-value-123');
       expect((await api.platform.settings.agentSettings('alice')).customSecrets.FINAL_TOKEN).toBe('draft-value-123');
 
@@ -169,12 +181,16 @@ describe('OpenHands app-server endpoints', () => {
     });
 
     it('keeps each user’s secrets their own, pages them, and refuses a page id it did not hand out', async () => {
-      await Promise.all(['ONE', 'TWO', 'THREE'].map((name) => api.request('POST', '/api/v1/secrets', { as: 'bob', json: { name: `BOB_${name}`, value: `bob-${name}` } })));
+      await Promise.all(
+        ['ONE', 'TWO', 'THREE'].map((name) => api.request('POST', '/api/v1/secrets', { as: 'bob', json: { name: `BOB_${name}`, value: `bob-${name}` } })),
+      );
       const first = await api.request('GET', '/api/v1/secrets/search?limit=2', { as: 'bob' });
       expect(first.json.items.map((item: { name: string }) => item.name)).toEqual(['BOB_ONE', 'BOB_THREE']);
       const second = await api.request('GET', `/api/v1/secrets/search?limit=2&page_id=${first.json.next_page_id}`, { as: 'bob' });
       expect(second.json).toEqual({ items: [{ name: 'BOB_TWO', description: null }], next_page_id: null });
-      expect((await api.request('GET', '/api/v1/secrets/search?name__contains=three', { as: 'bob' })).json.items).toEqual([{ name: 'BOB_THREE', description: null }]);
+      expect((await api.request('GET', '/api/v1/secrets/search?name__contains=three', { as: 'bob' })).json.items).toEqual([
+        { name: 'BOB_THREE', description: null },
+      ]);
       expect((await api.request('GET', '/api/v1/secrets/search', { as: 'mallory' })).json.items).toEqual([]);
       expect((await api.request('DELETE', '/api/v1/secrets/BOB_ONE', { as: 'alice' })).status).toBe(404);
       expect((await api.request('PUT', '/api/v1/secrets/BOB_ONE', { as: 'mallory', json: { name: 'MINE' } })).status).toBe(404);
@@ -218,7 +234,9 @@ describe('OpenHands app-server endpoints', () => {
       const events = (await api.request('GET', `/api/v1/app-conversations/${id}/events`)).json.items as { id: string; seq: number }[];
       expect(Object.keys(files).sort()).toEqual(['meta.json', ...events.map((event) => `event-${String(event.seq).padStart(5, '0')}-${event.id}.json`)].sort());
       expect(JSON.parse(strFromU8(files['meta.json'] as Uint8Array))).toMatchObject({ id, title: 'openhands', event_count: events.length });
-      const texts = Object.values(files).map((bytes) => strFromU8(bytes)).join('\n');
+      const texts = Object.values(files)
+        .map((bytes) => strFromU8(bytes))
+        .join('\n');
       expect(texts).toContain('task: export me');
       expect(texts).not.toContain(LLM_KEY);
       expect(texts).not.toContain(SECRET);
@@ -234,7 +252,9 @@ describe('OpenHands app-server endpoints', () => {
       expect(note.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(note.text).toBe(`note for ${id}\n`);
       const { workingDir } = await runtime.inspect(sandboxId);
-      expect((await api.request('GET', `/api/v1/app-conversations/${id}/file?file_path=${encodeURIComponent(`${workingDir}/notes/note.txt`)}`)).text).toBe(`note for ${id}\n`);
+      expect((await api.request('GET', `/api/v1/app-conversations/${id}/file?file_path=${encodeURIComponent(`${workingDir}/notes/note.txt`)}`)).text).toBe(
+        `note for ${id}\n`,
+      );
       const missing = await api.request('GET', `/api/v1/app-conversations/${id}/file?file_path=notes/nothing.txt`);
       expect(missing.status).toBe(404);
       expect(missing.json.detail).toContain('No file at');
@@ -376,10 +396,15 @@ describe('OpenHands app-server endpoints', () => {
     await client.createSecret('CLIENT_GONE', 'x');
     await client.deleteSecret('CLIENT_GONE');
     const secrets = await client.listSecrets();
-    expect(secrets.filter((secret) => secret.name.startsWith('DEPLOY') || secret.name.startsWith('CLIENT'))).toEqual([{ name: 'DEPLOY_TOKEN', description: 'the deploy token' }]);
+    expect(secrets.filter((secret) => secret.name.startsWith('DEPLOY') || secret.name.startsWith('CLIENT'))).toEqual([
+      { name: 'DEPLOY_TOKEN', description: 'the deploy token' },
+    ]);
     expect(JSON.stringify(secrets)).not.toContain('client-secret-value');
 
-    const task = await client.createConversation({ initial_message: { role: 'user', content: [{ type: 'text', text: 'client task' }], run: true }, title: 'from the client' });
+    const task = await client.createConversation({
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'client task' }], run: true },
+      title: 'from the client',
+    });
     let ready = await client.getConversationStartTask(task.id);
     for (let i = 0; i < 400 && !['READY', 'ERROR'].includes(String(ready?.status)); i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -391,7 +416,9 @@ describe('OpenHands app-server endpoints', () => {
     expect(await client.readConversationFile(conversationId, 'notes/note.txt')).toBe(`note for ${conversationId}\n`);
     const zip = await client.downloadConversation(conversationId);
     const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
-    const texts = Object.values(files).map((bytes) => strFromU8(bytes)).join('\n');
+    const texts = Object.values(files)
+      .map((bytes) => strFromU8(bytes))
+      .join('\n');
     expect(texts).toContain('client task');
     expect(texts).toContain('token=[redacted]');
     expect(texts).not.toContain('client-secret-value');
@@ -448,7 +475,9 @@ describe('non-JSON answers through the fetch handler', () => {
     const api = await startHarness('node', { platform: { runtime } });
     const { id } = await startConversation(api, 'fetch me');
     const handler = createFetchHandler(api.platform);
-    const response = await handler(new Request(`http://platform.test/api/v1/app-conversations/${id}/download`, { headers: { authorization: `Bearer ${KEYS.alice}` } }));
+    const response = await handler(
+      new Request(`http://platform.test/api/v1/app-conversations/${id}/download`, { headers: { authorization: `Bearer ${KEYS.alice}` } }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="conversation_${id}.zip"`);
     expect(Object.keys(unzipSync(new Uint8Array(await response.arrayBuffer())))).toContain('meta.json');

@@ -74,7 +74,9 @@ describe('2xx answers match the routes’ declared response schemas', () => {
     await ok('GET', '/health', { as: null });
     await ok('GET', '/ready', { as: null });
     await ok('GET', '/openapi.json', { as: null });
-    await ok('POST', '/api/settings', { json: { llm_model: 'demo/model', llm_api_key: 'sk-secret', mcp_config: { sse_servers: [{ url: 'https://mcp.example.com', api_key: 'mcp-secret' }] } } });
+    await ok('POST', '/api/settings', {
+      json: { llm_model: 'demo/model', llm_api_key: 'sk-secret', mcp_config: { sse_servers: [{ url: 'https://mcp.example.com', api_key: 'mcp-secret' }] } },
+    });
     await ok('GET', '/api/settings');
     await ok('POST', '/api/add-git-providers', { json: { provider_tokens: { github: { token: 'ghp_secret' } } } });
     await ok('GET', '/api/settings');
@@ -94,7 +96,9 @@ describe('2xx answers match the routes’ declared response schemas', () => {
     expect(rotated.json.webhook_secret).toEqual(expect.any(String));
     await ok('DELETE', `/api/automation/v1/webhooks/${created.json.id}`);
 
-    const automation = await ok('POST', '/api/automation/v1', { json: { name: 'on order', trigger: { type: 'event', source: 'shop', on: 'order.created' }, instructions: 'act' } });
+    const automation = await ok('POST', '/api/automation/v1', {
+      json: { name: 'on order', trigger: { type: 'event', source: 'shop', on: 'order.created' }, instructions: 'act' },
+    });
     const id = automation.json.id as string;
     await ok('GET', '/api/automation/v1');
     await ok('GET', `/api/automation/v1/${id}`);

@@ -57,7 +57,12 @@ describe('an untyped RouteDefinition', () => {
   });
   const handler = createHttpHandler(platform);
   const post = (url: string, body: string | null) =>
-    handler.handle({ method: 'POST', url, headers: body === null ? {} : { 'content-type': 'application/json' }, body: body === null ? null : new TextEncoder().encode(body) });
+    handler.handle({
+      method: 'POST',
+      url,
+      headers: body === null ? {} : { 'content-type': 'application/json' },
+      body: body === null ? null : new TextEncoder().encode(body),
+    });
 
   it('gets its query raw and its body unvalidated, with no credentials', async () => {
     const answer = await post('/api/untyped/a%20b?limit=9&limit=10', '{"name": 42}');
@@ -105,7 +110,12 @@ describe('a defineRoute route', () => {
   it('answers one 422 with the issues of the path, the query and the body', async () => {
     const answer = await post('/api/typed/other?limit=2&limit=3&tags=a&tags=b&tags=c', '{"name": 42}');
     expect(answer.status).toBe(422);
-    expect(answer.json.detail.map((issue: { loc: unknown[] }) => issue.loc)).toEqual([['path', 'id'], ['query', 'limit'], ['query', 'tags'], ['body', 'name']]);
+    expect(answer.json.detail.map((issue: { loc: unknown[] }) => issue.loc)).toEqual([
+      ['path', 'id'],
+      ['query', 'limit'],
+      ['query', 'tags'],
+      ['body', 'name'],
+    ]);
     expect(answer.json.detail[1]).toEqual({ loc: ['query', 'limit'], msg: 'Send this parameter once (it was sent 2 times)', type: 'value_error' });
     expect((await post('/api/typed/thing_1', 'null')).json.detail).toEqual([expect.objectContaining({ loc: ['body'] })]);
   });

@@ -22,7 +22,12 @@ describe.each(BINDINGS)('V1 sandboxes on %s', (binding) => {
 
     const started = await api.request('POST', '/api/v1/sandboxes', { headers: { 'content-type': 'application/json' } });
     expect(started.status).toBe(200);
-    expect(started.json).toMatchObject({ status: 'RUNNING', created_by_user_id: 'alice', sandbox_spec_id: 'process-default', session_api_key: expect.any(String) });
+    expect(started.json).toMatchObject({
+      status: 'RUNNING',
+      created_by_user_id: 'alice',
+      sandbox_spec_id: 'process-default',
+      session_api_key: expect.any(String),
+    });
     const id = started.json.id as string;
 
     expect((await api.request('POST', `/api/v1/sandboxes/${id}/pause`)).json).toEqual({ success: true });

@@ -100,16 +100,19 @@ describe.each(BINDINGS)('settings and git providers on %s', (binding) => {
       json: { mcp_config: { stdio_servers: [{ name: 'fs', command: 'npx server-fs' }] } },
     });
     expect(response.status).toBe(422);
-    expect(response.json.detail).toEqual([
-      { loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], msg: expect.any(String), type: 'invalid_format' },
-    ]);
+    expect(response.json.detail).toEqual([{ loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], msg: expect.any(String), type: 'invalid_format' }]);
   });
 
   it('answers 422 for wrong types and unknown mcp_config members', async () => {
     const response = await api.request('POST', '/api/settings', { json: { max_iterations: 'many', mcp_config: { other: [] } } });
     expect(response.status).toBe(422);
     const locs = response.json.detail.map((issue: { loc: unknown[] }) => issue.loc);
-    expect(locs).toEqual(expect.arrayContaining([['body', 'max_iterations'], ['body', 'mcp_config', 'other']]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ['body', 'max_iterations'],
+        ['body', 'mcp_config', 'other'],
+      ]),
+    );
   });
 
   it('stores provider tokens, shows only their hosts, and never the token', async () => {
@@ -139,7 +142,10 @@ describe.each(BINDINGS)('settings and git providers on %s', (binding) => {
   it('skips an empty token with nothing stored, and stores mcp_config sent with tokens', async () => {
     const response = await api.request('POST', '/api/add-git-providers', {
       as: 'mallory',
-      json: { provider_tokens: { forgejo: { token: '', host: 'code.example.com' } }, mcp_config: { shttp_servers: [{ url: 'https://tools.example.com/mcp' }] } },
+      json: {
+        provider_tokens: { forgejo: { token: '', host: 'code.example.com' } },
+        mcp_config: { shttp_servers: [{ url: 'https://tools.example.com/mcp' }] },
+      },
     });
     expect(response.status).toBe(200);
     const got = await api.request('GET', '/api/settings', { as: 'mallory' });
@@ -154,7 +160,10 @@ describe.each(BINDINGS)('settings and git providers on %s', (binding) => {
   });
 
   it('unsets one provider, then all, with or without a body', async () => {
-    await api.request('POST', '/api/add-git-providers', { as: 'bob', json: { provider_tokens: { github: { token: 'a-token' }, gitlab: { token: 'b-token' } } } });
+    await api.request('POST', '/api/add-git-providers', {
+      as: 'bob',
+      json: { provider_tokens: { github: { token: 'a-token' }, gitlab: { token: 'b-token' } } },
+    });
     const one = await api.request('POST', '/api/unset-provider-tokens', { as: 'bob', json: { providers: ['gitlab'] } });
     expect(one.status).toBe(200);
     expect(Object.keys((await api.request('GET', '/api/settings', { as: 'bob' })).json.provider_tokens_set)).toEqual(['github']);

@@ -101,7 +101,8 @@ describe('nextEventSeq', () => {
     let count = 0;
     for (const target of [0, 1, 2, 3, 5, 8, 64, 65, 130]) {
       const events: Omit<ConversationEvent, 'seq'>[] = [];
-      for (; count < target; count++) events.push({ id: `e${count}`, conversation_id: 'conv_1', kind: 'agent_output', source: 'agent', message: String(count), data: null, created_at: now });
+      for (; count < target; count++)
+        events.push({ id: `e${count}`, conversation_id: 'conv_1', kind: 'agent_output', source: 'agent', message: String(count), data: null, created_at: now });
       if (events.length) await storage.conversations.appendEvents('conv_1', events);
       expect(await nextEventSeq(platform, principal, 'conv_1'), `${target} events`).toBe(target);
     }

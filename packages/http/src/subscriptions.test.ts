@@ -178,7 +178,12 @@ describe.each(BINDINGS)('subscriptions to private addresses on %s, when the host
     const pending = await api.request('POST', `${BASE}/${id}/messages/${message.id}/replay`);
     expect(pending.status).toBe(409);
     // As the sender leaves a message that failed for good.
-    await api.storage.outboundMessages.transition('acme', message.id, { from: ['pending'] }, { status: 'failed', next_attempt_at: null, detail: 'gave up', updated_at: new Date().toISOString() });
+    await api.storage.outboundMessages.transition(
+      'acme',
+      message.id,
+      { from: ['pending'] },
+      { status: 'failed', next_attempt_at: null, detail: 'gave up', updated_at: new Date().toISOString() },
+    );
     const replayed = await api.request('POST', `${BASE}/${id}/messages/${message.id}/replay`);
     expect(replayed.status).toBe(202);
     expect(replayed.json).toMatchObject({ id: message.id, status: 'pending', detail: null });
@@ -194,7 +199,12 @@ describe.each(BINDINGS)('subscriptions to private addresses on %s, when the host
     await sendEvent(api, 'acme', 'second', { type: 'Issue' }, { secret });
     await expect.poll(async () => (await api.request('GET', `${BASE}/${id}/messages`)).json.total).toBe(1);
     const [message] = (await api.request('GET', `${BASE}/${id}/messages`)).json.messages;
-    await api.storage.outboundMessages.transition('acme', message.id, { from: ['pending'] }, { status: 'failed', next_attempt_at: null, detail: 'gave up', updated_at: new Date().toISOString() });
+    await api.storage.outboundMessages.transition(
+      'acme',
+      message.id,
+      { from: ['pending'] },
+      { status: 'failed', next_attempt_at: null, detail: 'gave up', updated_at: new Date().toISOString() },
+    );
     await api.request('PATCH', `${BASE}/${id}`, { json: { enabled: false } });
     const refused = await api.request('POST', `${BASE}/${id}/messages/${message.id}/replay`);
     expect(refused.status).toBe(409);

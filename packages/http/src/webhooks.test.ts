@@ -11,7 +11,11 @@ describe.each(BINDINGS)('custom webhooks on %s', (binding) => {
   afterAll(() => api.close());
 
   it('registers with a generated secret shown once, and the webhook URL', async () => {
-    const created = await api.request('POST', BASE, { as: null, headers: { authorization: 'Bearer alice-key-0123456789abcdef' }, json: { name: 'Linear', source: 'linear' } });
+    const created = await api.request('POST', BASE, {
+      as: null,
+      headers: { authorization: 'Bearer alice-key-0123456789abcdef' },
+      json: { name: 'Linear', source: 'linear' },
+    });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
       id: expect.any(String),

@@ -33,7 +33,12 @@ export async function registerWebhook(api: Harness, body: Record<string, unknown
   return { id: response.json.id, secret: (body.webhook_secret as string | undefined) ?? 'test-secret-0123456789' };
 }
 
-export async function createAutomation(api: Harness, trigger: Record<string, unknown>, as: 'alice' | 'mallory' = 'alice', name = 'automation'): Promise<string> {
+export async function createAutomation(
+  api: Harness,
+  trigger: Record<string, unknown>,
+  as: 'alice' | 'mallory' = 'alice',
+  name = 'automation',
+): Promise<string> {
   const response = await api.request('POST', '/api/automation/v1', { as, json: { name, trigger: { type: 'event', ...trigger }, instructions: 'act' } });
   if (response.status !== 201) throw new Error(`create automation failed: ${response.status} ${response.text}`);
   return response.json.id as string;

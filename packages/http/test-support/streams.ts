@@ -30,7 +30,11 @@ export interface SseConnection {
   close(): void;
 }
 
-export async function openSse(baseUrl: string, path: string, init: { as?: keyof typeof KEYS | null; headers?: Record<string, string>; method?: string } = {}): Promise<SseConnection> {
+export async function openSse(
+  baseUrl: string,
+  path: string,
+  init: { as?: keyof typeof KEYS | null; headers?: Record<string, string>; method?: string } = {},
+): Promise<SseConnection> {
   const controller = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream', ...init.headers };
   const as = init.as === undefined ? 'alice' : init.as;
@@ -38,7 +42,16 @@ export async function openSse(baseUrl: string, path: string, init: { as?: keyof 
   const response = await fetch(baseUrl + path, { method: init.method ?? 'GET', headers, signal: controller.signal });
   if (response.status !== 200 || init.method === 'HEAD') {
     const body = await response.text();
-    return { status: response.status, headers: response.headers, body, raw: () => body, next: () => Promise.reject(new Error('no stream')), take: () => Promise.reject(new Error('no stream')), ended: Promise.resolve(), close: () => controller.abort() };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body,
+      raw: () => body,
+      next: () => Promise.reject(new Error('no stream')),
+      take: () => Promise.reject(new Error('no stream')),
+      ended: Promise.resolve(),
+      close: () => controller.abort(),
+    };
   }
   let raw = '';
   let pending = '';

@@ -5,16 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
 import { PlatformError, notFound, validationError } from '@agent-platform/core';
-import type {
-  ExecEvent,
-  ExecInput,
-  RuntimeSandbox,
-  SandboxLimits,
-  SandboxRuntime,
-  SandboxSpec,
-  SandboxStatus,
-  StartSandboxInput,
-} from '@agent-platform/core';
+import type { ExecEvent, ExecInput, RuntimeSandbox, SandboxLimits, SandboxRuntime, SandboxSpec, SandboxStatus, StartSandboxInput } from '@agent-platform/core';
 import { filesArchive } from './archive.js';
 import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-errors.js';
 import { DockerExec } from './docker-exec.js';
@@ -323,7 +314,10 @@ class DockerRuntime implements SandboxRuntime {
     if (input.limits) return input.limits;
     const base = { ...DEFAULT_LIMITS, ...this.options.limits };
     const factor = input.resourceFactor && input.resourceFactor > 0 ? input.resourceFactor : 1;
-    this.cpuCount ??= this.docker.info().then((info: { NCPU?: number }) => info.NCPU ?? 1, () => 1);
+    this.cpuCount ??= this.docker.info().then(
+      (info: { NCPU?: number }) => info.NCPU ?? 1,
+      () => 1,
+    );
     const cpus = Math.min(base.cpus * factor, await this.cpuCount);
     return { memoryBytes: base.memoryBytes * factor, cpus, pids: base.pids * factor };
   }
@@ -345,7 +339,8 @@ class DockerRuntime implements SandboxRuntime {
   /** An exec refused because the sandbox went away or stopped running in between. */
   private asSandboxError(sandboxId: string, error: unknown): unknown {
     if (isNotFound(error)) return notFound(`Sandbox ${JSON.stringify(sandboxId)}`);
-    if (isConflict(error)) return new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} is not running: ${dockerMessage(error)}`, { cause: error });
+    if (isConflict(error))
+      return new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} is not running: ${dockerMessage(error)}`, { cause: error });
     return error;
   }
 
@@ -369,6 +364,3 @@ const ignoreConflict = (error: unknown): void => {
 const ignoreNotModified = (error: unknown): void => {
   if (dockerStatus(error) !== 304) throw error;
 };
-
-
-

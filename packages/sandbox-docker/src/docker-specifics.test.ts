@@ -128,7 +128,8 @@ describe.runIf(available)('Docker runtime specifics', { timeout: 60_000 }, () =>
       const started = await ports.start({ sandboxId, specId: 'web' });
       expect(started.exposedUrls).toEqual([{ name: 'web', port: expect.any(Number), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }]);
       const events: ExecEvent[] = [];
-      for await (const event of ports.exec(sandboxId, { command: 'true', files: [{ path: 'index.html', content: 'hello from the sandbox' }] })) events.push(event);
+      for await (const event of ports.exec(sandboxId, { command: 'true', files: [{ path: 'index.html', content: 'hello from the sandbox' }] }))
+        events.push(event);
       const url = started.exposedUrls[0]!.url;
       let body = '';
       for (let attempt = 0; attempt < 50 && body === ''; attempt++) {

@@ -8,13 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformError } from '@agent-platform/core';
 import type { ErrorCode, ExecEvent, ExecInput, SandboxRuntime } from '@agent-platform/core';
 import { testSandboxRuntime, uniqueId } from '@agent-platform/testing';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  DEFAULT_PATH,
-  DEFAULT_SPEC_ID,
-  RUNTIME_NAME,
-  createProcessRuntime,
-} from './index.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_PATH, DEFAULT_SPEC_ID, RUNTIME_NAME, createProcessRuntime } from './index.js';
 
 testSandboxRuntime('process', () => createProcessRuntime(), { workingDirOnHost: true });
 
@@ -294,10 +288,7 @@ describe('createProcessRuntime', () => {
       const { id } = await runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID });
       expectCode(await execFailure(runtime, id, { command: 'true', env: { 'A=B': 'x' } }), 'VALIDATION_FAILED');
       expectCode(await execFailure(runtime, id, { command: 'true', env: { A: 'x\0y' } }), 'VALIDATION_FAILED');
-      expectCode(
-        await failure(runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID, env: { '': 'x' } })),
-        'VALIDATION_FAILED',
-      );
+      expectCode(await failure(runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID, env: { '': 'x' } })), 'VALIDATION_FAILED');
     });
   });
 
@@ -382,19 +373,9 @@ describe('createProcessRuntime', () => {
       const sandbox = await runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID });
       const outside = join(scratch, 'outside');
       await writeFile(join(scratch, 'victim.txt'), 'original');
-      await run(
-        runtime,
-        sandbox.id,
-        `mkdir -p '${outside}' && ln -s '${outside}' linkdir && ln -s '${scratch}/victim.txt' linkfile`,
-      );
-      expectCode(
-        await execFailure(runtime, sandbox.id, { command: 'true', files: [{ path: 'linkdir/x.txt', content: 'x' }] }),
-        'VALIDATION_FAILED',
-      );
-      expectCode(
-        await execFailure(runtime, sandbox.id, { command: 'true', files: [{ path: 'linkfile', content: 'x' }] }),
-        'VALIDATION_FAILED',
-      );
+      await run(runtime, sandbox.id, `mkdir -p '${outside}' && ln -s '${outside}' linkdir && ln -s '${scratch}/victim.txt' linkfile`);
+      expectCode(await execFailure(runtime, sandbox.id, { command: 'true', files: [{ path: 'linkdir/x.txt', content: 'x' }] }), 'VALIDATION_FAILED');
+      expectCode(await execFailure(runtime, sandbox.id, { command: 'true', files: [{ path: 'linkfile', content: 'x' }] }), 'VALIDATION_FAILED');
       expect(await readdir(outside)).toEqual([]);
       expect(readFileSync(join(scratch, 'victim.txt'), 'utf8')).toBe('original');
     });
@@ -495,9 +476,7 @@ describe('createProcessRuntime', () => {
 
     it('runs concurrent commands in one sandbox, each with its own output', async () => {
       const { id } = await runtime.start({ sandboxId: uniqueId('sbx'), specId: DEFAULT_SPEC_ID });
-      const outcomes = await Promise.all(
-        Array.from({ length: 8 }, (_, index) => run(runtime, id, `sleep 0.1; echo ${index}; exit ${index}`)),
-      );
+      const outcomes = await Promise.all(Array.from({ length: 8 }, (_, index) => run(runtime, id, `sleep 0.1; echo ${index}; exit ${index}`)));
       outcomes.forEach((outcome, index) => {
         expect(outcome.stdout).toBe(`${index}\n`);
         expect(outcome.result.exitCode).toBe(index);

@@ -6,15 +6,7 @@ import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformError, notFound, sandboxSpecSchema, validationError } from '@agent-platform/core';
-import type {
-  ExecEvent,
-  ExecInput,
-  RuntimeSandbox,
-  SandboxRuntime,
-  SandboxSpec,
-  SandboxStatus,
-  StartSandboxInput,
-} from '@agent-platform/core';
+import type { ExecEvent, ExecInput, RuntimeSandbox, SandboxRuntime, SandboxSpec, SandboxStatus, StartSandboxInput } from '@agent-platform/core';
 import { ExecRun } from './exec-run.js';
 import { groupAlive, signalGroup, trackGroup, untrackGroup, waitGroupGone } from './process-groups.js';
 import { removeTree } from './remove-tree.js';
@@ -309,10 +301,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
       if (closed) throw new PlatformError('UNAVAILABLE', 'The process runtime is closed');
       const { sandboxId, specId } = input;
       if (typeof sandboxId !== 'string' || !SANDBOX_ID_PATTERN.test(sandboxId)) {
-        throw validationError(
-          ['sandboxId'],
-          'Sandbox id must be 1-200 characters of letters, digits, "_", "." and "-", starting with a letter or digit',
-        );
+        throw validationError(['sandboxId'], 'Sandbox id must be 1-200 characters of letters, digits, "_", "." and "-", starting with a letter or digit');
       }
       const spec = specs.find((candidate) => candidate.id === specId);
       if (!spec) throw notFound(`Sandbox spec ${JSON.stringify(specId)}`);

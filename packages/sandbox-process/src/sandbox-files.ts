@@ -34,11 +34,7 @@ interface PlannedFile {
  *
  * @throws PlatformError VALIDATION_FAILED, with the offending file's index in `loc`.
  */
-export async function writeSandboxFiles(
-  sandboxDir: string,
-  workingDir: string,
-  files: readonly SandboxFile[],
-): Promise<void> {
+export async function writeSandboxFiles(sandboxDir: string, workingDir: string, files: readonly SandboxFile[]): Promise<void> {
   const planned = files.map((file, index) => planFile(sandboxDir, workingDir, file, index));
   for (const file of planned) await writePlanned(sandboxDir, file);
 }

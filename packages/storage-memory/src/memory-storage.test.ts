@@ -50,9 +50,7 @@ describe('createMemoryStorage', () => {
 
   it('refuses a seed that breaks a uniqueness rule', () => {
     const key = makeApiKeyRecord();
-    expect(() => createMemoryStorage({ seed: { apiKeys: [key, { ...key, id: uniqueId('key') }] } })).toThrow(
-      StorageConflictError,
-    );
+    expect(() => createMemoryStorage({ seed: { apiKeys: [key, { ...key, id: uniqueId('key') }] } })).toThrow(StorageConflictError);
   });
 
   it('rejects every call once closed, after letting a running transaction finish', async () => {
@@ -141,10 +139,12 @@ describe('createMemoryStorage', () => {
     for (let n = 0; n < 2_000; n += 1) {
       const key = apiKeys[n % apiKeys.length];
       if (!key) throw new Error('unreachable');
-      await storage.transaction(async (tx) => {
-        await tx.apiKeys.touch(key.id, fixtureTime(n));
-        if (n % 2 === 1) throw new Error('rollback');
-      }).catch(() => undefined);
+      await storage
+        .transaction(async (tx) => {
+          await tx.apiKeys.touch(key.id, fixtureTime(n));
+          if (n % 2 === 1) throw new Error('rollback');
+        })
+        .catch(() => undefined);
     }
     expect((await storage.apiKeys.get(apiKeys[0]?.id ?? ''))?.last_used_at).toBe(fixtureTime(0));
     expect((await storage.apiKeys.get(apiKeys[1]?.id ?? ''))?.last_used_at).toBeNull();
@@ -239,7 +239,7 @@ describe('createMemoryStorage', () => {
     expect(await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: newestFirst, total: 3 });
   });
 
-  it('prunes claims that expired by a later claim\'s now', async () => {
+  it("prunes claims that expired by a later claim's now", async () => {
     const storage = createMemoryStorage();
     const expired = makeDeliveryRecord();
     const live = makeDeliveryRecord({ org_id: expired.org_id });
@@ -279,9 +279,7 @@ describe('createMemoryStorage', () => {
     const fresh = makeRunRecord({ org_id: existing.org_id });
     const kept = makeRunRecord({ org_id: existing.org_id });
     await storage.transaction(async (tx) => {
-      await expect(tx.runs.insertMany([fresh, { ...existing, status: 'RUNNING' }])).rejects.toBeInstanceOf(
-        StorageConflictError,
-      );
+      await expect(tx.runs.insertMany([fresh, { ...existing, status: 'RUNNING' }])).rejects.toBeInstanceOf(StorageConflictError);
       expect(await tx.runs.get(existing.org_id, fresh.id)).toBeNull();
       await tx.runs.insertMany([kept]);
     });
@@ -301,11 +299,7 @@ describe('createMemoryStorage', () => {
       await tx.automations.update({ ...a, created_at: fixtureTime(10) });
       await tx.automations.update({ ...d, created_at: fixtureTime(0) });
       await tx.automations.delete(orgId, b.id);
-      expect((await tx.automations.list(orgId, { limit: 10, offset: 0 })).items.map((row) => row.id)).toEqual([
-        a.id,
-        c.id,
-        d.id,
-      ]);
+      expect((await tx.automations.list(orgId, { limit: 10, offset: 0 })).items.map((row) => row.id)).toEqual([a.id, c.id, d.id]);
       expect(await storage.automations.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: [d, c, b, a], total: 4 });
       for (let offset = 0; offset < 4; offset += 1) {
         expect(await storage.automations.list(orgId, { limit: 2, offset })).toEqual({

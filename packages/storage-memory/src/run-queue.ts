@@ -46,9 +46,7 @@ export function createRunQueue(db: Database, access: Access, runs: RunsRepositor
     async renew(owner, refs, leaseExpiresAt) {
       const targets = refs.map(({ orgId, id }) => ({ orgId, id }));
       return access.write(() =>
-        targets.filter(
-          (ref) => transitionRun(db, ref.orgId, ref.id, { from: ['RUNNING'], leaseOwner: owner }, { lease_expires_at: leaseExpiresAt }) !== null,
-        ),
+        targets.filter((ref) => transitionRun(db, ref.orgId, ref.id, { from: ['RUNNING'], leaseOwner: owner }, { lease_expires_at: leaseExpiresAt }) !== null),
       );
     },
 

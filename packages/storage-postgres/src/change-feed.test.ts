@@ -69,7 +69,16 @@ describe('coalescePending', () => {
 describe('decodeChange', () => {
   it('takes the three published kinds with their members only, and nothing else', () => {
     expect(decodeChange('{"type":"run.cancelled","orgId":"o","runId":"r","extra":1}')).toEqual({ type: 'run.cancelled', orgId: 'o', runId: 'r' });
-    for (const payload of [undefined, '', 'not json', 'null', '[]', '{"type":"reset"}', '{"type":"run.cancelled","orgId":"o"}', '{"type":"automations.changed","orgId":1,"source":"s"}']) {
+    for (const payload of [
+      undefined,
+      '',
+      'not json',
+      'null',
+      '[]',
+      '{"type":"reset"}',
+      '{"type":"run.cancelled","orgId":"o"}',
+      '{"type":"automations.changed","orgId":1,"source":"s"}',
+    ]) {
       expect(decodeChange(payload), String(payload)).toBeNull();
     }
   });
@@ -188,10 +197,12 @@ describe.skipIf(!available)('the PostgreSQL listener', () => {
   it('rejects a subscribe whose connection cannot be made with StorageUnavailableError, without the password', async () => {
     const storage = await createPostgresStorage({ connectionString: 'postgres://u:s3cret@127.0.0.1:1/x', migrate: false });
     try {
-      const error = await storage.changes.subscribe(() => undefined).then(
-        () => undefined,
-        (reason: unknown) => reason,
-      );
+      const error = await storage.changes
+        .subscribe(() => undefined)
+        .then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
       expect(error).toBeInstanceOf(StorageUnavailableError);
       expect(inspect(error, { depth: 10 })).not.toContain('s3cret');
       await expect(storage.changes.publish({ type: 'runs.pending' })).rejects.toBeInstanceOf(StorageUnavailableError);

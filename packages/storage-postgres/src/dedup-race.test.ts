@@ -18,10 +18,7 @@ describe.skipIf(!available)('claimDedupKey across two server processes', () => {
 
   beforeAll(async () => {
     database = await createThrowawayDatabase();
-    processes = await Promise.all([
-      createPostgresStorage({ connectionString: database.url }),
-      createPostgresStorage({ connectionString: database.url }),
-    ]);
+    processes = await Promise.all([createPostgresStorage({ connectionString: database.url }), createPostgresStorage({ connectionString: database.url })]);
   });
 
   afterAll(async () => {
@@ -35,9 +32,7 @@ describe.skipIf(!available)('claimDedupKey across two server processes', () => {
     const orgId = uniqueId('org');
     const key = `id:${uniqueId('delivery')}`;
     const attempts = Array.from({ length: CLAIMERS }, () => makeDeliveryRecord({ org_id: orgId, dedup_key: key }));
-    const holders = await Promise.all(
-      attempts.map((delivery, n) => (processes[n % 2] as StorageAdapter).deliveries.claimDedupKey(claimOf(delivery))),
-    );
+    const holders = await Promise.all(attempts.map((delivery, n) => (processes[n % 2] as StorageAdapter).deliveries.claimDedupKey(claimOf(delivery))));
     const winners = attempts.filter((_, n) => holders[n] === null);
     expect(winners).toHaveLength(1);
     expect(holders.filter((holder) => holder !== null)).toEqual(Array(CLAIMERS - 1).fill(winners[0]?.id));

@@ -23,7 +23,12 @@ describe.skipIf(!available)('flow control with concurrent deliveries on PostgreS
     const secrets = createAesGcmSecretBox({ keys: { k: generateSecretKey() } });
     processes = await Promise.all(
       [0, 1].map(async () =>
-        createAgentPlatform({ storage: await createPostgresStorage({ connectionString: database.url }), secrets, publicUrl: 'http://localhost', outbound: { send: false } }),
+        createAgentPlatform({
+          storage: await createPostgresStorage({ connectionString: database.url }),
+          secrets,
+          publicUrl: 'http://localhost',
+          outbound: { send: false },
+        }),
       ),
     );
     // Listening, as servers do: each process hears of automations the other created.

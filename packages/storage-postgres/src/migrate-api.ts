@@ -8,9 +8,7 @@ import { applyMigrations, type MigrationResult } from './migrate.js';
 import type { PGliteStorageOptions, PostgresStorageOptions } from './options.js';
 
 /** Where to migrate: a PostgreSQL server, or a PGlite data directory (or instance). */
-export type MigrateOptions =
-  | Pick<PostgresStorageOptions, 'connectionString' | 'pool'>
-  | Pick<PGliteStorageOptions, 'dataDir' | 'db'>;
+export type MigrateOptions = Pick<PostgresStorageOptions, 'connectionString' | 'pool'> | Pick<PGliteStorageOptions, 'dataDir' | 'db'>;
 
 /**
  * Applies the pending migrations and reports what it applied. Safe to run from several processes

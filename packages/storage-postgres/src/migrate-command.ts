@@ -38,11 +38,7 @@ export function parseArguments(args: readonly string[], env: Readonly<Record<str
   return { connectionString: url };
 }
 
-export async function runMigrateCommand(
-  args: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-  output: CommandOutput,
-): Promise<number> {
+export async function runMigrateCommand(args: readonly string[], env: Readonly<Record<string, string | undefined>>, output: CommandOutput): Promise<number> {
   const options = parseArguments(args, env);
   if (options === 'help') {
     output.out(USAGE);

@@ -40,7 +40,11 @@ describe('cursor page ids', () => {
       forged(['2025-01-01T00:00:00Z', 7]),
       forged({ at: '2025-01-01T00:00:00Z', id: 'x' }),
     ];
-    for (const pageId of bad) expect(validationLoc(() => decodePageCursor(pageId)), pageId).toEqual(['query', 'page_id']);
+    for (const pageId of bad)
+      expect(
+        validationLoc(() => decodePageCursor(pageId)),
+        pageId,
+      ).toEqual(['query', 'page_id']);
   });
 });
 
@@ -49,7 +53,10 @@ describe('event page ids', () => {
     expect(decodeSeqPage(encodeSeqPage(0))).toBe(0);
     expect(decodeSeqPage(encodeSeqPage(1234))).toBe(1234);
     for (const pageId of ['-1', '01', '1.5', '', 'null', '1e3', '9999999999999999']) {
-      expect(validationLoc(() => decodeSeqPage(pageId)), pageId).toEqual(['query', 'page_id']);
+      expect(
+        validationLoc(() => decodeSeqPage(pageId)),
+        pageId,
+      ).toEqual(['query', 'page_id']);
     }
   });
 });

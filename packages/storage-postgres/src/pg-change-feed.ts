@@ -95,21 +95,24 @@ export function createPgChangeFeed(options: PgChangeFeedOptions): OwnedChangeFee
   }
 
   function reconnect(attempt: number): void {
-    retry = setTimeout(() => {
-      retry = undefined;
-      if (closed) return;
-      listen().then(
-        () => {
-          // Whatever was published while no connection listened is lost.
-          local.emit({ type: 'reset' });
-        },
-        (error: unknown) => {
-          if (closed) return;
-          report(error);
-          reconnect(attempt + 1);
-        },
-      );
-    }, backoffDelay(attempt, RECONNECT_CAP_MS));
+    retry = setTimeout(
+      () => {
+        retry = undefined;
+        if (closed) return;
+        listen().then(
+          () => {
+            // Whatever was published while no connection listened is lost.
+            local.emit({ type: 'reset' });
+          },
+          (error: unknown) => {
+            if (closed) return;
+            report(error);
+            reconnect(attempt + 1);
+          },
+        );
+      },
+      backoffDelay(attempt, RECONNECT_CAP_MS),
+    );
     // A listener retrying alone keeps no process alive.
     retry.unref();
   }
@@ -174,4 +177,3 @@ async function end(client: pg.Client): Promise<void> {
     clearTimeout(timer);
   }
 }
-

@@ -89,9 +89,7 @@ export function createPGliteBackend(db: PGlite, options: PGliteBackendOptions): 
     async transaction(fn) {
       assertOpen();
       if (enclosing()) {
-        throw new Error(
-          'transaction() was called inside a transaction of the same PGlite database, which runs one at a time; use the tx repositories',
-        );
+        throw new Error('transaction() was called inside a transaction of the same PGlite database, which runs one at a time; use the tx repositories');
       }
       for (let attempt = 1; ; attempt += 1) {
         let current: PGliteTransaction | undefined;
@@ -236,9 +234,7 @@ class PGliteTransaction {
         outcome = failureDigest(error);
       }
       if (outcome !== statement.outcome) {
-        const error = new TransactionRetryError(
-          'PGlite: a statement run beside the transaction changed what the transaction had read or written',
-        );
+        const error = new TransactionRetryError('PGlite: a statement run beside the transaction changed what the transaction had read or written');
         this.session.fail(error, true);
         return;
       }

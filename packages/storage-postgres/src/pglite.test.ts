@@ -11,13 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageUnavailableError } from '@agent-platform/core';
 import type { StorageAdapter } from '@agent-platform/core';
-import {
-  makeApiKeyRecord,
-  makeConversationEvent,
-  makeConversationRecord,
-  makeSettingsRecord,
-  uniqueId,
-} from '@agent-platform/testing';
+import { makeApiKeyRecord, makeConversationEvent, makeConversationRecord, makeSettingsRecord, uniqueId } from '@agent-platform/testing';
 import { createPGliteStorage, migrate, MIGRATIONS } from './index.js';
 
 let db: PGlite;
@@ -71,12 +65,14 @@ describe('one connection for transactions and plain calls', () => {
     const userId = uniqueId('user');
     const seen: number[] = [];
     const writers = Array.from({ length: 10 }, (_, n) =>
-      storage.transaction(async (tx) => {
-        await tx.apiKeys.insert(makeApiKeyRecord({ user_id: userId }));
-        await nextTurn();
-        await tx.apiKeys.insert(makeApiKeyRecord({ user_id: userId }));
-        if (n % 3 === 0) throw new Error('rolled back');
-      }).catch(() => undefined),
+      storage
+        .transaction(async (tx) => {
+          await tx.apiKeys.insert(makeApiKeyRecord({ user_id: userId }));
+          await nextTurn();
+          await tx.apiKeys.insert(makeApiKeyRecord({ user_id: userId }));
+          if (n % 3 === 0) throw new Error('rolled back');
+        })
+        .catch(() => undefined),
     );
     const readers = Array.from({ length: 30 }, async () => {
       await nextTurn();

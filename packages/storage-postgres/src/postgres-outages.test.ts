@@ -12,12 +12,7 @@ import { makeDeliveryRecord, makeSettingsRecord, uniqueId } from '@agent-platfor
 import { createPostgresStorage, migrate } from './index.js';
 import { POOL_APPLICATION_NAME } from './pg-backend.js';
 import { READY_FOR_QUERY, startHoldingProxy } from '../test-support/holding-proxy.js';
-import {
-  createThrowawayDatabase,
-  postgresAvailable,
-  terminateConnections,
-  type ThrowawayDatabase,
-} from '../test-support/postgres-server.js';
+import { createThrowawayDatabase, postgresAvailable, terminateConnections, type ThrowawayDatabase } from '../test-support/postgres-server.js';
 
 const PASSWORD = 's3cret';
 /** Nothing listens on port 1. */

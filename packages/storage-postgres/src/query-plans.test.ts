@@ -32,7 +32,11 @@ import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } fr
 const available = await postgresAvailable();
 
 /** `automations.listEnabledBySource`, `runs.listByStatus` and `runs.listLive`. */
-const STRICT = [/AND enabled ORDER BY id/, /FROM agent_platform\.runs WHERE status = \$1/, /status IN \('PENDING', 'RUNNING'\) AND \(data->>'concurrency_key'\)/];
+const STRICT = [
+  /AND enabled ORDER BY id/,
+  /FROM agent_platform\.runs WHERE status = \$1/,
+  /status IN \('PENDING', 'RUNNING'\) AND \(data->>'concurrency_key'\)/,
+];
 
 interface Recorded {
   text: string;

@@ -190,10 +190,10 @@ function describeRegressions(name: string, backend: () => Backend): void {
       for (let n = 0; n < 40; n += 1) expect(await claim(`old-${n}`, 0, 1)).toBeNull();
       for (let n = 0; n < 64; n += 1) expect(await claim(`new-${n}`, 100, 200)).toBeNull();
       await adapter.close(); // waits for the background pruning
-      const [row] = await backend().raw(
-        'SELECT count(*)::int AS n FROM agent_platform.dedup_claims WHERE org_id = $1 AND expires_at <= $2',
-        [orgId, fixtureTime(1)],
-      );
+      const [row] = await backend().raw('SELECT count(*)::int AS n FROM agent_platform.dedup_claims WHERE org_id = $1 AND expires_at <= $2', [
+        orgId,
+        fixtureTime(1),
+      ]);
       expect(row?.n).toBe(0);
     });
   });

@@ -100,7 +100,11 @@ export function createRunQueue(backend: Pick<Backend, 'sql' | 'transaction'>, ru
       return backend.transaction(async (sql) => {
         const { rows } = await sql.query<DataRow>(LAPSED, [now.toISOString()]);
         const lapsed = recordsOf<RunRecord>(rows).filter((run) => leaseLapsed(run, now));
-        const written = await applyPatches(sql, 'RUNNING', lapsed.map((run) => [run, recoveryPatch(run, now, maxAttempts)]));
+        const written = await applyPatches(
+          sql,
+          'RUNNING',
+          lapsed.map((run) => [run, recoveryPatch(run, now, maxAttempts)]),
+        );
         return {
           requeued: written.filter((run) => run.status === 'PENDING').map(refOf),
           failed: written.filter((run) => run.status === 'FAILED').map(refOf),
@@ -155,7 +159,11 @@ async function claimIn(sql: Sql, request: ClaimRequest, max: number): Promise<Ru
     // A short read means nothing else is claimable now.
     if (found.length < limit) break;
   }
-  return applyPatches(sql, 'PENDING', picked.map((run) => [run, claimPatch(run, request)]));
+  return applyPatches(
+    sql,
+    'PENDING',
+    picked.map((run) => [run, claimPatch(run, request)]),
+  );
 }
 
 /**
@@ -164,14 +172,13 @@ async function claimIn(sql: Sql, request: ClaimRequest, max: number): Promise<Ru
  */
 async function applyPatches(sql: Sql, from: RunRecord['status'], patches: readonly (readonly [RunRecord, RunPatch])[]): Promise<RunRecord[]> {
   if (patches.length === 0) return [];
-  const { rows } = await sql.query<DataRow>(APPLY_PATCHES, [
-    toJsonb(patches.map(([run, patch]) => ({ id: run.id, patch: runPatchOf(patch) }))),
-    from,
-  ]);
-  const written = new Map(rows.map((row) => {
-    const run = fromJsonb<RunRecord>(row.data);
-    return [run.id, run] as const;
-  }));
+  const { rows } = await sql.query<DataRow>(APPLY_PATCHES, [toJsonb(patches.map(([run, patch]) => ({ id: run.id, patch: runPatchOf(patch) }))), from]);
+  const written = new Map(
+    rows.map((row) => {
+      const run = fromJsonb<RunRecord>(row.data);
+      return [run.id, run] as const;
+    }),
+  );
   return patches.flatMap(([run]) => written.get(run.id) ?? []);
 }
 

@@ -38,10 +38,8 @@ export class TransactionSession {
     private readonly toError: (error: unknown) => unknown,
   ) {
     this.sql = {
-      query: <T>(text: string, params?: readonly unknown[]) =>
-        this.exclusive(() => this.plain(text, params)) as Promise<SqlResult<T>>,
-      guardedQuery: <T>(text: string, params?: readonly unknown[]) =>
-        this.exclusive(() => this.guarded(text, params)) as Promise<SqlResult<T>>,
+      query: <T>(text: string, params?: readonly unknown[]) => this.exclusive(() => this.plain(text, params)) as Promise<SqlResult<T>>,
+      guardedQuery: <T>(text: string, params?: readonly unknown[]) => this.exclusive(() => this.guarded(text, params)) as Promise<SqlResult<T>>,
       exec: (text: string) => this.exclusive(() => this.attempt(() => this.runScript(text))),
     };
   }
@@ -134,8 +132,5 @@ export class TransactionSession {
 
 /** The error a transaction's repositories throw for a serialization failure or deadlock. */
 export function retryError(what: string, error: unknown): TransactionRetryError {
-  return new TransactionRetryError(
-    `${what}: the transaction kept conflicting with concurrent ones; try again`,
-    { cause: error },
-  );
+  return new TransactionRetryError(`${what}: the transaction kept conflicting with concurrent ones; try again`, { cause: error });
 }

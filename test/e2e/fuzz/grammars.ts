@@ -9,7 +9,24 @@ import { choice } from './hostile.js';
 
 const IDENTS = ['a', 'b', 'type', 'action', 'issue', 'title', 'data', 'labels', 'name', 'fuzz', 'repository', 'owner', 'login', '"quoted id"', '"\\u0000"'];
 const LITERALS = ["'x'", "'match-me'", "''", '`1`', '`null`', '`true`', '`"s"`', '`[1,2]`', '`{}`', '`1e400`', "'\\u0000'", '`-0`'];
-const FUNCTIONS = ['contains', 'icontains', 'starts_with', 'ends_with', 'length', 'to_string', 'to_number', 'type', 'keys', 'values', 'join', 'not_null', 'sort', 'max', 'abs', 'no_such_function'];
+const FUNCTIONS = [
+  'contains',
+  'icontains',
+  'starts_with',
+  'ends_with',
+  'length',
+  'to_string',
+  'to_number',
+  'type',
+  'keys',
+  'values',
+  'join',
+  'not_null',
+  'sort',
+  'max',
+  'abs',
+  'no_such_function',
+];
 
 /** JMESPath-like expressions: mostly well-formed, sometimes not. */
 export const jmesPathArb: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => ({
@@ -54,20 +71,34 @@ export const hostileExpressionArb: fc.Arbitrary<string> = fc.constantFrom(
   `a[${'9'.repeat(400)}]`,
 );
 
-export const expressionArb: fc.Arbitrary<string> = choice(
-  { weight: 4, arbitrary: jmesPathArb },
-  { weight: 1, arbitrary: hostileExpressionArb },
-);
+export const expressionArb: fc.Arbitrary<string> = choice({ weight: 4, arbitrary: jmesPathArb }, { weight: 1, arbitrary: hostileExpressionArb });
 
 /** `on` patterns: event keys with `*` wildcards; some built for catastrophic backtracking. */
 export const globArb: fc.Arbitrary<string> = choice(
   { weight: 4, arbitrary: fc.constantFrom('*', 'fuzz', 'fuzz.*', 'Issue', 'issues.*', 'push', '*.*', '**', 'fuzz.sub.*', '*.event', '') },
-  { weight: 2, arbitrary: fc.array(fc.constantFrom('a', '*', '.', 'fuzz', '?', '[', ']', '{', '}', ',', '\\', 'ß', '\u0000'), { minLength: 1, maxLength: 12 }).map((parts) => parts.join('')) },
-  { weight: 1, arbitrary: fc.constantFrom(`${'a*'.repeat(99)}b`, `${'*a'.repeat(99)}`, '*'.repeat(200), `${'*.'.repeat(99)}*`, `${'a'.repeat(199)}*`, `${'**'.repeat(50)}x${'**'.repeat(49)}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.constantFrom('a', '*', '.', 'fuzz', '?', '[', ']', '{', '}', ',', '\\', 'ß', '\u0000'), { minLength: 1, maxLength: 12 })
+      .map((parts) => parts.join('')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      `${'a*'.repeat(99)}b`,
+      `${'*a'.repeat(99)}`,
+      '*'.repeat(200),
+      `${'*.'.repeat(99)}*`,
+      `${'a'.repeat(199)}*`,
+      `${'**'.repeat(50)}x${'**'.repeat(49)}`,
+    ),
+  },
 );
 
 /** A string of a field's full allowed length, or just over the echo limit. */
 export function longWithin(maxLength: number): fc.Arbitrary<string> {
   const sizes = [...new Set([Math.min(maxLength, 201), Math.min(maxLength, 1000), maxLength])].filter((size) => size > 0);
-  return fc.tuple(fc.constantFrom(...sizes), fc.constantFrom('x', 'é', '💥', 'a-', ' ')).map(([size, unit]) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size));
+  return fc
+    .tuple(fc.constantFrom(...sizes), fc.constantFrom('x', 'é', '💥', 'a-', ' '))
+    .map(([size, unit]) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size));
 }

@@ -93,15 +93,17 @@ const memoized = <T>(key: string, build: () => fc.Arbitrary<T>): fc.Arbitrary<T>
 
 /** A string to put where a name, an id or a value is expected. */
 export function hostileString(long = 10_000): fc.Arbitrary<Tagged<string>> {
-  return memoized(`hostile:${long}`, () => choice(
-    tagged('plain', fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme-ascii' })),
-    tagged('special', fc.constantFrom(...SPECIAL)),
-    tagged('nul', fc.constantFrom('\u0000', 'a\u0000b', 'x'.repeat(5) + '\u0000', '\u0000'.repeat(8))),
-    tagged('control', fc.string({ minLength: 1, maxLength: 8, unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)) })),
-    tagged('lone-surrogate', fc.constantFrom('\ud800', 'a\udfffb', '\udc00\ud800', '\ud83d', 'x\udbff')),
-    tagged('unicode', binary1to20),
-    tagged('long', fc.constantFrom('a'.repeat(long), 'é'.repeat(long >> 1), '💥'.repeat(long >> 2), '\u0000'.repeat(long))),
-  ));
+  return memoized(`hostile:${long}`, () =>
+    choice(
+      tagged('plain', fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme-ascii' })),
+      tagged('special', fc.constantFrom(...SPECIAL)),
+      tagged('nul', fc.constantFrom('\u0000', 'a\u0000b', 'x'.repeat(5) + '\u0000', '\u0000'.repeat(8))),
+      tagged('control', fc.string({ minLength: 1, maxLength: 8, unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)) })),
+      tagged('lone-surrogate', fc.constantFrom('\ud800', 'a\udfffb', '\udc00\ud800', '\ud83d', 'x\udbff')),
+      tagged('unicode', binary1to20),
+      tagged('long', fc.constantFrom('a'.repeat(long), 'é'.repeat(long >> 1), '💥'.repeat(long >> 2), '\u0000'.repeat(long))),
+    ),
+  );
 }
 
 export interface Segment {
@@ -122,17 +124,40 @@ export const HARVEST_MARKER = /\{\{harvest:([a-z]+):(\d+)\}\}/g;
  */
 export function segment(known: string[], long = 10_000, harvestPrefix?: string): fc.Arbitrary<Segment> {
   const ascii = (tag: string, arbitrary: fc.Arbitrary<string>) => arbitrary.map((text) => ({ wire: Buffer.from(text, 'latin1'), tag }));
-  return memoized(`segment:${long}:${known.join(',')}:${harvestPrefix ?? ''}`, () => choice(
-    ...(known.length > 0 ? [{ weight: 8, arbitrary: ascii('id:known', fc.constantFrom(...known)) }] : []),
-    ...(harvestPrefix ? [{ weight: 8, arbitrary: ascii('id:harvested', fc.nat(10_000).map((n) => harvestMarker(harvestPrefix, n))) }] : []),
-    { weight: 2, arbitrary: ascii('id:plausible', fc.stringMatching(/^[a-z]{2,5}_[0-9a-f]{32}$/)) },
-    { weight: 4, arbitrary: hostileString(long).map(({ value, tag }) => ({ wire: Buffer.from(percentEncode(wtf8(value)), 'latin1'), tag: `id:encoded-${tag}` })) },
-    { weight: 3, arbitrary: ascii('id:bad-percent', fc.constantFrom(...BAD_PERCENT)) },
-    { weight: 1, arbitrary: binary1to8.map((text) => ({ wire: wtf8(text), tag: 'id:raw-utf8' })) },
-    { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 6, min: 0x80, max: 0xff }).map((bytes) => ({ wire: Buffer.from(bytes), tag: 'id:raw-high-bytes' })) },
-    { weight: 1, arbitrary: fc.constantFrom('a\u0000b', 'a b', 'a\tb', 'a\u007fb', 'a"b', 'a<b>', 'a#b', 'a\\b').map((text) => ({ wire: Buffer.from(text, 'latin1'), tag: 'id:raw-control' })) },
-    { weight: 1, arbitrary: ascii('id:long', fc.constantFrom('a'.repeat(long), '%C3%A9'.repeat(long >> 1), `auto_${'0'.repeat(long)}`)) },
-  ));
+  return memoized(`segment:${long}:${known.join(',')}:${harvestPrefix ?? ''}`, () =>
+    choice(
+      ...(known.length > 0 ? [{ weight: 8, arbitrary: ascii('id:known', fc.constantFrom(...known)) }] : []),
+      ...(harvestPrefix
+        ? [
+            {
+              weight: 8,
+              arbitrary: ascii(
+                'id:harvested',
+                fc.nat(10_000).map((n) => harvestMarker(harvestPrefix, n)),
+              ),
+            },
+          ]
+        : []),
+      { weight: 2, arbitrary: ascii('id:plausible', fc.stringMatching(/^[a-z]{2,5}_[0-9a-f]{32}$/)) },
+      {
+        weight: 4,
+        arbitrary: hostileString(long).map(({ value, tag }) => ({ wire: Buffer.from(percentEncode(wtf8(value)), 'latin1'), tag: `id:encoded-${tag}` })),
+      },
+      { weight: 3, arbitrary: ascii('id:bad-percent', fc.constantFrom(...BAD_PERCENT)) },
+      { weight: 1, arbitrary: binary1to8.map((text) => ({ wire: wtf8(text), tag: 'id:raw-utf8' })) },
+      {
+        weight: 1,
+        arbitrary: fc.uint8Array({ minLength: 1, maxLength: 6, min: 0x80, max: 0xff }).map((bytes) => ({ wire: Buffer.from(bytes), tag: 'id:raw-high-bytes' })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom('a\u0000b', 'a b', 'a\tb', 'a\u007fb', 'a"b', 'a<b>', 'a#b', 'a\\b')
+          .map((text) => ({ wire: Buffer.from(text, 'latin1'), tag: 'id:raw-control' })),
+      },
+      { weight: 1, arbitrary: ascii('id:long', fc.constantFrom('a'.repeat(long), '%C3%A9'.repeat(long >> 1), `auto_${'0'.repeat(long)}`)) },
+    ),
+  );
 }
 
 /** JSON number tokens outside what a double holds, or at its edges. */

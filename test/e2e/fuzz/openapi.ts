@@ -151,14 +151,17 @@ function objectOf(schema: JsonSchema, depth: number, hints: Hints): fc.Arbitrary
     const hint = Object.hasOwn(hints, name) ? hints[name] : undefined;
     return hint ? fc.oneof({ weight: 3, arbitrary: hint }, { weight: 1, arbitrary: valid }) : valid;
   };
-  const known = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([name, propertySchema]) => [name, property(name, propertySchema)])),
-    { requiredKeys: [...required].filter((name) => name in properties) },
-  );
+  const known = fc.record(Object.fromEntries(Object.entries(properties).map(([name, propertySchema]) => [name, property(name, propertySchema)])), {
+    requiredKeys: [...required].filter((name) => name in properties),
+  });
   const extra = schema.additionalProperties;
   if (!extra || extra === true || depth > 3) return known as fc.Arbitrary<Record<string, unknown>>;
   const keys = schema.propertyNames ? (valueOf(schema.propertyNames, depth + 1, hints) as fc.Arbitrary<string>) : fc.string({ maxLength: 12 });
-  const more = fc.dictionary(keys.filter((key) => typeof key === 'string' && !(key in properties)), valueOf(extra, depth + 1, hints), { maxKeys: 3 });
+  const more = fc.dictionary(
+    keys.filter((key) => typeof key === 'string' && !(key in properties)),
+    valueOf(extra, depth + 1, hints),
+    { maxKeys: 3 },
+  );
   return fc.tuple(known, more).map(([a, b]) => ({ ...b, ...a }));
 }
 

@@ -32,9 +32,7 @@ export const KIND_ORDER: ViolationKind[] = ['server-exit', '5xx', 'hang', 'healt
 /** Ids, numbers and long runs replaced, so keys group by cause rather than by value. */
 export function normalize(text: string, max = 120, digits = true): string {
   const folded = text.replace(/[a-z]{2,5}_[0-9a-f]{16,}/g, '<id>').replace(/(.)\1{15,}/gs, (_whole, char: string) => `${char}…`);
-  return (digits ? folded.replace(/\d+/g, 'N') : folded)
-    .replace(/\s+/g, ' ')
-    .slice(0, max);
+  return (digits ? folded.replace(/\d+/g, 'N') : folded).replace(/\s+/g, ' ').slice(0, max);
 }
 
 /** The errors the server logged while serving a request (pino JSON lines at level >= 50). */
@@ -47,7 +45,11 @@ export function loggedErrors(log: string, keepNoise = true): string[] {
       if ((entry.level ?? 0) < 50) continue;
       const err = entry.err;
       // Digits kept: in database errors they name the cause ("0x00", "22021").
-      errors.add(err ? `${err.type ?? 'Error'}${err.code ? `(${err.code})` : ''}: ${normalize((err.message ?? '').split('\n')[0] ?? '', 100, false)}` : normalize(entry.msg ?? '', 100, false));
+      errors.add(
+        err
+          ? `${err.type ?? 'Error'}${err.code ? `(${err.code})` : ''}: ${normalize((err.message ?? '').split('\n')[0] ?? '', 100, false)}`
+          : normalize(entry.msg ?? '', 100, false),
+      );
     } catch {
       // not a log line
     }
@@ -88,7 +90,11 @@ export function judge(fuzzCase: FuzzCase, result: RawResult, log: string): Viola
     const echo = echoOf(fuzzCase, body);
     if (echo) {
       const source = echo.source;
-      violations.push({ kind: 'echo', key: `echo: ${status} repeats ${source}`, summary: `repeats ${echo.length} characters of the request's ${source}: ${JSON.stringify(echo.excerpt.slice(0, 80))}…` });
+      violations.push({
+        kind: 'echo',
+        key: `echo: ${status} repeats ${source}`,
+        summary: `repeats ${echo.length} characters of the request's ${source}: ${JSON.stringify(echo.excerpt.slice(0, 80))}…`,
+      });
     }
   }
   return violations;
@@ -101,7 +107,13 @@ function shapeOf(status: number, headers: Record<string, string[]>, body: Buffer
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [{ kind: 'shape', key: `shape: ${status} body is not JSON (${normalize(contentType, 40)}): ${normalize(text, 60)}`, summary: `${contentType}: ${text.slice(0, 200)}` }];
+    return [
+      {
+        kind: 'shape',
+        key: `shape: ${status} body is not JSON (${normalize(contentType, 40)}): ${normalize(text, 60)}`,
+        summary: `${contentType}: ${text.slice(0, 200)}`,
+      },
+    ];
   }
   const violations: Violation[] = [];
   const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
@@ -111,7 +123,8 @@ function shapeOf(status: number, headers: Record<string, string[]>, body: Buffer
     const shape = isObject ? `{${keys.join(',')}}` : Array.isArray(parsed) ? 'array' : typeof parsed;
     violations.push({ kind: 'shape', key: `shape: ${status} ${shape}${typeof code === 'string' ? ` ${code}` : ''}`, summary: text.slice(0, 300) });
   }
-  if (!/json/i.test(contentType)) violations.push({ kind: 'shape', key: `shape: ${status} JSON body with Content-Type ${normalize(contentType, 40)}`, summary: text.slice(0, 200) });
+  if (!/json/i.test(contentType))
+    violations.push({ kind: 'shape', key: `shape: ${status} JSON body with Content-Type ${normalize(contentType, 40)}`, summary: text.slice(0, 200) });
   return violations;
 }
 

@@ -71,9 +71,10 @@ export function serialize(request: WireRequest): Buffer {
       headerLine('Transfer-Encoding', 'chunked');
       const size = request.framing === 'bad-chunked' ? 'zz' : body.length.toString(16);
       const last = request.framing === 'unterminated-chunked' ? '' : `0${CRLF}${CRLF}`;
-      payload = body.length === 0 && request.framing === 'chunked'
-        ? Buffer.from(last, 'latin1')
-        : Buffer.concat([Buffer.from(`${size}${CRLF}`, 'latin1'), body, Buffer.from(`${CRLF}${last}`, 'latin1')]);
+      payload =
+        body.length === 0 && request.framing === 'chunked'
+          ? Buffer.from(last, 'latin1')
+          : Buffer.concat([Buffer.from(`${size}${CRLF}`, 'latin1'), body, Buffer.from(`${CRLF}${last}`, 'latin1')]);
       break;
     }
     case 'short':
@@ -171,7 +172,8 @@ function parseResponse(data: Buffer, head: boolean, ended: boolean): Parsed | nu
     }
     if (head || status === 204 || status === 304) return { kind: 'response', status, headers, body: Buffer.alloc(0) };
     // An event stream is answered once its headers are in: it stays open by design.
-    if (status >= 200 && status < 300 && headers['content-type']?.some((value) => /^text\/event-stream/i.test(value))) return { kind: 'response', status, headers, body: data.subarray(bodyStart) };
+    if (status >= 200 && status < 300 && headers['content-type']?.some((value) => /^text\/event-stream/i.test(value)))
+      return { kind: 'response', status, headers, body: data.subarray(bodyStart) };
     const rest = data.subarray(bodyStart);
     if (headers['transfer-encoding']?.some((value) => /chunked/i.test(value))) {
       const body = decodeChunked(rest);

@@ -58,31 +58,49 @@ function authArb(fixtures: Fixtures, usual: 'bearer' | 'none'): fc.Arbitrary<Tag
     tagged('auth:bearer', fc.constant([bearer(fixtures.key)])),
     tagged('auth:session', fc.constant([session(fixtures.key)])),
     tagged('auth:none', fc.constant([])),
-    tagged('auth:wrong', wrong.map((key) => [bearer(key)])),
-    tagged('auth:dup-authorization', fc.constantFrom(
-      [bearer(fixtures.key), h('Authorization', 'Bearer wrong-wrong-wrong-wrong')],
-      [h('Authorization', 'Bearer wrong-wrong-wrong-wrong'), bearer(fixtures.key)],
-      [bearer(fixtures.key), bearer(fixtures.otherKey)],
-    )),
-    tagged('auth:bearer+session-differ', fc.constantFrom(
-      [bearer(fixtures.key), session(fixtures.otherKey)],
-      [session(fixtures.key), bearer(fixtures.otherKey)],
-      [bearer(fixtures.key), session('wrong-wrong-wrong-wrong')],
-      [session(fixtures.key), session(fixtures.otherKey)],
-      [bearer(fixtures.key), h('X-Session-API-Key', '')],
-    )),
+    tagged(
+      'auth:wrong',
+      wrong.map((key) => [bearer(key)]),
+    ),
+    tagged(
+      'auth:dup-authorization',
+      fc.constantFrom(
+        [bearer(fixtures.key), h('Authorization', 'Bearer wrong-wrong-wrong-wrong')],
+        [h('Authorization', 'Bearer wrong-wrong-wrong-wrong'), bearer(fixtures.key)],
+        [bearer(fixtures.key), bearer(fixtures.otherKey)],
+      ),
+    ),
+    tagged(
+      'auth:bearer+session-differ',
+      fc.constantFrom(
+        [bearer(fixtures.key), session(fixtures.otherKey)],
+        [session(fixtures.key), bearer(fixtures.otherKey)],
+        [bearer(fixtures.key), session('wrong-wrong-wrong-wrong')],
+        [session(fixtures.key), session(fixtures.otherKey)],
+        [bearer(fixtures.key), h('X-Session-API-Key', '')],
+      ),
+    ),
     tagged('auth:nul', fc.constantFrom([h('Authorization', `Bearer ${fixtures.key}\u0000`)], [h('X-Session-API-Key', `\u0000${fixtures.key}`)])),
     tagged('auth:huge', fc.constantFrom([h('Authorization', `Bearer ${'a'.repeat(60 * 1024)}`)], [h('X-Session-API-Key', 'k'.repeat(60 * 1024))])),
-    tagged('auth:odd-scheme', fc.constantFrom(
-      [h('Authorization', `bearer ${fixtures.key}`)],
-      [h('Authorization', `Bearer  ${fixtures.key}  `)],
-      [h('Authorization', `Bearer ${fixtures.key} extra`)],
-      [h('Authorization', `Basic ${Buffer.from(`alice:${fixtures.key}`).toString('base64')}`)],
-      [h('Authorization', 'Bearer')],
-      [h('Authorization', `Bearer\t${fixtures.key}`)],
-    )),
-    tagged('auth:hostile-key', hostileString(2000).map(({ value }) => [h('Authorization', Buffer.concat([Buffer.from('Bearer '), wtf8(value)]))])),
-    tagged('auth:hostile-session', hostileString(2000).map(({ value }) => [h('X-Session-API-Key', wtf8(value))])),
+    tagged(
+      'auth:odd-scheme',
+      fc.constantFrom(
+        [h('Authorization', `bearer ${fixtures.key}`)],
+        [h('Authorization', `Bearer  ${fixtures.key}  `)],
+        [h('Authorization', `Bearer ${fixtures.key} extra`)],
+        [h('Authorization', `Basic ${Buffer.from(`alice:${fixtures.key}`).toString('base64')}`)],
+        [h('Authorization', 'Bearer')],
+        [h('Authorization', `Bearer\t${fixtures.key}`)],
+      ),
+    ),
+    tagged(
+      'auth:hostile-key',
+      hostileString(2000).map(({ value }) => [h('Authorization', Buffer.concat([Buffer.from('Bearer '), wtf8(value)]))]),
+    ),
+    tagged(
+      'auth:hostile-session',
+      hostileString(2000).map(({ value }) => [h('X-Session-API-Key', wtf8(value))]),
+    ),
   ];
   if (usual === 'none') {
     // Event endpoints take no API key: usually send none.
@@ -118,7 +136,10 @@ function headerMutationArb(): fc.Arbitrary<HeaderMutation> {
       m('hdr:bad-name', [h('X Fuzz', 'a')]),
       m('hdr:bad-name-utf8', [h('X-F\u00fc', 'a')]),
       m('hdr:empty-name', [h('', 'a')]),
-      m('hdr:many', Array.from({ length: 300 }, (_, i) => h(`X-F-${i}`, String(i)))),
+      m(
+        'hdr:many',
+        Array.from({ length: 300 }, (_, i) => h(`X-F-${i}`, String(i))),
+      ),
       m('hdr:expect-continue', [h('Expect', '100-continue')]),
       m('hdr:expect-bogus', [h('Expect', '999-bogus')]),
       m('hdr:no-host', [], { dropHost: true }),
@@ -165,7 +186,19 @@ function contentTypeArb(): fc.Arbitrary<Tagged<string | null>> {
   );
 }
 
-const FRAMINGS: Framing[] = ['length', 'chunked', 'bad-chunked', 'unterminated-chunked', 'short', 'long', 'conflicting', 'duplicate-length', 'bad-length', 'none', 'unterminated-headers'];
+const FRAMINGS: Framing[] = [
+  'length',
+  'chunked',
+  'bad-chunked',
+  'unterminated-chunked',
+  'short',
+  'long',
+  'conflicting',
+  'duplicate-length',
+  'bad-length',
+  'none',
+  'unterminated-headers',
+];
 
 function framingArb(): fc.Arbitrary<Framing> {
   return choice(
@@ -201,8 +234,15 @@ function mutationArb(): fc.Arbitrary<Mutation> {
     fc.record({ kind: fc.constant('wrong-type' as const), at, value: fc.constantFrom<unknown>(0, -1, 'x', true, [], {}, [[1]], { a: null }) }),
     fc.record({ kind: fc.constant('null' as const), at }),
     fc.record({ kind: fc.constant('huge-string' as const), at, value: fc.constantFrom('a'.repeat(100_000), 'é'.repeat(50_000), '\u0000'.repeat(20_000)) }),
-    hostileString(10_000).chain(({ value, tag }) => fc.record({ kind: fc.constant('hostile-string' as const), at, value: fc.constant(value), tag: fc.constant(tag) })),
-    fc.record({ kind: fc.constant('deep' as const), at, depth: fc.constantFrom(100, 1000, 10_000, 100_000), shape: fc.constantFrom('array' as const, 'object' as const) }),
+    hostileString(10_000).chain(({ value, tag }) =>
+      fc.record({ kind: fc.constant('hostile-string' as const), at, value: fc.constant(value), tag: fc.constant(tag) }),
+    ),
+    fc.record({
+      kind: fc.constant('deep' as const),
+      at,
+      depth: fc.constantFrom(100, 1000, 10_000, 100_000),
+      shape: fc.constantFrom('array' as const, 'object' as const),
+    }),
     fc.record({ kind: fc.constant('number' as const), at, token: fc.constantFrom(...NUMBER_TOKENS) }),
     fc.record({ kind: fc.constant('not-json' as const), at, token: fc.constantFrom(...NOT_JSON_TOKENS) }),
     hostileString(10_000).chain(({ value, tag }) => fc.record({ kind: fc.constant('extra-key' as const), at, key: fc.constant(value), tag: fc.constant(tag) })),
@@ -276,26 +316,48 @@ function bodyArb(valid: fc.Arbitrary<unknown>, hasBody: boolean, maxBytes: numbe
   const text = (value: unknown) => toJsonText(value);
   const plans: Array<fc.WeightedArbitrary<BodyPlan>> = [
     { weight: hasBody ? 6 : 1, arbitrary: valid.map((value) => ({ tag: 'body:valid', bytes: Buffer.from(text(value)) })) },
-    { weight: hasBody ? 14 : 1, arbitrary: fc.tuple(valid, mutationArb()).map(([value, mutation]) => {
-      const mutated = mutate(value, mutation);
-      return { tag: mutated.tag, bytes: wtf8(text(mutated.value)) };
-    }) },
-    { weight: 2, arbitrary: fc.constantFrom('', ' ', '\n\t ', 'null', '[]', '"s"', '1', 'true', '{}').map((top) => ({ tag: 'body:top-level', bytes: Buffer.from(top) })) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(1000, 100_000), fc.constantFrom('array' as const, 'object' as const)).map(([depth, shape]) => ({ tag: `body:top-deep-${shape}-${depth}`, bytes: Buffer.from(deepNesting(depth, shape).text) })) },
-    { weight: 2, arbitrary: fc.tuple(valid, fc.nat()).map(([value, cut]) => {
-      const full = text(value);
-      return { tag: 'body:truncated', bytes: Buffer.from(full.slice(0, full.length > 1 ? cut % (full.length - 1) + 1 : 0)) };
-    }) },
-    { weight: 2, arbitrary: fc.tuple(valid, fc.constantFrom(...INVALID_UTF8)).map(([value, bytes]) => {
-      const full = text({ ...(isObject(value) ? value : {}), fuzz: '\u0001MARK\u0001' });
-      const [before, after] = full.split('\\u0001MARK\\u0001');
-      return { tag: 'body:invalid-utf8', bytes: Buffer.concat([Buffer.from(before ?? ''), Buffer.from(bytes), Buffer.from(after ?? '')]) };
-    }) },
+    {
+      weight: hasBody ? 14 : 1,
+      arbitrary: fc.tuple(valid, mutationArb()).map(([value, mutation]) => {
+        const mutated = mutate(value, mutation);
+        return { tag: mutated.tag, bytes: wtf8(text(mutated.value)) };
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom('', ' ', '\n\t ', 'null', '[]', '"s"', '1', 'true', '{}').map((top) => ({ tag: 'body:top-level', bytes: Buffer.from(top) })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(1000, 100_000), fc.constantFrom('array' as const, 'object' as const))
+        .map(([depth, shape]) => ({ tag: `body:top-deep-${shape}-${depth}`, bytes: Buffer.from(deepNesting(depth, shape).text) })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.nat()).map(([value, cut]) => {
+        const full = text(value);
+        return { tag: 'body:truncated', bytes: Buffer.from(full.slice(0, full.length > 1 ? (cut % (full.length - 1)) + 1 : 0)) };
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.constantFrom(...INVALID_UTF8)).map(([value, bytes]) => {
+        const full = text({ ...(isObject(value) ? value : {}), fuzz: '\u0001MARK\u0001' });
+        const [before, after] = full.split('\\u0001MARK\\u0001');
+        return { tag: 'body:invalid-utf8', bytes: Buffer.concat([Buffer.from(before ?? ''), Buffer.from(bytes), Buffer.from(after ?? '')]) };
+      }),
+    },
     { weight: 1, arbitrary: valid.map((value) => ({ tag: 'body:bom', bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text(value))]) })) },
     { weight: 1, arbitrary: valid.map((value) => ({ tag: 'body:utf16', bytes: Buffer.from(text(value), 'utf16le') })) },
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => ({ tag: 'body:garbage', bytes: Buffer.from(bytes) })) },
     { weight: 1, arbitrary: fc.constantFrom(...NOT_JSON_TOKENS).map((token) => ({ tag: 'body:not-json', bytes: Buffer.from(token) })) },
-    { weight: 1, arbitrary: fc.constantFrom(maxBytes + 1, maxBytes + 64 * 1024).map((size) => ({ tag: 'body:over-limit', bytes: Buffer.from(`{"pad":"${'p'.repeat(size)}"}`) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(maxBytes + 1, maxBytes + 64 * 1024)
+        .map((size) => ({ tag: 'body:over-limit', bytes: Buffer.from(`{"pad":"${'p'.repeat(size)}"}`) })),
+    },
   ];
   const none = { weight: hasBody ? 1 : 40, arbitrary: fc.constant<BodyPlan>({ tag: 'body:none', bytes: null }) };
   // The benign choice first: shrinking goes there.
@@ -361,7 +423,19 @@ function shapePath(path: string, shape: PathShape): string {
 function pathShapeArb(): fc.Arbitrary<PathShape> {
   return choice(
     { weight: 30, arbitrary: fc.constant<PathShape>('exact') },
-    { weight: 1, arbitrary: fc.constantFrom<PathShape>('trailing-slash', 'double-slash', 'upper-case', 'dot-segment', 'extra-segment', 'fragment', 'matrix', 'encoded-slash') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<PathShape>(
+        'trailing-slash',
+        'double-slash',
+        'upper-case',
+        'dot-segment',
+        'extra-segment',
+        'fragment',
+        'matrix',
+        'encoded-slash',
+      ),
+    },
   );
 }
 
@@ -391,13 +465,29 @@ function queryArb(parameters: Parameter[]): fc.Arbitrary<QueryPlan> {
   );
   const extras = choice(
     { weight: 8, arbitrary: fc.constant([] as string[]) },
-    { weight: 1, arbitrary: fc.array(
-    choice(
-      fc.constantFrom('&&&', '=', 'limit', 'limit[]=1', 'limit[a]=1', '__proto__[x]=1', 'constructor=1', '%00=%00', '%FF=%FF', `x=${'y'.repeat(20_000)}`, 'a=1&a=2&a=3'),
-      fc.tuple(segment([], 1000), segment([], 1000)).map(([key, value]) => `${key.wire.toString('latin1')}=${value.wire.toString('latin1')}`),
-    ),
-    { minLength: 1, maxLength: 2 },
-  ) });
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        choice(
+          fc.constantFrom(
+            '&&&',
+            '=',
+            'limit',
+            'limit[]=1',
+            'limit[a]=1',
+            '__proto__[x]=1',
+            'constructor=1',
+            '%00=%00',
+            '%FF=%FF',
+            `x=${'y'.repeat(20_000)}`,
+            'a=1&a=2&a=3',
+          ),
+          fc.tuple(segment([], 1000), segment([], 1000)).map(([key, value]) => `${key.wire.toString('latin1')}=${value.wire.toString('latin1')}`),
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+    },
+  );
   return fc.tuple(fc.tuple(...perParameter), extras).map(([chosen, extra]) => {
     const parts: Buffer[] = [];
     const tags = new Set<string>();
@@ -423,12 +513,41 @@ function queryArb(parameters: Parameter[]): fc.Arbitrary<QueryPlan> {
 // ---------------------------------------------------------------------------------------------
 // Signed inbound events
 
-type SignatureMode = 'valid' | 'valid-bare' | 'valid-upper' | 'missing' | 'wrong' | 'empty' | 'dup-valid-wrong' | 'dup-wrong-valid' | 'valid-nul' | 'huge' | 'sha1' | 'hostile';
+type SignatureMode =
+  | 'valid'
+  | 'valid-bare'
+  | 'valid-upper'
+  | 'missing'
+  | 'wrong'
+  | 'empty'
+  | 'dup-valid-wrong'
+  | 'dup-wrong-valid'
+  | 'valid-nul'
+  | 'huge'
+  | 'sha1'
+  | 'hostile';
 
 function signatureArb(): fc.Arbitrary<Tagged<SignatureMode>> {
   return choice(
     { weight: 12, arbitrary: fc.constant({ tag: 'sig:valid', value: 'valid' as SignatureMode }) },
-    { weight: 1, arbitrary: fc.constantFrom<SignatureMode>('valid-bare', 'valid-upper', 'missing', 'wrong', 'empty', 'dup-valid-wrong', 'dup-wrong-valid', 'valid-nul', 'huge', 'sha1', 'hostile').map((mode) => ({ tag: `sig:${mode}`, value: mode })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom<SignatureMode>(
+          'valid-bare',
+          'valid-upper',
+          'missing',
+          'wrong',
+          'empty',
+          'dup-valid-wrong',
+          'dup-wrong-valid',
+          'valid-nul',
+          'huge',
+          'sha1',
+          'hostile',
+        )
+        .map((mode) => ({ tag: `sig:${mode}`, value: mode })),
+    },
   );
 }
 
@@ -490,7 +609,12 @@ function githubPayloadArb(): fc.Arbitrary<unknown> {
       issue: fc.record({ title: fc.string({ maxLength: 40 }), number: fc.nat() }),
       repository: fc.record({
         full_name: fc.constantFrom('Codertocat/app', 'other/repo'),
-        owner: fc.record({ login: choice(fc.constant('Codertocat'), hostileString(1000).map(({ value }) => value)) }),
+        owner: fc.record({
+          login: choice(
+            fc.constant('Codertocat'),
+            hostileString(1000).map(({ value }) => value),
+          ),
+        }),
       }),
       installation: fc.record({ id: fc.constantFrom<unknown>(12345, 99, '12345', null, -1, 1e400) }),
     },
@@ -518,7 +642,10 @@ interface Choices {
 function methodArb(usual: string): fc.Arbitrary<Tagged<string>> {
   return choice(
     { weight: 20, arbitrary: fc.constant({ tag: 'method:usual', value: usual }) },
-    { weight: 1, arbitrary: fc.constantFrom(...ALL_METHODS.filter((method) => method !== usual)).map((method) => ({ tag: `method:${method}`, value: method })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...ALL_METHODS.filter((method) => method !== usual)).map((method) => ({ tag: `method:${method}`, value: method })),
+    },
   );
 }
 
@@ -536,7 +663,8 @@ function build(fixtures: Fixtures, route: string, template: string, names: strin
   const shaped = shapePath(fillPath(template, values), c.shape);
   const pieces: Buffer[] = [];
   // The split alternates text and captured segment indexes.
-  for (const piece of shaped.split(/\u0000SEG(\d+)\u0000/)) pieces.push(pieces.length % 2 === 0 ? Buffer.from(piece, 'latin1') : c.segments[Number(piece)]!.wire);
+  for (const piece of shaped.split(/\u0000SEG(\d+)\u0000/))
+    pieces.push(pieces.length % 2 === 0 ? Buffer.from(piece, 'latin1') : c.segments[Number(piece)]!.wire);
   const target = Buffer.concat([...pieces, c.query.text]);
   c.query.tags.forEach((tag) => tags.add(tag));
 
@@ -565,7 +693,14 @@ function build(fixtures: Fixtures, route: string, template: string, names: strin
   tags.add(c.body.tag);
   if (c.signature) {
     const isGithub = template === GITHUB_PATH;
-    headers.push(...signatureHeaders(isGithub ? 'X-Hub-Signature-256' : 'X-Signature-256', isGithub ? fixtures.githubSecret : fixtures.sourceSecret, body ?? Buffer.alloc(0), c.signature.value));
+    headers.push(
+      ...signatureHeaders(
+        isGithub ? 'X-Hub-Signature-256' : 'X-Signature-256',
+        isGithub ? fixtures.githubSecret : fixtures.sourceSecret,
+        body ?? Buffer.alloc(0),
+        c.signature.value,
+      ),
+    );
     tags.add(c.signature.tag);
   }
   if (c.github) {
@@ -576,7 +711,11 @@ function build(fixtures: Fixtures, route: string, template: string, names: strin
   }
   if (c.framing !== 'length') tags.add(`frame:${c.framing}`);
   const version = c.mutations.find((mutation) => mutation.version !== undefined)?.version;
-  return { route, tags: [...tags], request: { method: c.method.value, target, headers, body, framing: c.framing, ...(version === undefined ? {} : { version }) } };
+  return {
+    route,
+    tags: [...tags],
+    request: { method: c.method.value, target, headers, body, framing: c.framing, ...(version === undefined ? {} : { version }) },
+  };
 }
 
 /**
@@ -604,11 +743,20 @@ function operationArb(fixtures: Fixtures, op: Operation, maxBytes: number): fc.A
   const segments = fc.tuple(
     ...names.map((name) => {
       const known = eventKnownWeight(name);
-      if (isEvent) return choice({ weight: 12, arbitrary: fc.constantFrom(...known).map((id) => ({ wire: Buffer.from(id), tag: 'id:known' })) }, { weight: 1, arbitrary: segment(known) });
+      if (isEvent)
+        return choice(
+          { weight: 12, arbitrary: fc.constantFrom(...known).map((id) => ({ wire: Buffer.from(id), tag: 'id:known' })) },
+          { weight: 1, arbitrary: segment(known) },
+        );
       return segment(known, 10_000, ID_PREFIXES[collectionOf(op.path, name)]);
     }),
   );
-  const payload = op.path === GITHUB_PATH ? githubPayloadArb() : op.path === EVENT_PATH ? customPayloadArb() : valueOf(op.body ?? { type: 'object', properties: {} }, 0, hintsFor(fixtures));
+  const payload =
+    op.path === GITHUB_PATH
+      ? githubPayloadArb()
+      : op.path === EVENT_PATH
+        ? customPayloadArb()
+        : valueOf(op.body ?? { type: 'object', properties: {} }, 0, hintsFor(fixtures));
   const eventLimit = 5 * 1024 * 1024;
   const record: Record<string, fc.Arbitrary<unknown>> = {
     method: methodArb(op.method),
@@ -617,7 +765,10 @@ function operationArb(fixtures: Fixtures, op: Operation, maxBytes: number): fc.A
     query: queryArb(op.parameters),
     auth: authArb(fixtures, op.authenticated ? 'bearer' : 'none'),
     // Most requests carry no header mutation.
-    mutations: choice({ weight: 5, arbitrary: fc.constant([] as HeaderMutation[]) }, { weight: 2, arbitrary: fc.array(headerMutationArb(), { minLength: 1, maxLength: 2 }) }),
+    mutations: choice(
+      { weight: 5, arbitrary: fc.constant([] as HeaderMutation[]) },
+      { weight: 2, arbitrary: fc.array(headerMutationArb(), { minLength: 1, maxLength: 2 }) },
+    ),
     contentType: contentTypeArb(),
     body: bodyArb(payload, op.body !== null || isEvent, isEvent ? eventLimit : maxBytes),
     framing: framingArb(),
@@ -627,7 +778,10 @@ function operationArb(fixtures: Fixtures, op: Operation, maxBytes: number): fc.A
     const hostile = hostileString(3000).map(({ value, tag }) => ({ value: value as string | null, tag }));
     record.github = fc.record({
       event: choice(
-        { weight: 8, arbitrary: fc.constantFrom('issues', 'push', 'ping', 'issue_comment').map((value) => ({ value: value as string | null, tag: 'gh:event-ok' })) },
+        {
+          weight: 8,
+          arbitrary: fc.constantFrom('issues', 'push', 'ping', 'issue_comment').map((value) => ({ value: value as string | null, tag: 'gh:event-ok' })),
+        },
         { weight: 1, arbitrary: fc.constant({ value: null as string | null, tag: 'gh:event-missing' }) },
         { weight: 1, arbitrary: hostile.map((value) => ({ ...value, tag: `gh:event-${value.tag}` })) },
       ),
@@ -673,17 +827,28 @@ function randomPathArb(fixtures: Fixtures, maxBytes: number): fc.Arbitrary<FuzzC
   const words = fc.constantFrom('api', 'automation', 'v1', 'webhooks', 'events', 'keys', 'settings', 'sandboxes', 'runs', 'github', 'acme');
   const path = choice(
     fc.constantFrom(...RANDOM_TARGETS).map((text) => ({ wire: Buffer.from(text, 'latin1'), tag: 'random:listed' })),
-    fc.array(choice(words.map((word) => ({ wire: Buffer.from(word), tag: 'id:known' })), segment([], 2000)), { minLength: 1, maxLength: 6 }).map((parts) => ({
-      wire: Buffer.concat(parts.flatMap((part) => [Buffer.from('/'), part.wire])),
-      tag: `random:${[...new Set(parts.map((part) => part.tag).filter((tag) => tag !== 'id:known'))].join('+') || 'words'}`,
-    })),
+    fc
+      .array(
+        choice(
+          words.map((word) => ({ wire: Buffer.from(word), tag: 'id:known' })),
+          segment([], 2000),
+        ),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((parts) => ({
+        wire: Buffer.concat(parts.flatMap((part) => [Buffer.from('/'), part.wire])),
+        tag: `random:${[...new Set(parts.map((part) => part.tag).filter((tag) => tag !== 'id:known'))].join('+') || 'words'}`,
+      })),
   );
   return fc
     .record({
       path,
       method: fc.constantFrom(...ALL_METHODS).map((method) => ({ tag: `method:${method}`, value: method })),
       auth: authArb(fixtures, 'bearer'),
-      mutations: choice({ weight: 5, arbitrary: fc.constant([] as HeaderMutation[]) }, { weight: 1, arbitrary: fc.array(headerMutationArb(), { minLength: 1, maxLength: 2 }) }),
+      mutations: choice(
+        { weight: 5, arbitrary: fc.constant([] as HeaderMutation[]) },
+        { weight: 1, arbitrary: fc.array(headerMutationArb(), { minLength: 1, maxLength: 2 }) },
+      ),
       contentType: contentTypeArb(),
       body: bodyArb(fc.jsonValue({ maxDepth: 2 }), false, maxBytes),
       framing: framingArb(),
@@ -702,8 +867,8 @@ function randomPathArb(fixtures: Fixtures, maxBytes: number): fc.Arbitrary<FuzzC
 /** Every request the fuzzer sends, weighted towards the inbound event endpoints. */
 export function requestArb(fixtures: Fixtures, operations: Operation[], maxBytes: number): fc.Arbitrary<FuzzCase> {
   const weightOf = (op: Operation) => (op.path === EVENT_PATH ? 24 : op.path === GITHUB_PATH ? 12 : op.path === '/health' ? 1 : 3);
-  return fc.oneof(
-    ...operations.map((op) => ({ weight: weightOf(op), arbitrary: operationArb(fixtures, op, maxBytes) })),
-    { weight: 8, arbitrary: randomPathArb(fixtures, maxBytes) },
-  );
+  return fc.oneof(...operations.map((op) => ({ weight: weightOf(op), arbitrary: operationArb(fixtures, op, maxBytes) })), {
+    weight: 8,
+    arbitrary: randomPathArb(fixtures, maxBytes),
+  });
 }

@@ -274,7 +274,11 @@ async function createFixtures(baseUrl: string, port: number): Promise<Fixtures> 
     trigger: { type: 'event', source: SOURCE, on: '*', filter: "fuzz == 'match-me'" },
     instructions: 'Say hello.',
   });
-  await call('POST', '/api/automation/v1', { name: 'gh', trigger: { type: 'event', source: 'github', on: 'issues.*', filter: "contains(issue.title, 'match-me')" }, instructions: 'Hi.' });
+  await call('POST', '/api/automation/v1', {
+    name: 'gh',
+    trigger: { type: 'event', source: 'github', on: 'issues.*', filter: "contains(issue.title, 'match-me')" },
+    instructions: 'Hi.',
+  });
   const body = JSON.stringify({ type: 'fuzz', fuzz: 'no' });
   const delivered = await fetch(`${baseUrl}/api/automation/v1/events/acme/${SOURCE}`, {
     method: 'POST',
@@ -406,7 +410,11 @@ class Session {
     await this.probe.settle();
     const serverError = result.kind === 'response' && result.status >= 500;
     // startServer captures each stdout chunk twice, one after the other: drop the repeats.
-    const logSince = () => this.server.output.slice(logFrom).filter((chunk, i, all) => i === 0 || chunk !== all[i - 1]).join('');
+    const logSince = () =>
+      this.server.output
+        .slice(logFrom)
+        .filter((chunk, i, all) => i === 0 || chunk !== all[i - 1])
+        .join('');
     let log = '';
     if (serverError) {
       // Let the error's log line arrive (a large one comes in pieces).
@@ -492,7 +500,9 @@ class Session {
    * `tagSent` counts answered requests; `tagHung` those unanswered after FOREGROUND_MS.
    */
   private hopeless(fuzzCase: FuzzCase): boolean {
-    return fuzzCase.tags.some((tag) => /^(frame|hdr|method):/.test(tag) && (this.tagHung[tag] ?? 0) >= 3 && (this.tagHung[tag] ?? 0) >= (this.tagSent[tag] ?? 0));
+    return fuzzCase.tags.some(
+      (tag) => /^(frame|hdr|method):/.test(tag) && (this.tagHung[tag] ?? 0) >= 3 && (this.tagHung[tag] ?? 0) >= (this.tagSent[tag] ?? 0),
+    );
   }
 
   record(violation: Violation, fuzzCase: FuzzCase | null, result: RawResult | null, run: number, origins: string[] = []): void {
@@ -570,12 +580,22 @@ class Session {
       } catch {
         detail = result.body.toString('latin1');
       }
-      const text = typeof detail === 'string' ? detail : Array.isArray(detail) ? `[${detail.map((issue: { loc?: unknown[]; type?: string }) => `${(issue.loc ?? []).join('.')}:${issue.type}`).join(', ')}]` : JSON.stringify(detail);
+      const text =
+        typeof detail === 'string'
+          ? detail
+          : Array.isArray(detail)
+            ? `[${detail.map((issue: { loc?: unknown[]; type?: string }) => `${(issue.loc ?? []).join('.')}:${issue.type}`).join(', ')}]`
+            : JSON.stringify(detail);
       bump(this.byDetail, `${result.status} ${normalize(text ?? '', 90)}`);
     }
     for (const tag of fuzzCase.tags) bump(this.tagSent, tag);
     if (result.kind === 'closed') {
-      const key = `closed without an answer: ${fuzzCase.tags.filter((tag) => /^(hdr|frame|method|auth):/.test(tag)).sort().join(' ') || fuzzCase.route}`;
+      const key = `closed without an answer: ${
+        fuzzCase.tags
+          .filter((tag) => /^(hdr|frame|method|auth):/.test(tag))
+          .sort()
+          .join(' ') || fuzzCase.route
+      }`;
       const note = this.notes.get(key) ?? { count: 0, example: `${showRequest(fuzzCase.request, 400)}\n→ ${showResult(result)}` };
       note.count++;
       this.notes.set(key, note);
@@ -623,7 +643,12 @@ class Session {
         if (hit) last = { fuzzCase: outcome.sent, outcome };
         return !hit;
       });
-      const details = await fc.check(property, { seed: this.settings.seed, path: String(finding.first.run), numRuns: NUM_RUNS, plugins: [fc.interruptAfterTimeLimit(share)] });
+      const details = await fc.check(property, {
+        seed: this.settings.seed,
+        path: String(finding.first.run),
+        numRuns: NUM_RUNS,
+        plugins: [fc.interruptAfterTimeLimit(share)],
+      });
       if (mismatch) finding.minimizeNote = 'not minimized: replaying the seed and path produced another request';
       else if (!details.failed || !last) finding.minimizeNote = 'not reproduced on replay (depends on server state or timing)';
       else {
@@ -655,7 +680,12 @@ class Session {
       for (const violation of outcome.violations) this.record(violation, outcome.sent, outcome.result, -1, outcome.origins);
       return outcome.violations.length === 0;
     });
-    const details = await fc.check(property, { seed: this.settings.seed, path: pathToReplay, numRuns: NUM_RUNS, plugins: [fc.interruptAfterTimeLimit(this.settings.seconds * 1000)] });
+    const details = await fc.check(property, {
+      seed: this.settings.seed,
+      path: pathToReplay,
+      numRuns: NUM_RUNS,
+      plugins: [fc.interruptAfterTimeLimit(this.settings.seconds * 1000)],
+    });
     const found = last as { fuzzCase: FuzzCase; outcome: Outcome } | null;
     return {
       failed: details.failed,
@@ -677,7 +707,11 @@ class Session {
       runs: this.runs,
       byStatus: this.byStatus,
       byRoute: this.byRoute,
-      byDetail: Object.fromEntries(Object.entries(this.byDetail).sort((a, b) => b[1] - a[1]).slice(0, 60)),
+      byDetail: Object.fromEntries(
+        Object.entries(this.byDetail)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 60),
+      ),
       health,
       timingMs: { send: Math.round(this.timing.send), judge: Math.round(this.timing.judge), generate: Math.round(this.timing.outside) },
       phasesMs: {},

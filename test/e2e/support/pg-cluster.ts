@@ -46,10 +46,13 @@ export async function createPgCluster(): Promise<PgCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-platform-pg-'));
   const run = (tool: string, args: string[]) => {
     const command = path.join(bin, tool);
-    const result = asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' }) : spawnSync(command, args, { encoding: 'utf8' });
+    const result = asRoot
+      ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
+      : spawnSync(command, args, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout}`);
   };
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
+  if (asRoot)
+    chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
   const data = path.join(dir, 'data');
   run('initdb', ['-A', 'trust', '-U', 'postgres', '-D', data, '--no-sync']);
   const port = await freePort();

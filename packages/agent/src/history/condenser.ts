@@ -53,7 +53,10 @@ function render(entry: HistoryEvent): string {
   const { event } = entry;
   if (event.kind === 'ObservationEvent') {
     const content = (event.data.observation as { content?: { text: string }[] }).content ?? [];
-    return `[result of ${event.data.tool_name}] ${content.map((part) => part.text).join('\n').slice(0, 4000)}`;
+    return `[result of ${event.data.tool_name}] ${content
+      .map((part) => part.text)
+      .join('\n')
+      .slice(0, 4000)}`;
   }
   if (event.kind === 'ActionEvent') return `[${event.data.tool_name}] ${event.data.tool_call.function.arguments.slice(0, 4000)}`;
   return `[${event.kind} from ${event.source}] ${event.message ?? ''}`;
@@ -73,7 +76,7 @@ export async function summarize(
       {
         role: 'system',
         content:
-          'You summarise the earlier part of a coding agent\'s work so that it can go on without it. Keep: the task\'s requirements, what was ' +
+          "You summarise the earlier part of a coding agent's work so that it can go on without it. Keep: the task's requirements, what was " +
           'done and found (files changed, commands that worked or failed, key facts), and what remains. Be concise and concrete.',
       },
       { role: 'user', content: [{ type: 'text', text: `Summarise these steps:\n\n${transcript}` }] },

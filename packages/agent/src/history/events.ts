@@ -25,7 +25,11 @@ export function messageEvent(source: 'user' | 'agent', text: string): HistoryEve
       kind: 'MessageEvent',
       source,
       message: text,
-      data: { llm_message: { role: source === 'user' ? 'user' : 'assistant', content: [{ type: 'text', text }] }, activated_microagents: [], extended_content: [] },
+      data: {
+        llm_message: { role: source === 'user' ? 'user' : 'assistant', content: [{ type: 'text', text }] },
+        activated_microagents: [],
+        extended_content: [],
+      },
     },
   };
 }
@@ -82,7 +86,10 @@ export function observationEvent(input: {
 }
 
 export function agentErrorEvent(toolName: string, toolCallId: string, error: string): HistoryEvent {
-  return { id: newEventId(), event: { kind: 'AgentErrorEvent', source: 'agent', message: oneLine(error), data: { tool_name: toolName, tool_call_id: toolCallId, error } } };
+  return {
+    id: newEventId(),
+    event: { kind: 'AgentErrorEvent', source: 'agent', message: oneLine(error), data: { tool_name: toolName, tool_call_id: toolCallId, error } },
+  };
 }
 
 export function rejectionEvent(toolName: string, toolCallId: string, actionId: string, reason: string): HistoryEvent {

@@ -22,9 +22,17 @@ export function fromStoredEvents(events: readonly ConversationEvent[]): HistoryE
     if (event.kind === 'message' && event.source === 'user' && event.message) {
       kept.push({
         id: event.id,
-        event: { kind: 'MessageEvent', source: 'user', message: event.message, data: { llm_message: { role: 'user', content: [{ type: 'text', text: event.message }] }, activated_microagents: [], extended_content: [] } },
+        event: {
+          kind: 'MessageEvent',
+          source: 'user',
+          message: event.message,
+          data: { llm_message: { role: 'user', content: [{ type: 'text', text: event.message }] }, activated_microagents: [], extended_content: [] },
+        },
       });
-    } else if (['MessageEvent', 'ActionEvent', 'ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation', 'Condensation'].includes(event.kind) && event.data) {
+    } else if (
+      ['MessageEvent', 'ActionEvent', 'ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation', 'Condensation'].includes(event.kind) &&
+      event.data
+    ) {
       kept.push({ id: event.id, event: { kind: event.kind, source: event.source, message: event.message, data: event.data } as HistoryEvent['event'] });
     }
   }
@@ -80,7 +88,10 @@ export function toModelMessages(events: readonly HistoryEvent[]): ModelMessage[]
       }
       case 'Condensation':
         flush();
-        messages.push({ role: 'user', content: [{ type: 'text', text: `Summary of the earlier part of this task (older steps were condensed):\n${event.data.summary ?? ''}` }] });
+        messages.push({
+          role: 'user',
+          content: [{ type: 'text', text: `Summary of the earlier part of this task (older steps were condensed):\n${event.data.summary ?? ''}` }],
+        });
         break;
       case 'ActionEvent': {
         const data = event.data as AgentEventData<'ActionEvent'>;
@@ -138,9 +149,7 @@ function closeDanglingCalls(messages: ModelMessage[]): ModelMessage[] {
     const calls = message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
     if (calls.length === 0) continue;
     const next = messages[index + 1];
-    const answeredIds = new Set(
-      next?.role === 'tool' ? next.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : [],
-    );
+    const answeredIds = new Set(next?.role === 'tool' ? next.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : []);
     const missing = calls.filter((call) => !answeredIds.has(call.toolCallId));
     if (missing.length === 0) continue;
     const filler: ToolResultPart[] = missing.map((call) => ({

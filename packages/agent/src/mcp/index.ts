@@ -78,7 +78,12 @@ export async function connectMcpServers(config: McpConfig | null, options: Conne
 
   const allSecrets = secretsOf(config);
   const scrub = (entry: ServerEntry, text: string): string =>
-    boundError(redact(redact(text, allSecrets), entry.ownSecrets.filter((secret) => secret !== '')));
+    boundError(
+      redact(
+        redact(text, allSecrets),
+        entry.ownSecrets.filter((secret) => secret !== ''),
+      ),
+    );
 
   const settled = await Promise.allSettled(entries.map((entry) => connectServer(entry, connectTimeoutMs, options.signal)));
   const connected: ConnectedServer[] = [];

@@ -22,15 +22,11 @@ const WRONG_KEY = 'wrong-key-fedcba9876543210';
 /** An MCP server with `add` (checks the Authorization header), `fail`, `throws`, `slow` and `big`. */
 function buildServer(name: string): McpServer {
   const server = new McpServer({ name, version: '1.0.0' });
-  server.registerTool(
-    'add',
-    { description: `Adds two numbers (${name})`, inputSchema: { a: z.number(), b: z.number() } },
-    async ({ a, b }, extra) => {
-      const auth = extra.requestInfo?.headers.authorization;
-      if (auth !== `Bearer ${API_KEY}`) return { content: [{ type: 'text', text: 'unauthorized' }], isError: true };
-      return { content: [{ type: 'text', text: `${a + b}` }] };
-    },
-  );
+  server.registerTool('add', { description: `Adds two numbers (${name})`, inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }, extra) => {
+    const auth = extra.requestInfo?.headers.authorization;
+    if (auth !== `Bearer ${API_KEY}`) return { content: [{ type: 'text', text: 'unauthorized' }], isError: true };
+    return { content: [{ type: 'text', text: `${a + b}` }] };
+  });
   server.registerTool('fail', { description: 'Always fails' }, async () => ({
     content: [{ type: 'text', text: 'it went wrong' }],
     isError: true,
@@ -450,10 +446,10 @@ server.connect(new StdioServerTransport());
   });
 
   it('reports a sandbox it cannot run in', async () => {
-    const toolset = await connectMcpServers(
-      config({ stdio_servers: [{ name: 'nowhere', command: 'true', args: [], env: {} }] }),
-      { runtime, sandboxId: 'no-such-sandbox' },
-    );
+    const toolset = await connectMcpServers(config({ stdio_servers: [{ name: 'nowhere', command: 'true', args: [], env: {} }] }), {
+      runtime,
+      sandboxId: 'no-such-sandbox',
+    });
     await toolset.close();
     expect(toolset.failures).toEqual([{ server: 'nowhere', error: expect.stringMatching(/could not run the server: .*no-such-sandbox/) }]);
   });

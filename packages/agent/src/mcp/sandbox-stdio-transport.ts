@@ -92,11 +92,7 @@ export class SandboxStdioTransport implements Transport {
       reason = `could not run the server: ${errorMessage(this.execError)}`;
     } else if (this.exitResult !== undefined && !this.exitResult.cancelled) {
       const result = this.exitResult;
-      reason = result.timedOut
-        ? 'the server timed out'
-        : result.exitCode === null
-          ? 'the server was killed'
-          : `the server exited with code ${result.exitCode}`;
+      reason = result.timedOut ? 'the server timed out' : result.exitCode === null ? 'the server was killed' : `the server exited with code ${result.exitCode}`;
     }
     return reason === undefined ? undefined : this.withStderr(reason);
   }

@@ -55,9 +55,7 @@ export function serverEntries(config: McpConfig, options: { runtime: SandboxRunt
     ...(config.sse_servers ?? []).map((server) => remote(server.url, server.api_key, 'sse')),
     ...(config.shttp_servers ?? []).map((server) => remote(server.url, server.api_key, 'shttp')),
     ...(config.stdio_servers ?? []).map((server): ServerEntry => {
-      const env = Object.fromEntries(
-        Object.entries(server.env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-      );
+      const env = Object.fromEntries(Object.entries(server.env ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
       return {
         label: server.name,
         prefix: server.name,

@@ -72,7 +72,13 @@ export function resolveModel(settings: ModelSettings): ResolvedModel {
   const rest = slash > 0 ? name.slice(slash + 1) : name;
 
   const compatible = (url: string, modelId: string, provider: string): ResolvedModel => ({
-    model: createOpenAICompatible({ name: provider === 'custom' ? 'openai-compatible' : provider, baseURL: url, apiKey, includeUsage: true, ...fetchOption }).chatModel(modelId),
+    model: createOpenAICompatible({
+      name: provider === 'custom' ? 'openai-compatible' : provider,
+      baseURL: url,
+      apiKey,
+      includeUsage: true,
+      ...fetchOption,
+    }).chatModel(modelId),
     modelId,
     provider,
     name,
@@ -84,9 +90,7 @@ export function resolveModel(settings: ModelSettings): ResolvedModel {
     name,
   });
   const openai = (modelId: string): ResolvedModel =>
-    baseUrl
-      ? compatible(baseUrl, modelId, 'openai')
-      : { model: createOpenAI({ apiKey, ...fetchOption }).chat(modelId), modelId, provider: 'openai', name };
+    baseUrl ? compatible(baseUrl, modelId, 'openai') : { model: createOpenAI({ apiKey, ...fetchOption }).chat(modelId), modelId, provider: 'openai', name };
 
   if (prefix === 'anthropic') return anthropic(rest);
   if (prefix === 'openai') return openai(rest);

@@ -29,10 +29,15 @@ export type PreparedRun = { run: AgentRun; release(): Promise<void> } | { outcom
 
 export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOptions, sink: EventSink): Promise<PreparedRun> {
   const { settings } = input;
-  if (!settings.llmModel) return { outcome: { status: 'FAILED', reason: 'the built-in agent needs an llm_model in the owner\'s settings' } };
+  if (!settings.llmModel) return { outcome: { status: 'FAILED', reason: "the built-in agent needs an llm_model in the owner's settings" } };
   let model: ResolvedModel;
   try {
-    model = resolveModel({ llmModel: settings.llmModel, llmApiKey: settings.llmApiKey, llmBaseUrl: settings.llmBaseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    model = resolveModel({
+      llmModel: settings.llmModel,
+      llmApiKey: settings.llmApiKey,
+      llmBaseUrl: settings.llmBaseUrl,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   } catch (error) {
     if (error instanceof ModelConfigError) return { outcome: { status: 'FAILED', reason: error.message } };
     throw error;

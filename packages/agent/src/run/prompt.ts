@@ -13,7 +13,7 @@ export function systemPrompt(workingDir: string, toolNames: readonly string[]): 
     'Use the terminal for commands and the file_editor to read and change files. Call think to plan when the task is not simple.',
     'When the task is done (or cannot be done), call finish with a short summary of what you did and the outcome.',
     toolNames.includes('create_automation')
-      ? 'You can manage the user\'s event automations with list_automations, create_automation, update_automation, disable_automation and list_webhook_sources. You never see webhook signing secrets; never ask for them.'
+      ? "You can manage the user's event automations with list_automations, create_automation, update_automation, disable_automation and list_webhook_sources. You never see webhook signing secrets; never ask for them."
       : '',
     'Never print secrets from the environment into files, commits or messages.',
   ]

@@ -13,15 +13,11 @@ import { clip, shellQuote, type ToolContext, type ToolResult } from './tool.js';
 const editorArgs = z.object({
   command: z.enum(['view', 'create', 'str_replace', 'insert']).describe('What to do.'),
   path: z.string().min(1).describe('The file or directory, relative to the working directory or absolute.'),
-  file_text: z.string().optional().describe('create: the new file\'s content.'),
+  file_text: z.string().optional().describe("create: the new file's content."),
   old_str: z.string().optional().describe('str_replace: the exact text to replace; it must occur exactly once.'),
   new_str: z.string().optional().describe('str_replace: the replacement; insert: the text to insert.'),
   insert_line: z.number().int().min(0).optional().describe('insert: the line after which new_str goes (0 = the top).'),
-  view_range: z
-    .array(z.number().int())
-    .length(2)
-    .optional()
-    .describe('view: [first, last] lines to show, 1-based; last -1 means to the end.'),
+  view_range: z.array(z.number().int()).length(2).optional().describe('view: [first, last] lines to show, 1-based; last -1 means to the end.'),
 });
 type EditorArgs = z.infer<typeof editorArgs>;
 
@@ -32,7 +28,10 @@ const MAX_VIEW_CHARS = 40_000;
 
 const fail = (text: string): ToolResult => ({ text, isError: true });
 
-async function readFile(context: ToolContext, path: string): Promise<{ ok: true; content: string } | { ok: false; error: string; missing?: boolean; directory?: boolean }> {
+async function readFile(
+  context: ToolContext,
+  path: string,
+): Promise<{ ok: true; content: string } | { ok: false; error: string; missing?: boolean; directory?: boolean }> {
   const quoted = shellQuote(path);
   const { stdout, output, result } = await collectExec(
     context,
@@ -51,8 +50,7 @@ async function writeFile(context: ToolContext, path: string, content: string): P
   return result.exitCode === 0 ? null : fail(`cannot write ${path}: ${output.trim() || `exit code ${result.exitCode}`}`);
 }
 
-const numbered = (lines: string[], first: number): string =>
-  lines.map((line, index) => `${String(first + index).padStart(6)}\t${line}`).join('\n');
+const numbered = (lines: string[], first: number): string => lines.map((line, index) => `${String(first + index).padStart(6)}\t${line}`).join('\n');
 
 /** A few numbered lines around an edit, so the model sees the result. */
 function snippet(content: string, aroundLine: number, span: number): string {
@@ -65,11 +63,10 @@ function snippet(content: string, aroundLine: number, span: number): string {
 async function view(args: EditorArgs, context: ToolContext): Promise<ToolResult> {
   const file = await readFile(context, args.path);
   if (!file.ok && file.directory) {
-    const { stdout, result } = await collectExec(
-      context,
-      `find ${shellQuote(args.path)} -maxdepth 2 -not -path '*/.*' | sort | head -n 500`,
-      { timeoutMs: 30_000, maxOutputBytes: 256 * 1024 },
-    );
+    const { stdout, result } = await collectExec(context, `find ${shellQuote(args.path)} -maxdepth 2 -not -path '*/.*' | sort | head -n 500`, {
+      timeoutMs: 30_000,
+      maxOutputBytes: 256 * 1024,
+    });
     if (result.exitCode !== 0) return fail(`cannot list ${args.path}`);
     return { text: `Files and directories up to 2 levels deep in ${args.path} (hidden ones left out):\n${stdout.trimEnd()}`, isError: false };
   }
@@ -104,7 +101,9 @@ async function replace(args: EditorArgs, context: ToolContext): Promise<ToolResu
   const second = file.content.indexOf(args.old_str, first + 1);
   if (second !== -1) {
     const lineOf = (index: number) => file.content.slice(0, index).split('\n').length;
-    return fail(`old_str occurs more than once in ${args.path} (lines ${lineOf(first)} and ${lineOf(second)}): add context to make it unique; nothing was changed`);
+    return fail(
+      `old_str occurs more than once in ${args.path} (lines ${lineOf(first)} and ${lineOf(second)}): add context to make it unique; nothing was changed`,
+    );
   }
   const newStr = args.new_str ?? '';
   const content = file.content.slice(0, first) + newStr + file.content.slice(first + args.old_str.length);

@@ -37,9 +37,7 @@ export type ParsedArguments<Args> = { ok: true; args: Args } | { ok: false; erro
  * call does (for the action event): bound to its arguments and ready to run, or refused with
  * what is wrong for the model.
  */
-export type PreparedCall =
-  | { ok: true; summary: string; run(context: ToolContext): Promise<ToolResult> }
-  | { ok: false; summary: string; error: string };
+export type PreparedCall = { ok: true; summary: string; run(context: ToolContext): Promise<ToolResult> } | { ok: false; summary: string; error: string };
 
 /**
  * Any tool, whatever its arguments' type: what the loop holds. What the model is told about it,

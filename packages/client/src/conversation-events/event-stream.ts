@@ -47,7 +47,11 @@ const ROUTE = 'GET /api/v1/app-conversations/{id}/events/stream';
  * }
  * ```
  */
-export async function* streamConversationEvents(transport: Transport, conversationId: string, options: StreamEventsOptions = {}): AsyncGenerator<ConversationEvent, void, undefined> {
+export async function* streamConversationEvents(
+  transport: Transport,
+  conversationId: string,
+  options: StreamEventsOptions = {},
+): AsyncGenerator<ConversationEvent, void, undefined> {
   const { signal } = options;
   const firstDelay = options.retryDelayMs ?? 1_000;
   const maxRetries = options.maxRetries ?? Number.POSITIVE_INFINITY;
@@ -59,11 +63,20 @@ export async function* streamConversationEvents(transport: Transport, conversati
     let progressed = false;
     try {
       const headers: Record<string, string> = { ...options.headers, ...(nextSeq > 0 ? { 'last-event-id': String(nextSeq - 1) } : {}) };
-      const response = await transport.open(ROUTE, { params: { id: conversationId }, headers }, { ...(signal ? { signal } : {}), ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) });
+      const response = await transport.open(
+        ROUTE,
+        { params: { id: conversationId }, headers },
+        { ...(signal ? { signal } : {}), ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) },
+      );
       if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
         // Something else answered (a proxy's page, a server without the route): retrying will not help.
         await response.body?.cancel().catch(() => {});
-        throw new AgentPlatformError({ status: response.status, detail: 'The answer is not an event stream', method: 'GET', url: response.url || transport.url(ROUTE, { id: conversationId }) });
+        throw new AgentPlatformError({
+          status: response.status,
+          detail: 'The answer is not an event stream',
+          method: 'GET',
+          url: response.url || transport.url(ROUTE, { id: conversationId }),
+        });
       }
       for await (const message of readServerSentEvents(response)) {
         if (message.data === '' || message.id === undefined) continue;

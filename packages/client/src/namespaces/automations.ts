@@ -2,7 +2,14 @@ import { AgentPlatformWaitError } from '../transport/errors.js';
 import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
 import { pollUntil, type WaitOptions } from '../iteration/polling.js';
 import type { CallOptions, Transport } from '../transport/transport.js';
-import type { AutomationCreateInput, AutomationDispatchInput, AutomationUpdateInput, AutomationValidateInput, PageQueryInput, RunStatus } from '../transport/types.js';
+import type {
+  AutomationCreateInput,
+  AutomationDispatchInput,
+  AutomationUpdateInput,
+  AutomationValidateInput,
+  PageQueryInput,
+  RunStatus,
+} from '../transport/types.js';
 
 /** Statuses a run never leaves: core's `FINAL_RUN_STATUSES` (a test keeps them equal; core is types-only here). */
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
@@ -52,7 +59,12 @@ export function automationsNamespace(transport: Transport) {
         (signal) => getRun(runId, { ...(signal ? { signal } : {}) }),
         (run) => FINAL_RUN_STATUSES.includes(run.status),
         options,
-        (last) => new AgentPlatformWaitError('timeout', { kind: 'run', last }, `Run ${runId} was still ${last?.status ?? 'unknown'} after ${options.timeoutMs ?? 300_000} ms`),
+        (last) =>
+          new AgentPlatformWaitError(
+            'timeout',
+            { kind: 'run', last },
+            `Run ${runId} was still ${last?.status ?? 'unknown'} after ${options.timeoutMs ?? 300_000} ms`,
+          ),
       ),
   };
 }

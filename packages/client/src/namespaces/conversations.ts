@@ -86,7 +86,8 @@ export function conversationsNamespace(transport: Transport) {
     /** Start tasks by id, in order; `null` for one the caller cannot see. */
     startTasks,
     /** A page of the caller's start tasks, newest first. */
-    searchStartTasks: (query: CursorQueryInput = {}, options?: CallOptions) => transport.call('GET /api/v1/app-conversations/start-tasks/search', { query }, options),
+    searchStartTasks: (query: CursorQueryInput = {}, options?: CallOptions) =>
+      transport.call('GET /api/v1/app-conversations/start-tasks/search', { query }, options),
     /**
      * Polls a start task until it is READY and answers it (with `app_conversation_id`). Throws
      * `AgentPlatformWaitError` with `reason: 'failed'` when it ends in ERROR (its `detail` says
@@ -99,7 +100,11 @@ export function conversationsNamespace(transport: Transport) {
         (current) => current.status === 'READY' || current.status === 'ERROR',
         options,
         (last) =>
-          new AgentPlatformWaitError('timeout', { kind: 'start-task', last }, `Start task ${taskId} was still ${last?.status ?? 'unknown'} after ${options.timeoutMs ?? 300_000} ms`),
+          new AgentPlatformWaitError(
+            'timeout',
+            { kind: 'start-task', last },
+            `Start task ${taskId} was still ${last?.status ?? 'unknown'} after ${options.timeoutMs ?? 300_000} ms`,
+          ),
       );
       if (task.status === 'ERROR') {
         throw new AgentPlatformWaitError('failed', { kind: 'start-task', last: task }, `Conversation start failed: ${task.detail ?? 'no detail'}`);

@@ -65,7 +65,8 @@ export function eventsNamespace(transport: Transport) {
         signatureHeader: input.signature_header ?? undefined,
         id,
       });
-      const delivery = input.delivery_id && input.delivery_id_header && scheme !== 'standard-webhooks' ? { [input.delivery_id_header.toLowerCase()]: input.delivery_id } : {};
+      const delivery =
+        input.delivery_id && input.delivery_id_header && scheme !== 'standard-webhooks' ? { [input.delivery_id_header.toLowerCase()]: input.delivery_id } : {};
       return transport.call(
         'POST /api/automation/v1/events/{org_id}/{source}',
         {

@@ -18,7 +18,8 @@ export function settingsNamespace(transport: Transport) {
 export function gitProvidersNamespace(transport: Transport) {
   return {
     /** Stores tokens per provider; an entry with an empty token keeps the stored token and takes the new host. */
-    store: (input: ProviderTokensInput, options?: CallOptions) => transport.call('POST /api/add-git-providers', { credential: 'session', json: input }, options),
+    store: (input: ProviderTokensInput, options?: CallOptions) =>
+      transport.call('POST /api/add-git-providers', { credential: 'session', json: input }, options),
     /** Removes every token, or only those of `providers`. */
     unset: (input: UnsetProviderTokensInput = {}, options?: CallOptions) =>
       transport.call('POST /api/unset-provider-tokens', { credential: 'session', json: input }, options),

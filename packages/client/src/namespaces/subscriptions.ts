@@ -1,12 +1,26 @@
 import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
 import type { CallOptions, Transport } from '../transport/transport.js';
-import type { OutboundEventType, OutboundMessageListQueryInput, OutboundMessageStatus, PageQueryInput, SubscriptionCreateInput, SubscriptionUpdateInput } from '../transport/types.js';
+import type {
+  OutboundEventType,
+  OutboundMessageListQueryInput,
+  OutboundMessageStatus,
+  PageQueryInput,
+  SubscriptionCreateInput,
+  SubscriptionUpdateInput,
+} from '../transport/types.js';
 
 /**
  * The event types a subscription can ask for: core's `OUTBOUND_EVENT_TYPES`, copied because the
  * client takes only types from core (a test keeps the two equal).
  */
-export const OUTBOUND_EVENT_TYPES: readonly OutboundEventType[] = ['delivery.received', 'run.started', 'run.completed', 'run.failed', 'run.cancelled', 'subscription.disabled'];
+export const OUTBOUND_EVENT_TYPES: readonly OutboundEventType[] = [
+  'delivery.received',
+  'run.started',
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+  'subscription.disabled',
+];
 
 /** A message's statuses: core's `OUTBOUND_MESSAGE_STATUSES`, copied for the same reason. */
 export const OUTBOUND_MESSAGE_STATUSES: readonly OutboundMessageStatus[] = ['pending', 'delivered', 'failed', 'cancelled'];
@@ -30,12 +44,14 @@ export function subscriptionsNamespace(transport: Transport) {
     list,
     /** Every subscription, page by page. */
     iterate: (options?: IterateOptions) => offsetIterator(list, 'subscriptions', options),
-    get: (id: string, options?: CallOptions) => transport.call('GET /api/automation/v1/subscriptions/{subscription_id}', { params: { subscription_id: id } }, options),
+    get: (id: string, options?: CallOptions) =>
+      transport.call('GET /api/automation/v1/subscriptions/{subscription_id}', { params: { subscription_id: id } }, options),
     /** Changes any subset of `url`, `event_types`, `description`, `enabled`; enabling starts the failure count afresh. */
     update: (id: string, input: SubscriptionUpdateInput, options?: CallOptions) =>
       transport.call('PATCH /api/automation/v1/subscriptions/{subscription_id}', { params: { subscription_id: id }, json: input }, options),
     /** Deletes it and its messages; pending ones are never sent. */
-    delete: (id: string, options?: CallOptions) => transport.call('DELETE /api/automation/v1/subscriptions/{subscription_id}', { params: { subscription_id: id } }, options),
+    delete: (id: string, options?: CallOptions) =>
+      transport.call('DELETE /api/automation/v1/subscriptions/{subscription_id}', { params: { subscription_id: id } }, options),
     /** A new signing secret, used from the next attempt on, shown only in this answer. */
     rotateSecret: (id: string, options?: CallOptions) =>
       transport.call('POST /api/automation/v1/subscriptions/{subscription_id}/rotate-secret', { params: { subscription_id: id } }, options),
@@ -45,12 +61,20 @@ export function subscriptionsNamespace(transport: Transport) {
     iterateMessages: (id: string, { status, ...options }: MessageIterateOptions = {}) =>
       offsetIterator((page, call) => listMessages(id, { ...page, status }, call), 'messages', options),
     getMessage: (id: string, messageId: string, options?: CallOptions) =>
-      transport.call('GET /api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}', { params: { subscription_id: id, message_id: messageId } }, options),
+      transport.call(
+        'GET /api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}',
+        { params: { subscription_id: id, message_id: messageId } },
+        options,
+      ),
     /**
      * Sends a message again now, with the same `webhook-id`; answers it `pending` again. A 409
      * while it is still pending or the subscription is disabled.
      */
     replayMessage: (id: string, messageId: string, options?: CallOptions) =>
-      transport.call('POST /api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}/replay', { params: { subscription_id: id, message_id: messageId } }, options),
+      transport.call(
+        'POST /api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}/replay',
+        { params: { subscription_id: id, message_id: messageId } },
+        options,
+      ),
   };
 }

@@ -134,7 +134,8 @@ export type RouteInit<K extends RouteKey> = Simplify<
 >;
 
 /** The arguments after the key: the init (optional when nothing in it is required), then the options. */
-export type RouteArgs<K extends RouteKey> = {} extends RouteInit<K> ? [init?: RouteInit<K>, options?: CallOptions] : [init: RouteInit<K>, options?: CallOptions];
+export type RouteArgs<K extends RouteKey> =
+  {} extends RouteInit<K> ? [init?: RouteInit<K>, options?: CallOptions] : [init: RouteInit<K>, options?: CallOptions];
 
 /** The path parameters alone (for the URL of an endpoint): required when the path has any. */
 export type RouteParamsArgs<K extends RouteKey> = HasMembers<RouteParams<K>> extends true ? [params: RouteParams<K>] : [params?: Record<string, never>];

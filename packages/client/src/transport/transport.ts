@@ -6,7 +6,16 @@
 import ky, { HTTPError, TimeoutError, type KyInstance, type RetryOptions } from 'ky';
 import type { ValidationIssue } from '@agent-platform/core/schemas';
 import { AgentPlatformConnectionError, AgentPlatformError, AgentPlatformTimeoutError } from './errors.js';
-import { splitRouteKey, type CredentialScheme, type RequestRouteKey, type RouteArgs, type RouteKey, type RouteParamsArgs, type RouteResponse, type StreamRouteKey } from './routes.js';
+import {
+  splitRouteKey,
+  type CredentialScheme,
+  type RequestRouteKey,
+  type RouteArgs,
+  type RouteKey,
+  type RouteParamsArgs,
+  type RouteResponse,
+  type StreamRouteKey,
+} from './routes.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {
@@ -119,7 +128,12 @@ export function createTransport(options: TransportOptions): Transport {
     async open(route, init = {}, call = {}) {
       const { method, path } = splitRouteKey(route);
       const target = `${baseUrl}${fillPath(path, init.params ?? {})}`;
-      const headers: Record<string, string> = { accept: 'text/event-stream', ...credentials(init.credential ?? 'bearer', options), ...init.headers, ...call.headers };
+      const headers: Record<string, string> = {
+        accept: 'text/event-stream',
+        ...credentials(init.credential ?? 'bearer', options),
+        ...init.headers,
+        ...call.headers,
+      };
       try {
         return await http(target, {
           method,
@@ -149,7 +163,13 @@ function credentials(scheme: CredentialScheme, options: TransportOptions): Recor
 }
 
 function retryOptions(retry: number | RetryOptions | undefined): RetryOptions {
-  const defaults: RetryOptions = { limit: 2, methods: [...IDEMPOTENT_METHODS], statusCodes: [...RETRY_STATUS_CODES], retryOnTimeout: true, maxRetryAfter: 60_000 };
+  const defaults: RetryOptions = {
+    limit: 2,
+    methods: [...IDEMPOTENT_METHODS],
+    statusCodes: [...RETRY_STATUS_CODES],
+    retryOnTimeout: true,
+    maxRetryAfter: 60_000,
+  };
   if (retry === undefined) return defaults;
   if (typeof retry === 'number') return { ...defaults, limit: retry };
   return { ...defaults, ...retry };

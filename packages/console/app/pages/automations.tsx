@@ -220,7 +220,8 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
           <textarea name="filter" rows={2} value={draft.filter} onInput={set('filter')} aria-describedby="filter-help" spellcheck={false} />
         </label>
         <small id="filter-help">
-          Optional. A JMESPath expression over the payload, with <code>icontains</code>, <code>glob</code>, <code>regex</code> and more; the automation runs when it is true.
+          Optional. A JMESPath expression over the payload, with <code>icontains</code>, <code>glob</code>, <code>regex</code> and more; the automation runs
+          when it is true.
         </small>
         <label>
           Instructions
@@ -314,8 +315,8 @@ function FilterTester({ draft, webhook }: { draft: AutomationCreateInput; webhoo
     <section aria-labelledby="tester-title" class="tester">
       <h2 id="tester-title">Test the trigger</h2>
       <p>
-        Tries the automation above as it stands in the form, saved or not: the platform checks it as it would on save and matches it the way it
-        matches deliveries. Nothing is saved or run.
+        Tries the automation above as it stands in the form, saved or not: the platform checks it as it would on save and matches it the way it matches
+        deliveries. Nothing is saved or run.
       </p>
       <form
         aria-labelledby="tester-payload-title"
@@ -342,7 +343,13 @@ function FilterTester({ draft, webhook }: { draft: AutomationCreateInput; webhoo
         </small>
         <label>
           Payload (JSON)
-          <textarea name="payload" rows={6} value={payloadText} onInput={(event) => setPayloadText((event.currentTarget as HTMLTextAreaElement).value)} spellcheck={false} />
+          <textarea
+            name="payload"
+            rows={6}
+            value={payloadText}
+            onInput={(event) => setPayloadText((event.currentTarget as HTMLTextAreaElement).value)}
+            spellcheck={false}
+          />
         </label>
         <button type="submit" class="secondary" aria-busy={testPayload.busy ? 'true' : undefined}>
           Test payload

@@ -127,7 +127,9 @@ export function ConversationPage({ id }: { id: string }) {
           ]}
         />
       )}
-      {status === 'waiting_for_confirmation' && <Confirmation action={pending} busy={respond.busy} onRespond={(accept, reason) => void respond.run(accept, reason)} />}
+      {status === 'waiting_for_confirmation' && (
+        <Confirmation action={pending} busy={respond.busy} onRespond={(accept, reason) => void respond.run(accept, reason)} />
+      )}
       <ErrorNotice error={respond.error} context="Answering failed" />
       {status === 'running' && (
         <div class="actions">
@@ -179,7 +181,15 @@ function Confirmation({ action, busy, onRespond }: { action: ConversationEvent |
   return (
     <article aria-labelledby="confirm-title" class="confirmation">
       <h2 id="confirm-title">The agent is waiting for your confirmation</h2>
-      <p>{summary ? <>Its next action: <code>{summary}</code></> : 'It holds its next action until you answer.'}</p>
+      <p>
+        {summary ? (
+          <>
+            Its next action: <code>{summary}</code>
+          </>
+        ) : (
+          'It holds its next action until you answer.'
+        )}
+      </p>
       <label>
         Reason (optional)
         <input value={reason} onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />

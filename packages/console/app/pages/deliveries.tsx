@@ -48,7 +48,12 @@ export function DeliveriesPage() {
       <form class="filters" role="search" aria-label="Filter deliveries" onSubmit={(event) => event.preventDefault()}>
         <label>
           Source
-          <input type="search" value={source} placeholder="every source" onInput={(event) => setSource((event.currentTarget as HTMLInputElement).value.trim())} />
+          <input
+            type="search"
+            value={source}
+            placeholder="every source"
+            onInput={(event) => setSource((event.currentTarget as HTMLInputElement).value.trim())}
+          />
         </label>
         <label>
           Status

@@ -54,7 +54,14 @@ export function FlowControlFields({ draft, onChange }: { draft: FlowDraft; onCha
         <div>
           <label>
             Concurrency key
-            <input name="concurrency_key" value={draft.concurrencyKey} onInput={onChange('concurrencyKey')} spellcheck={false} placeholder="none" aria-describedby="concurrency-help" />
+            <input
+              name="concurrency_key"
+              value={draft.concurrencyKey}
+              onInput={onChange('concurrencyKey')}
+              spellcheck={false}
+              placeholder="none"
+              aria-describedby="concurrency-help"
+            />
           </label>
           <small id="concurrency-help">
             A JMESPath over the payload, e.g. <code>pull_request.number</code>: runs with the same key never run at once.
@@ -76,17 +83,44 @@ export function FlowControlFields({ draft, onChange }: { draft: FlowDraft; onCha
         <div>
           <label>
             Debounce (seconds)
-            <input name="debounce_seconds" type="number" min={1} max={86400} value={draft.debounce} onInput={onChange('debounce')} placeholder="none" aria-describedby="debounce-help" />
+            <input
+              name="debounce_seconds"
+              type="number"
+              min={1}
+              max={86400}
+              value={draft.debounce}
+              onInput={onChange('debounce')}
+              placeholder="none"
+              aria-describedby="debounce-help"
+            />
           </label>
           <small id="debounce-help">A run waits this long; a later event with the same key replaces it.</small>
         </div>
         <label>
           Rate limit: max runs
-          <input name="rate_limit_max_runs" type="number" min={1} max={10000} value={draft.rateMaxRuns} onInput={onChange('rateMaxRuns')} required={rateGiven(draft)} placeholder="no limit" />
+          <input
+            name="rate_limit_max_runs"
+            type="number"
+            min={1}
+            max={10000}
+            value={draft.rateMaxRuns}
+            onInput={onChange('rateMaxRuns')}
+            required={rateGiven(draft)}
+            placeholder="no limit"
+          />
         </label>
         <label>
           Rate limit: per seconds
-          <input name="rate_limit_per_seconds" type="number" min={1} max={604800} value={draft.ratePerSeconds} onInput={onChange('ratePerSeconds')} required={rateGiven(draft)} placeholder="no limit" />
+          <input
+            name="rate_limit_per_seconds"
+            type="number"
+            min={1}
+            max={604800}
+            value={draft.ratePerSeconds}
+            onInput={onChange('ratePerSeconds')}
+            required={rateGiven(draft)}
+            placeholder="no limit"
+          />
         </label>
       </div>
     </fieldset>

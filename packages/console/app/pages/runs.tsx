@@ -28,7 +28,10 @@ export function RunsPage({ automationId }: { automationId: string | null }) {
       {automations.data && automations.data.automations.length > 0 && (
         <label class="inline">
           Automation
-          <select value={selected ?? ''} onChange={(event) => navigate(`runs?automation=${encodeURIComponent((event.currentTarget as HTMLSelectElement).value)}`)}>
+          <select
+            value={selected ?? ''}
+            onChange={(event) => navigate(`runs?automation=${encodeURIComponent((event.currentTarget as HTMLSelectElement).value)}`)}
+          >
             {automations.data.automations.map((automation) => (
               <option key={automation.id} value={automation.id}>
                 {automation.name}
@@ -100,7 +103,13 @@ function RunList({ automationId }: { automationId: string }) {
                     <td>{run.error_detail ?? <Muted>none</Muted>}</td>
                     <td>
                       {!isFinal(run) && (
-                        <ConfirmButton label="Cancel" hidden={`run ${run.id}`} question={`Cancel run ${run.id}?`} confirm="Cancel run" onConfirm={() => void cancel.run(run.id)} />
+                        <ConfirmButton
+                          label="Cancel"
+                          hidden={`run ${run.id}`}
+                          question={`Cancel run ${run.id}?`}
+                          confirm="Cancel run"
+                          onConfirm={() => void cancel.run(run.id)}
+                        />
                       )}
                     </td>
                   </tr>
@@ -150,7 +159,14 @@ export function RunPage({ id }: { id: string }) {
           />
           {!isFinal(record) && (
             <div class="actions">
-              <ConfirmButton label="Cancel run" question="Cancel this run? The agent is stopped." confirm="Cancel run" class="contrast outline" busy={cancel.busy} onConfirm={() => void cancel.run()} />
+              <ConfirmButton
+                label="Cancel run"
+                question="Cancel this run? The agent is stopped."
+                confirm="Cancel run"
+                class="contrast outline"
+                busy={cancel.busy}
+                onConfirm={() => void cancel.run()}
+              />
             </div>
           )}
           <ErrorNotice error={cancel.error} context="Cancelling failed" />

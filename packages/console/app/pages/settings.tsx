@@ -50,7 +50,11 @@ export function SettingsPage() {
   });
   const addSecret = useAction(async (form: HTMLFormElement) => {
     const name = fieldValue(form, 'secret_name') ?? '';
-    await client.secrets.create({ name, value: (form.elements.namedItem('secret_value') as HTMLInputElement).value, description: fieldValue(form, 'secret_description') });
+    await client.secrets.create({
+      name,
+      value: (form.elements.namedItem('secret_value') as HTMLInputElement).value,
+      description: fieldValue(form, 'secret_description'),
+    });
     form.reset();
     done(`Secret ${name} stored.`);
   });
@@ -61,7 +65,9 @@ export function SettingsPage() {
   const setToken = useAction(async (form: HTMLFormElement) => {
     const provider = fieldValue(form, 'provider') as ProviderType;
     const host = fieldValue(form, 'provider_host');
-    await client.gitProviders.store({ provider_tokens: { [provider]: { token: (form.elements.namedItem('provider_token') as HTMLInputElement).value, ...(host ? { host } : {}) } } });
+    await client.gitProviders.store({
+      provider_tokens: { [provider]: { token: (form.elements.namedItem('provider_token') as HTMLInputElement).value, ...(host ? { host } : {}) } },
+    });
     form.reset();
     done(`${provider} token stored.`);
   });
@@ -164,7 +170,13 @@ export function SettingsPage() {
                       Store<Hidden> {label}</Hidden>
                     </button>
                     {isSet && (
-                      <ConfirmButton label="Remove" hidden={label} question={`Remove the ${label}?`} confirm={`Remove ${label}`} onConfirm={() => void setSecretSetting.run(field, label, '')} />
+                      <ConfirmButton
+                        label="Remove"
+                        hidden={label}
+                        question={`Remove the ${label}?`}
+                        confirm={`Remove ${label}`}
+                        onConfirm={() => void setSecretSetting.run(field, label, '')}
+                      />
                     )}
                   </div>
                 </div>
@@ -199,7 +211,13 @@ export function SettingsPage() {
                     </td>
                     <td>{secret.description ?? <Muted>none</Muted>}</td>
                     <td>
-                      <ConfirmButton label="Remove" hidden={`secret ${secret.name}`} question={`Remove ${secret.name}?`} confirm={`Remove ${secret.name}`} onConfirm={() => void removeSecret.run(secret.name)} />
+                      <ConfirmButton
+                        label="Remove"
+                        hidden={`secret ${secret.name}`}
+                        question={`Remove ${secret.name}?`}
+                        confirm={`Remove ${secret.name}`}
+                        onConfirm={() => void removeSecret.run(secret.name)}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -245,7 +263,13 @@ export function SettingsPage() {
               {Object.entries(view.provider_tokens_set).map(([provider, host]) => (
                 <li key={provider}>
                   {provider} token stored{host ? ` for ${host}` : ''} (never shown){' '}
-                  <ConfirmButton label="Remove" hidden={`${provider} token`} question={`Remove the ${provider} token?`} confirm={`Remove ${provider} token`} onConfirm={() => void unsetToken.run(provider as ProviderType)} />
+                  <ConfirmButton
+                    label="Remove"
+                    hidden={`${provider} token`}
+                    question={`Remove the ${provider} token?`}
+                    confirm={`Remove ${provider} token`}
+                    onConfirm={() => void unsetToken.run(provider as ProviderType)}
+                  />
                 </li>
               ))}
             </ul>

@@ -61,7 +61,11 @@ function Messages({ subscriptionId, enabled }: { subscriptionId: string; enabled
         {/* Labelled with `for`: a label around a select would take the chosen option into its name. */}
         <div>
           <label for="message-status">Status</label>
-          <select id="message-status" value={status} onChange={(event) => setStatus((event.currentTarget as HTMLSelectElement).value as OutboundMessageStatus | '')}>
+          <select
+            id="message-status"
+            value={status}
+            onChange={(event) => setStatus((event.currentTarget as HTMLSelectElement).value as OutboundMessageStatus | '')}
+          >
             <option value="">every status</option>
             {OUTBOUND_MESSAGE_STATUSES.map((value) => (
               <option key={value} value={value}>
@@ -127,7 +131,13 @@ function MessageRows({ message, canReplay, replaying, onReplay }: { message: Out
         <td>
           {message.attempt}
           {message.attempts.length > 0 && (
-            <button type="button" class="secondary outline small" aria-expanded={open ? 'true' : 'false'} aria-controls={open ? logId : undefined} onClick={() => setOpen(!open)}>
+            <button
+              type="button"
+              class="secondary outline small"
+              aria-expanded={open ? 'true' : 'false'}
+              aria-controls={open ? logId : undefined}
+              onClick={() => setOpen(!open)}
+            >
               {open ? 'Hide log' : 'Log'}
               <span class="visually-hidden"> of attempts of message {message.id}</span>
             </button>

@@ -27,7 +27,11 @@ export function SubscriptionsPage() {
   const [note, setNote] = useState<string | null>(null);
   const create = useAction(async (form: HTMLFormElement) => {
     const eventTypes = OUTBOUND_EVENT_TYPES.filter((type) => (form.elements.namedItem(`event-${type}`) as HTMLInputElement | null)?.checked);
-    const created = await client.subscriptions.create({ url: fieldValue(form, 'url') ?? '', event_types: eventTypes, description: fieldValue(form, 'description') });
+    const created = await client.subscriptions.create({
+      url: fieldValue(form, 'url') ?? '',
+      event_types: eventTypes,
+      description: fieldValue(form, 'description'),
+    });
     form.reset();
     subscriptions.reload();
     setShown({ title: `Subscription to ${created.url} created: copy its secret now`, url: created.url, secret: created.secret });
@@ -51,8 +55,8 @@ export function SubscriptionsPage() {
     <>
       <PageTitle>Subscriptions</PageTitle>
       <p>
-        The platform tells each subscriber URL about the events it asks for, signed per Standard Webhooks and retried for about a day. Its signing
-        secret is shown once, when it is made.
+        The platform tells each subscriber URL about the events it asks for, signed per Standard Webhooks and retried for about a day. Its signing secret is
+        shown once, when it is made.
       </p>
       {shown && (
         <SecretOnce
@@ -106,7 +110,12 @@ export function SubscriptionsPage() {
                         <Link to={`subscriptions/${segment(subscription.id)}`} class="button-link">
                           Messages<span class="visually-hidden"> to {subscription.url}</span>
                         </Link>
-                        <button type="button" class="secondary outline" aria-busy={toggle.busy ? 'true' : undefined} onClick={() => void toggle.run(subscription)}>
+                        <button
+                          type="button"
+                          class="secondary outline"
+                          aria-busy={toggle.busy ? 'true' : undefined}
+                          onClick={() => void toggle.run(subscription)}
+                        >
                           {subscription.enabled ? 'Disable' : 'Enable'}
                           <span class="visually-hidden"> subscription to {subscription.url}</span>
                         </button>
@@ -192,7 +201,8 @@ export function SubscriptionState({ subscription }: { subscription: Subscription
     <>
       enabled, failing
       <small class="detail">
-        {subscription.consecutive_failures} failed {subscription.consecutive_failures === 1 ? 'attempt' : 'attempts'} since <Time value={subscription.failing_since} />
+        {subscription.consecutive_failures} failed {subscription.consecutive_failures === 1 ? 'attempt' : 'attempts'} since{' '}
+        <Time value={subscription.failing_since} />
       </small>
     </>
   );

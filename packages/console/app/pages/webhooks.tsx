@@ -27,7 +27,8 @@ export function WebhooksPage() {
     const created = await client.webhooks.register(input);
     form.reset();
     webhooks.reload();
-    if (created.webhook_secret) setShown({ title: `Webhook ${created.source} registered: copy its secret now`, source: created.source, secret: created.webhook_secret });
+    if (created.webhook_secret)
+      setShown({ title: `Webhook ${created.source} registered: copy its secret now`, source: created.source, secret: created.webhook_secret });
     else setNote(`Webhook ${created.source} registered with the secret you gave.`);
   });
   const rotate = useAction(async (id: string) => {
@@ -106,7 +107,13 @@ export function WebhooksPage() {
                           busy={rotate.busy}
                           onConfirm={() => void rotate.run(webhook.id)}
                         />
-                        <ConfirmButton label="Delete" hidden={`webhook ${webhook.source}`} question={`Delete ${webhook.source}? Its events are refused from now on.`} confirm="Delete webhook" onConfirm={() => void remove.run(webhook.id, webhook.source)} />
+                        <ConfirmButton
+                          label="Delete"
+                          hidden={`webhook ${webhook.source}`}
+                          question={`Delete ${webhook.source}? Its events are refused from now on.`}
+                          confirm="Delete webhook"
+                          onConfirm={() => void remove.run(webhook.id, webhook.source)}
+                        />
                       </div>
                     </td>
                   </tr>
@@ -139,7 +146,11 @@ export function WebhooksPage() {
           <div class="grid">
             <label>
               Signature scheme
-              <select name="signature_scheme" value={scheme} onChange={(event) => setScheme((event.currentTarget as HTMLSelectElement).value as SignatureScheme)}>
+              <select
+                name="signature_scheme"
+                value={scheme}
+                onChange={(event) => setScheme((event.currentTarget as HTMLSelectElement).value as SignatureScheme)}
+              >
                 {SCHEMES.map((value) => (
                   <option key={value} value={value}>
                     {value}

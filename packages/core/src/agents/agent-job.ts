@@ -237,7 +237,10 @@ class AgentJob {
     const decided = this.hooks.closing ? await this.hooks.closing({ outcome, stopped, reason: this.plan.signal.reason }) : { outcome };
     if (this.plan.removeSandbox) await this.removeSandbox();
     if (decided && this.writer) {
-      const closing = this.writer.close(decided.outcome, { sandboxRemoved: this.sandboxRemoved, ...(decided.executionStatus ? { executionStatus: decided.executionStatus } : {}) });
+      const closing = this.writer.close(decided.outcome, {
+        sandboxRemoved: this.sandboxRemoved,
+        ...(decided.executionStatus ? { executionStatus: decided.executionStatus } : {}),
+      });
       // A stopped job records its end as best it can: the stop itself is what matters.
       await (stopped ? closing.catch(() => {}) : closing);
     }

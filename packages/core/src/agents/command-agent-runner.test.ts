@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentNoteDraft, agentOutputDraft, createCommandAgentRunner, emptyAgentSettings, type AgentEvent, type AgentRunInput, type SandboxRuntime } from '@agent-platform/core';
+import {
+  agentNoteDraft,
+  agentOutputDraft,
+  createCommandAgentRunner,
+  emptyAgentSettings,
+  type AgentEvent,
+  type AgentRunInput,
+  type SandboxRuntime,
+} from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -31,7 +39,8 @@ describe('command agent runner on the process runtime', () => {
 
   it('passes the task, event and ids, turns JSON lines into events and other lines into output, and completes on exit 0', async () => {
     const agent = createCommandAgentRunner({
-      command: 'echo "task: $AGENT_PLATFORM_INSTRUCTIONS"; echo "{\\"step\\": 1, \\"run\\": \\"$AGENT_PLATFORM_RUN_ID\\"}"; cat "$AGENT_PLATFORM_EVENT_FILE"; echo; printf "no newline at end"',
+      command:
+        'echo "task: $AGENT_PLATFORM_INSTRUCTIONS"; echo "{\\"step\\": 1, \\"run\\": \\"$AGENT_PLATFORM_RUN_ID\\"}"; cat "$AGENT_PLATFORM_EVENT_FILE"; echo; printf "no newline at end"',
     });
     const events = await collect(agent.run(input()));
     expect(events).toEqual([
@@ -62,7 +71,8 @@ describe('command agent runner on the process runtime', () => {
       mcpConfig: { sse_servers: [{ url: 'https://mcp.example.com', api_key: 'mcp-secret-789' }], stdio_servers: [], shttp_servers: [] },
     };
     const agent = createCommandAgentRunner({
-      command: 'echo "$LLM_MODEL $LLM_API_KEY $GITHUB_TOKEN $GITHUB_HOST $GIT_AUTHOR_NAME $GIT_AUTHOR_EMAIL $MAX_ITERATIONS $CONFIRMATION_MODE"; cat "$AGENT_PLATFORM_MCP_CONFIG_FILE"; echo; echo "$LLM_API_KEY" >&2; exit 1',
+      command:
+        'echo "$LLM_MODEL $LLM_API_KEY $GITHUB_TOKEN $GITHUB_HOST $GIT_AUTHOR_NAME $GIT_AUTHOR_EMAIL $MAX_ITERATIONS $CONFIRMATION_MODE"; cat "$AGENT_PLATFORM_MCP_CONFIG_FILE"; echo; echo "$LLM_API_KEY" >&2; exit 1',
     });
     const events = await collect(agent.run(input({ settings })));
     const text = JSON.stringify(events);

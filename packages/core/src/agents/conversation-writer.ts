@@ -61,7 +61,12 @@ export class ConversationWriter {
    */
   async close(outcome: AgentOutcome, options: { sandboxRemoved: boolean; executionStatus?: ExecutionStatus }): Promise<void> {
     const executionStatus = options.executionStatus ?? (outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error');
-    await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: executionStatus } });
+    await this.append({
+      kind: 'ConversationStateUpdateEvent',
+      source: 'environment',
+      message: null,
+      data: { key: 'execution_status', value: executionStatus },
+    });
     await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
     const current = await this.context.storage.conversations.get(this.conversationId);
     if (current) {

@@ -58,7 +58,8 @@ function recordingRuntime(seen: string[]): SandboxRuntime {
     delete: (id) => inner.delete(id),
     close: () => inner.close(),
     async *exec(id: string, input: ExecInput) {
-      if (seen.length === 0 && platform) seen.push(...(await platform.storage.startTasks.listByUser(alice.userId, { limit: 10 })).items.map((task) => task.status));
+      if (seen.length === 0 && platform)
+        seen.push(...(await platform.storage.startTasks.listByUser(alice.userId, { limit: 10 })).items.map((task) => task.status));
       yield* inner.exec(id, input);
     },
   };

@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function sandbox(env?: Record<string, string>): Promise<string> {
-  const started = await runtime.start({ sandboxId: `sbx-repo-${process.pid}-${++counter}`, specId: (await runtime.listSpecs())[0]!.id, ...(env ? { env } : {}) });
+  const started = await runtime.start({
+    sandboxId: `sbx-repo-${process.pid}-${++counter}`,
+    specId: (await runtime.listSpecs())[0]!.id,
+    ...(env ? { env } : {}),
+  });
   return started.id;
 }
 
@@ -154,14 +158,18 @@ describe('prepareRepository', () => {
     expect((await failure(prepareRepository(runtime, await sandbox(), input({ repository: 'acme/missing', host: git.url })))).message).toMatch(
       /^cloning acme\/missing failed: repository not found or the token has no access \(git: .*not found/,
     );
-    expect((await failure(prepareRepository(runtime, await sandbox(), input({ branch: 'feature/nope' })))).message).toMatch(/failed: branch feature\/nope not found$/);
+    expect((await failure(prepareRepository(runtime, await sandbox(), input({ branch: 'feature/nope' })))).message).toMatch(
+      /failed: branch feature\/nope not found$/,
+    );
     expect((await failure(prepareRepository(runtime, await sandbox(), input({ pullRequest: 9 })))).message).toMatch(/failed: pull request #9 not found/);
   });
 
   it('refuses what it cannot use safely, before running anything', async () => {
     const id = await sandbox();
     expect((await failure(prepareRepository(runtime, id, input({ repository: 'http://example.com/acme/app.git' })))).message).toContain('plain http');
-    expect((await failure(prepareRepository(runtime, id, input({ repository: `http://u:${TOKEN}@127.0.0.1/acme/app.git` })))).message).toContain('must not contain credentials');
+    expect((await failure(prepareRepository(runtime, id, input({ repository: `http://u:${TOKEN}@127.0.0.1/acme/app.git` })))).message).toContain(
+      'must not contain credentials',
+    );
     expect((await failure(prepareRepository(runtime, id, input({ repository: 'not a repo' })))).message).toContain('is not a repository');
     expect((await failure(prepareRepository(runtime, id, input({ branch: '--upload-pack=touch x' })))).message).toContain('is not a valid branch name');
     expect((await failure(prepareRepository(runtime, id, input({ provider: 'bitbucket', pullRequest: 1 })))).message).toContain('give the branch instead');

@@ -100,7 +100,8 @@ function parseUrl(text: string, what: string): URL {
     throw new RepositoryError(`${what} is not a valid URL`);
   }
   if (url.username || url.password) throw new RepositoryError(`${what} must not contain credentials`);
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) throw new RepositoryError(`${what} uses plain http, allowed only for a loopback host; use https`);
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname))
+    throw new RepositoryError(`${what} uses plain http, allowed only for a loopback host; use https`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RepositoryError(`${what} must be an https URL`);
   return url;
 }
@@ -194,7 +195,8 @@ async function prepare(
   const remote = remoteOf(input, provider);
   const branch = input.branch === null ? null : checkBranch(input.branch.trim());
   const pullRequest = input.pullRequest;
-  if (pullRequest !== null && (!Number.isSafeInteger(pullRequest) || pullRequest <= 0)) throw new RepositoryError(`${pullRequest} is not a pull request number`);
+  if (pullRequest !== null && (!Number.isSafeInteger(pullRequest) || pullRequest <= 0))
+    throw new RepositoryError(`${pullRequest} is not a pull request number`);
   const pullRef = pullRequest === null ? null : PULL_REQUEST_REFS[provider]?.(pullRequest);
   if (pullRequest !== null && !pullRef) throw new RepositoryError(`pull requests of ${provider} cannot be checked out by number; give the branch instead`);
   const variable = tokenVariable(provider);
@@ -233,7 +235,10 @@ async function prepare(
     return output;
   };
   const tail = (output: GitOutput) => {
-    const lines = clean(output.stderr).trim().split('\n').filter((line) => line.trim() !== '' && !line.startsWith('hint:'));
+    const lines = clean(output.stderr)
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('hint:'));
     const text = lines.slice(-2).join(' ').trim();
     return text ? ` (git: ${text.length > 400 ? `…${text.slice(-400)}` : text})` : '';
   };
@@ -259,7 +264,8 @@ async function prepare(
   if (init.exitCode !== 0) throw new RepositoryError(`preparing the repository for ${remote.display} failed${tail(init)}`);
 
   const fetched = await git('git fetch -q origin');
-  if (fetched.exitCode !== 0) throw new RepositoryError(`${failed}: ${fetchFailure(fetched.stderr, input.token !== null && remote.sendToken, provider, remote.origin)}${tail(fetched)}`);
+  if (fetched.exitCode !== 0)
+    throw new RepositoryError(`${failed}: ${fetchFailure(fetched.stderr, input.token !== null && remote.sendToken, provider, remote.origin)}${tail(fetched)}`);
 
   let checkout: string;
   let local: string | null;
@@ -279,7 +285,8 @@ async function prepare(
   } else {
     if (branch === null) {
       const head = await git('git ls-remote --symref origin HEAD');
-      if (head.exitCode !== 0) throw new RepositoryError(`${failed}: ${fetchFailure(head.stderr, input.token !== null && remote.sendToken, provider, remote.origin)}${tail(head)}`);
+      if (head.exitCode !== 0)
+        throw new RepositoryError(`${failed}: ${fetchFailure(head.stderr, input.token !== null && remote.sendToken, provider, remote.origin)}${tail(head)}`);
       const named = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(head.stdout)?.[1];
       if (!named) {
         const any = await git('git for-each-ref --count=1 --format="%(refname)" refs/remotes/origin');
@@ -341,9 +348,12 @@ export async function prepareOwnerRepository(
 /** What a failed `git fetch`/`ls-remote` means, in words. */
 function fetchFailure(stderr: string, hadToken: boolean, provider: ProviderType, origin: string): string {
   if (/Authentication failed|could not read (Username|Password)|terminal prompts disabled|Access denied|error: 40[13]\b|HTTP Basic/i.test(stderr)) {
-    return hadToken ? 'the token was refused or has no access to the repository' : `the repository needs credentials and no ${provider} token is stored for ${origin}`;
+    return hadToken
+      ? 'the token was refused or has no access to the repository'
+      : `the repository needs credentials and no ${provider} token is stored for ${origin}`;
   }
   if (/not found|does not appear to be a git repository|error: 404\b/i.test(stderr)) return 'repository not found or the token has no access';
-  if (/Could not resolve host|Failed to connect|Connection refused|Connection timed out|Network is unreachable|SSL/i.test(stderr)) return `could not reach ${origin}`;
+  if (/Could not resolve host|Failed to connect|Connection refused|Connection timed out|Network is unreachable|SSL/i.test(stderr))
+    return `could not reach ${origin}`;
   return 'git fetch failed';
 }

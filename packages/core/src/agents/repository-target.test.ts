@@ -27,8 +27,14 @@ describe('runRepository', () => {
     const fork = { number: 6, head: { ref: 'main', repo: { full_name: 'someone/app' } } };
     expect(runRepository(null, 'github', json({ pull_request: fork, repository }))).toMatchObject({ pullRequest: 6, branch: null });
     // A comment on a pull request.
-    expect(runRepository(null, 'github', json({ action: 'created', issue: { number: 7, pull_request: { url: 'x' } }, repository }))).toMatchObject({ pullRequest: 7, branch: null });
-    expect(runRepository(null, 'github', json({ action: 'created', issue: { number: 8 }, repository }))).toEqual({ repository: 'acme/app', provider: 'github' });
+    expect(runRepository(null, 'github', json({ action: 'created', issue: { number: 7, pull_request: { url: 'x' } }, repository }))).toMatchObject({
+      pullRequest: 7,
+      branch: null,
+    });
+    expect(runRepository(null, 'github', json({ action: 'created', issue: { number: 8 }, repository }))).toEqual({
+      repository: 'acme/app',
+      provider: 'github',
+    });
   });
 
   it('takes the pushed branch, but not a deleted one', () => {
@@ -40,6 +46,10 @@ describe('runRepository', () => {
   it("keeps the automation's repository over the event's, with the event's head only when it is the same one", () => {
     const pull = { number: 5, head: { ref: 'fix/bug', repo: { full_name: 'acme/app' } } };
     expect(runRepository('acme/other', 'github', json({ pull_request: pull, repository }))).toEqual({ repository: 'acme/other' });
-    expect(runRepository('Acme/App', 'github', json({ pull_request: pull, repository }))).toMatchObject({ repository: 'Acme/App', pullRequest: 5, branch: 'fix/bug' });
+    expect(runRepository('Acme/App', 'github', json({ pull_request: pull, repository }))).toMatchObject({
+      repository: 'Acme/App',
+      pullRequest: 5,
+      branch: 'fix/bug',
+    });
   });
 });

@@ -25,7 +25,8 @@ function githubTarget(payload: Json): RepositoryTarget | null {
     return { repository: fullName, provider: 'github', pullRequest: number(pull.number), branch: sameRepository ? string(head?.ref) : null };
   }
   const issue = object(payload.issue);
-  if (issue && object(issue.pull_request) && number(issue.number)) return { repository: fullName, provider: 'github', pullRequest: number(issue.number), branch: null };
+  if (issue && object(issue.pull_request) && number(issue.number))
+    return { repository: fullName, provider: 'github', pullRequest: number(issue.number), branch: null };
   const ref = string(payload.ref);
   if (ref?.startsWith('refs/heads/') && payload.deleted !== true) return { repository: fullName, provider: 'github', branch: ref.slice('refs/heads/'.length) };
   return { repository: fullName, provider: 'github' };

@@ -8,23 +8,35 @@ async function setup() {
   // A clock a second further on at each delivery, so "newest first" is not decided by random ids.
   let at = Date.parse('2026-11-23T12:00:00Z');
   const clock = { now: () => new Date(at) };
-  const platform = createAgentPlatform({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }), publicUrl: 'http://localhost', clock });
+  const platform = createAgentPlatform({
+    storage: createMemoryStorage(),
+    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
+    publicUrl: 'http://localhost',
+    clock,
+  });
   const webhook = await platform.webhooks.register(alice, { name: 'Linear', source: 'linear' });
   const send = async (payload: unknown, deliveryId: string) => {
     at += 1000;
     const body = Buffer.from(JSON.stringify(payload));
-    const headers = { ...signatureHeaders({ scheme: 'hmac-sha256', secret: webhook.webhook_secret as string, body, now: clock.now() }), 'linear-delivery': deliveryId };
+    const headers = {
+      ...signatureHeaders({ scheme: 'hmac-sha256', secret: webhook.webhook_secret as string, body, now: clock.now() }),
+      'linear-delivery': deliveryId,
+    };
     return platform.events.ingest('acme', 'linear', { headers, body });
   };
   return { platform, send };
 }
 
-const draft = (filter: string | null, on: string | string[] = 'Issue') => ({ name: 'triage', instructions: 'Triage it', trigger: { type: 'event', source: 'linear', on, filter } });
+const draft = (filter: string | null, on: string | string[] = 'Issue') => ({
+  name: 'triage',
+  instructions: 'Triage it',
+  trigger: { type: 'event', source: 'linear', on, filter },
+});
 
 describe('automations.validate', () => {
   it('refuses an invalid draft as create does, with the same issues under `automation`', async () => {
     const { platform } = await setup();
-    const error = await platform.automations.validate(alice, { automation: { ...draft("nope("), name: '' } }).catch((caught: unknown) => caught);
+    const error = await platform.automations.validate(alice, { automation: { ...draft('nope('), name: '' } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PlatformError);
     expect((error as PlatformError).issues?.map((issue) => issue.loc)).toEqual([
       ['body', 'automation', 'name'],
@@ -34,7 +46,10 @@ describe('automations.validate', () => {
     expect((create as PlatformError).issues?.map((issue) => issue.msg)).toEqual((error as PlatformError).issues?.map((issue) => issue.msg));
     // A regex that does not compile is refused at validation too.
     const regex = await platform.automations.validate(alice, { automation: draft("regex(data.title, '(')") }).catch((caught: unknown) => caught);
-    expect((regex as PlatformError).issues?.[0]).toMatchObject({ loc: ['body', 'automation', 'trigger', 'filter'], msg: expect.stringContaining('invalid regex pattern') });
+    expect((regex as PlatformError).issues?.[0]).toMatchObject({
+      loc: ['body', 'automation', 'trigger', 'filter'],
+      msg: expect.stringContaining('invalid regex pattern'),
+    });
   });
 
   it('answers a valid draft with its trigger as stored, and no results without payloads', async () => {
@@ -63,13 +78,20 @@ describe('automations.validate', () => {
 
   it('takes sample_event_key when given, requires it for GitHub, and says when the source is unknown', async () => {
     const { platform } = await setup();
-    const github = { name: 'pr', instructions: 'x', trigger: { type: 'event', source: 'github', on: 'pull_request.opened', filter: "pull_request.draft == `false`" } };
+    const github = {
+      name: 'pr',
+      instructions: 'x',
+      trigger: { type: 'event', source: 'github', on: 'pull_request.opened', filter: 'pull_request.draft == `false`' },
+    };
     const sample = { action: 'opened', pull_request: { draft: false } };
     const missing = await platform.automations.validate(alice, { automation: github, sample_payload: sample }).catch((caught: unknown) => caught);
     expect((missing as PlatformError).issues?.[0]).toMatchObject({ loc: ['body', 'sample_event_key'] });
     const answer = await platform.automations.validate(alice, { automation: github, sample_payload: sample, sample_event_key: 'pull_request.opened' });
     expect(answer.results[0]).toMatchObject({ event_key: 'pull_request.opened', matched: true, reason: 'matched' });
-    const unknown = await platform.automations.validate(alice, { automation: { ...draft(null), trigger: { type: 'event', source: 'jira', on: 'x' } }, sample_payload: { type: 'x' } });
+    const unknown = await platform.automations.validate(alice, {
+      automation: { ...draft(null), trigger: { type: 'event', source: 'jira', on: 'x' } },
+      sample_payload: { type: 'x' },
+    });
     expect(unknown.results[0]).toMatchObject({ reason: 'no_event_key', detail: expect.stringContaining('no webhook is registered for source "jira"') });
   });
 

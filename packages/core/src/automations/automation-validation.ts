@@ -57,8 +57,14 @@ export async function validateAutomationDraft(context: ServiceContext, principal
   }
   if (parsed.test_recent !== undefined) {
     for (const delivery of await recentDeliveries(context, principal.orgId, trigger.source, parsed.test_recent)) {
-      const key: EventKeyResult = delivery.event_key !== null ? { ok: true, key: delivery.event_key } : { ok: false, reason: delivery.detail ?? 'the delivery has no event key' };
-      results.push({ payload: 'delivery', delivery_id: delivery.id, received_at: delivery.received_at, ...verdict(key, JSON.parse(delivery.payload_json as string)) });
+      const key: EventKeyResult =
+        delivery.event_key !== null ? { ok: true, key: delivery.event_key } : { ok: false, reason: delivery.detail ?? 'the delivery has no event key' };
+      results.push({
+        payload: 'delivery',
+        delivery_id: delivery.id,
+        received_at: delivery.received_at,
+        ...verdict(key, JSON.parse(delivery.payload_json as string)),
+      });
     }
   }
   return { valid: true, trigger, enabled: draft.enabled, results };
@@ -68,11 +74,16 @@ export async function validateAutomationDraft(context: ServiceContext, principal
 async function sampleEventKey(context: ServiceContext, orgId: string, source: string, payload: unknown, given: string | undefined): Promise<EventKeyResult> {
   if (given !== undefined) return { ok: true, key: given };
   if (source === GITHUB_SOURCE) {
-    throw validationError(['body', 'sample_event_key'], 'sample_event_key is required with a GitHub sample payload (the event is a header), e.g. "pull_request.opened"', 'missing');
+    throw validationError(
+      ['body', 'sample_event_key'],
+      'sample_event_key is required with a GitHub sample payload (the event is a header), e.g. "pull_request.opened"',
+      'missing',
+    );
   }
   const webhook = await context.storage.webhooks.getBySource(orgId, source);
   if (!webhook) return { ok: false, reason: `no webhook is registered for source "${source}": give sample_event_key` };
-  if (webhook.event_key_header) return { ok: false, reason: `source "${source}" takes its event key from the ${webhook.event_key_header} header: give sample_event_key` };
+  if (webhook.event_key_header)
+    return { ok: false, reason: `source "${source}" takes its event key from the ${webhook.event_key_header} header: give sample_event_key` };
   return customEventKey(webhook, {}, payload);
 }
 

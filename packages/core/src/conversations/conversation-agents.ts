@@ -132,7 +132,9 @@ export class ConversationAgents {
       const history = await readEventsFrom(this.context.storage, record.id);
       await this.runJob(principal, {
         sandbox: { specId: stored?.sandbox_spec_id ?? null, reuse: record.sandbox_id },
-        repository: record.selected_repository ? { repository: record.selected_repository, provider: record.git_provider, branch: record.selected_branch } : null,
+        repository: record.selected_repository
+          ? { repository: record.selected_repository, provider: record.git_provider, branch: record.selected_branch }
+          : null,
         conversation: { resume: record },
         agent: { instructions: messageOf(history), history, llmModel: record.llm_model },
       });

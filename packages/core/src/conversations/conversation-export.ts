@@ -25,7 +25,8 @@ const EARLIEST_ZIP_TIME = Date.UTC(1980, 0, 2);
 const safeName = (value: string): string => value.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100) || '_';
 
 /** The entry name of an event: `event-00042-evt_abc.json`. */
-export const eventEntryName = (event: Pick<ConversationEvent, 'seq' | 'id'>): string => `event-${String(event.seq).padStart(5, '0')}-${safeName(event.id)}.json`;
+export const eventEntryName = (event: Pick<ConversationEvent, 'seq' | 'id'>): string =>
+  `event-${String(event.seq).padStart(5, '0')}-${safeName(event.id)}.json`;
 
 function mtimeOf(timestamp: string, fallback: Date): Date {
   const time = Date.parse(timestamp);

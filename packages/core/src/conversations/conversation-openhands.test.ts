@@ -37,7 +37,8 @@ async function failure(promise: Promise<unknown>): Promise<PlatformError> {
 }
 
 async function run(runtime: SandboxRuntime, sandboxId: string, command: string): Promise<void> {
-  for await (const event of runtime.exec(sandboxId, { command })) if (event.type === 'exit' && event.result.exitCode !== 0) throw new Error(`${command} failed`);
+  for await (const event of runtime.exec(sandboxId, { command }))
+    if (event.type === 'exit' && event.result.exitCode !== 0) throw new Error(`${command} failed`);
 }
 
 describe('workspacePath', () => {
@@ -117,9 +118,13 @@ describe('conversations: rename, delete, download, read a file', () => {
     const first = JSON.parse(strFromU8(files[eventNames[0] as string] as Uint8Array));
     expect(first).toMatchObject({ id: events[0]?.id, kind: 'MessageEvent', source: 'user', seq: 0, timestamp: events[0]?.created_at });
     expect(first.llm_message.content[0].text).toBe('export me');
-    const output = eventNames.map((name) => JSON.parse(strFromU8(files[name] as Uint8Array))).find((event) => event.kind === 'agent_output' && String(event.message).startsWith('task:'));
+    const output = eventNames
+      .map((name) => JSON.parse(strFromU8(files[name] as Uint8Array)))
+      .find((event) => event.kind === 'agent_output' && String(event.message).startsWith('task:'));
     expect(output?.message).toBe('task: export me');
-    const everything = Object.values(files).map((bytes) => strFromU8(bytes)).join('\n');
+    const everything = Object.values(files)
+      .map((bytes) => strFromU8(bytes))
+      .join('\n');
     expect(everything).not.toContain('sk-export-secret');
     expect((await failure(platform.conversations.download(bob, id))).status).toBe(404);
   });

@@ -365,8 +365,6 @@ export class ConversationsService {
     return record;
   }
 
-
-
   private async lastEvent(id: string, matches: (event: ConversationEvent) => boolean): Promise<ConversationEvent | null> {
     return (await readEventsFrom(this.context.storage, id)).findLast(matches) ?? null;
   }

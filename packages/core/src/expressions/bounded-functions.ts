@@ -109,7 +109,9 @@ export function registerBoundedFunctions(host: FunctionHost): void {
         throw new Error(`Invalid type: unexpected type (${runtime.TYPE_NAME_TABLE[requiredType]})`);
       }
       const invalid = (item: JSONValue) =>
-        new Error(`Invalid type: expected (${runtime.TYPE_NAME_TABLE[requiredType as number]}), received ${runtime.TYPE_NAME_TABLE[runtime.getTypeName(item) as number]}`);
+        new Error(
+          `Invalid type: expected (${runtime.TYPE_NAME_TABLE[requiredType as number]}), received ${runtime.TYPE_NAME_TABLE[runtime.getTypeName(item) as number]}`,
+        );
       return sorted.sort((a, b) => {
         const keyA = host.visit(node, a) as JSONValue;
         const keyB = host.visit(node, b) as JSONValue;
@@ -135,14 +137,16 @@ export function registerBoundedFunctions(host: FunctionHost): void {
     [{ types: [TYPE_STRING, TYPE_ARRAY, TYPE_OBJECT] }],
   );
   // Same results as the library's regex-based trims, in linear time.
-  const trimFunction = (left: boolean, right: boolean) => ([subject, chars]: JSONValue[]) => {
-    const text = subject as string;
-    meter().strings(text.length + (typeof chars === 'string' ? chars.length : 0), text.length);
-    const inSet = trimSet(chars as string | undefined);
-    let result = right ? trimEnd(text, inSet) : text;
-    if (left) result = trimStart(result, inSet);
-    return result;
-  };
+  const trimFunction =
+    (left: boolean, right: boolean) =>
+    ([subject, chars]: JSONValue[]) => {
+      const text = subject as string;
+      meter().strings(text.length + (typeof chars === 'string' ? chars.length : 0), text.length);
+      const inSet = trimSet(chars as string | undefined);
+      let result = right ? trimEnd(text, inSet) : text;
+      if (left) result = trimStart(result, inSet);
+      return result;
+    };
   const trimSignature = [{ types: [TYPE_STRING] }, { types: [TYPE_STRING], optional: true }];
   register('trim', trimFunction(true, true), trimSignature);
   register('trim_left', trimFunction(true, false), trimSignature);

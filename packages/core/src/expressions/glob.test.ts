@@ -53,7 +53,17 @@ describe('globMatch', () => {
 
   it('reads a 1 MiB subject in place: 132 matches stay correct', () => {
     const subject = `refs/heads/${'release-notes '.repeat(75_000)}v1.2.3`;
-    const patterns = ['refs/heads/*', '*v1.2.3', '*notes v1.?.3', 'refs/*/release-*', '*[0-9].[0-9].[0-9]', '*release-notes v1*', 'refs/tags/*', '*v2*', '*[!a-z]'];
+    const patterns = [
+      'refs/heads/*',
+      '*v1.2.3',
+      '*notes v1.?.3',
+      'refs/*/release-*',
+      '*[0-9].[0-9].[0-9]',
+      '*release-notes v1*',
+      'refs/tags/*',
+      '*v2*',
+      '*[!a-z]',
+    ];
     const expected = [true, true, true, true, true, true, false, false, true];
     for (let i = 0; i < 132; i++) {
       const k = i % patterns.length;
@@ -129,7 +139,13 @@ function formerGlobMatch(subject: string, pattern: string): boolean {
   }
   if (tokens.every((token) => token.kind === 'literal')) return subject === pattern;
   const matches = (token: Token, char: string) =>
-    token.kind === 'literal' ? token.char === char : token.kind === 'any' ? true : token.kind === 'set' ? token.ranges.some(([low, high]) => char >= low && char <= high) !== token.negated : false;
+    token.kind === 'literal'
+      ? token.char === char
+      : token.kind === 'any'
+        ? true
+        : token.kind === 'set'
+          ? token.ranges.some(([low, high]) => char >= low && char <= high) !== token.negated
+          : false;
   const text = [...subject];
   let t = 0;
   let s = 0;

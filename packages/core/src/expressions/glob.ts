@@ -109,8 +109,7 @@ export interface SearchSink {
 }
 
 /** Whether `subject` matches the glob `pattern`. */
-export const globMatch = (subject: string, pattern: string, budget?: GlobBudget): boolean =>
-  compileGlob(pattern).matches(subject, budget);
+export const globMatch = (subject: string, pattern: string, budget?: GlobBudget): boolean => compileGlob(pattern).matches(subject, budget);
 
 /** Whether a string contains glob wildcards. */
 export const hasGlobWildcard = (pattern: string): boolean => !compileGlob(pattern).literal;
@@ -198,9 +197,7 @@ function splitSegments(tokens: GlobToken[]): Segment[] {
   const segments: Segment[] = [];
   let current: Exclude<GlobToken, { kind: 'star' }>[] = [];
   const close = () => {
-    const literal = current.every((token) => token.kind === 'literal')
-      ? current.map((token) => keyToString((token as { key: CharKey }).key)).join('')
-      : null;
+    const literal = current.every((token) => token.kind === 'literal') ? current.map((token) => keyToString((token as { key: CharKey }).key)).join('') : null;
     segments.push({ tokens: current, literal });
     current = [];
   };

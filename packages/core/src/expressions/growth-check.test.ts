@@ -31,14 +31,14 @@ const REALISTIC_FILTERS = [
   "join(', ', sort(pull_request.labels[].name)) == 'bug, ui'",
   "max_by(commits, &length(message)).author.name == 'bot'",
   "not_null(pull_request.merged_by.login, sender.login) == 'alice'",
-  "merge(issue, {extra: `1`}).extra == `1`",
+  'merge(issue, {extra: `1`}).extra == `1`',
   "let $repo = repository.name in pull_request.head.ref == join('-', [$repo, 'release'])",
   "pull_request.requested_reviewers[*].login | contains(@, 'alice')",
-  "keys(pull_request.labels[0]) | length(@) > `1`",
+  'keys(pull_request.labels[0]) | length(@) > `1`',
   "glob(pull_request.head.ref, 'feature/*') && icontains(pull_request.body, 'fixes #')",
   "replace(lower(issue.title), ' ', '-') | starts_with(@, 'bug-')",
   "map(&name, labels) | sort(@) | [0] == 'a'",
-  "items[*].[id, name, state, owner.login, tags[0]] | length(@) > `0`",
+  'items[*].[id, name, state, owner.login, tags[0]] | length(@) > `0`',
   'workflow_run.conclusion == `"failure"` && workflow_run.head_branch == `"main"`',
 ];
 
@@ -67,7 +67,7 @@ describe('static growth check', () => {
     ['to_string of a doubled value', `to_string(@|${chain(12, '[@,@]')})`],
     ['a comparison of doubled values', `(@|${chain(12, '[@,@]')}) == \`1\``],
     ['let bindings', `let $a = [@,@] in let $b = [$a,$a] in let $c = [$b,$b] in ${chain(8, '[@,@]')} | [$c]`],
-    ['replace with an empty search', `${"replace(".repeat(5)}@${", '', 'xxxx')".repeat(5)}`],
+    ['replace with an empty search', `${'replace('.repeat(5)}@${", '', 'xxxx')".repeat(5)}`],
     ['joins', `join('----------', [join('----------', [join('----------', [@, @]), @]), @])`],
     ['map', `${'map(&[@,@,@,@], '.repeat(6)}@${')'.repeat(6)}`],
   ])('refuses growth through %s', (_, filter) => {

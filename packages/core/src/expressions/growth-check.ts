@@ -29,8 +29,22 @@ type AnyNode = { type: string } & Record<string, any>;
 
 /** Functions whose value has a fixed size whatever their arguments. */
 const FIXED_SIZE = new Set([
-  'abs', 'avg', 'ceil', 'contains', 'ends_with', 'find_first', 'find_last', 'floor', 'glob', 'icontains',
-  'length', 'regex', 'starts_with', 'sum', 'to_number', 'type',
+  'abs',
+  'avg',
+  'ceil',
+  'contains',
+  'ends_with',
+  'find_first',
+  'find_last',
+  'floor',
+  'glob',
+  'icontains',
+  'length',
+  'regex',
+  'starts_with',
+  'sum',
+  'to_number',
+  'type',
 ]);
 /** Functions whose value is no larger than the sum of their arguments. */
 const SUM_OF_ARGUMENTS = new Set(['merge', 'zip', 'not_null']);

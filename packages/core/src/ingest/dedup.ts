@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { DELIVERY_ID_HEADERS } from '../signatures/registry.js';
 import { header, type RequestHeaders } from './request-headers.js';
 
-
 export interface DedupIdentity {
   /** The sender's delivery id, when it sent one. */
   providerDeliveryId: string | null;

@@ -116,7 +116,10 @@ describe('delivery log lines', () => {
     });
 
     const replayed = await p.deliveries.replay(alice, matched.delivery_id as string);
-    expect(onlyLine(lines)).toMatchObject({ msg: 'delivery matched', obj: { status: 'matched', replayOf: matched.delivery_id, runIds: replayed.runs_created } });
+    expect(onlyLine(lines)).toMatchObject({
+      msg: 'delivery matched',
+      obj: { status: 'matched', replayOf: matched.delivery_id, runIds: replayed.runs_created },
+    });
     expect(automation.id).toEqual(expect.any(String));
   });
 
@@ -131,7 +134,15 @@ describe('delivery log lines', () => {
     expect(await refused('acme', 'nope', signed({ type: MARKER }))).toEqual({
       level: 'warn',
       msg: 'delivery refused',
-      obj: { kind: 'delivery', orgId: 'acme', source: 'nope', status: 'refused', httpStatus: 404, reason: 'unknown_source', detail: 'Unknown or disabled webhook source' },
+      obj: {
+        kind: 'delivery',
+        orgId: 'acme',
+        source: 'nope',
+        status: 'refused',
+        httpStatus: 404,
+        reason: 'unknown_source',
+        detail: 'Unknown or disabled webhook source',
+      },
     });
     expect((await refused('acme', 'hook', { body: Buffer.from(JSON.stringify({ type: MARKER })), headers: {} })).obj).toEqual({
       kind: 'delivery',
@@ -143,8 +154,15 @@ describe('delivery log lines', () => {
       detail: 'Missing X-Signature-256 header',
     });
     const forged = { body: Buffer.from(JSON.stringify({ type: MARKER })), headers: { 'x-signature-256': 'ab'.repeat(32) } };
-    expect((await refused('acme', 'hook', forged)).obj).toMatchObject({ httpStatus: 401, reason: 'signature_mismatch', detail: 'X-Signature-256 does not match the request body' });
-    expect((await refused('acme', 'hook', { ...forged, headers: { 'x-signature-256': 'not-hex' } })).obj).toMatchObject({ httpStatus: 401, reason: 'malformed_signature' });
+    expect((await refused('acme', 'hook', forged)).obj).toMatchObject({
+      httpStatus: 401,
+      reason: 'signature_mismatch',
+      detail: 'X-Signature-256 does not match the request body',
+    });
+    expect((await refused('acme', 'hook', { ...forged, headers: { 'x-signature-256': 'not-hex' } })).obj).toMatchObject({
+      httpStatus: 401,
+      reason: 'malformed_signature',
+    });
     expect((await refused('acme', 'hook', signed({ type: 'ping', pad: `${MARKER}${'x'.repeat(400)}` }))).obj).toMatchObject({
       httpStatus: 413,
       reason: 'payload_too_large',
@@ -160,7 +178,14 @@ describe('delivery log lines', () => {
       reason: 'malformed_json',
     });
     const invalidUtf8 = Buffer.from([0x7b, 0xff, 0x7d]);
-    expect((await refused('acme', 'hook', { body: invalidUtf8, headers: signatureHeaders({ scheme: 'hmac-sha256', secret: SECRET, body: invalidUtf8, now: new Date() }) })).obj).toMatchObject({
+    expect(
+      (
+        await refused('acme', 'hook', {
+          body: invalidUtf8,
+          headers: signatureHeaders({ scheme: 'hmac-sha256', secret: SECRET, body: invalidUtf8, now: new Date() }),
+        })
+      ).obj,
+    ).toMatchObject({
       httpStatus: 400,
       reason: 'invalid_utf8',
     });
@@ -186,7 +211,9 @@ describe('delivery log lines', () => {
       obj: { orgId: 'acme', source: 'github', deliveryId: result.delivery_id, providerDeliveryId: 'gh-1', eventKey: 'issues.opened', status: 'unmatched' },
     });
 
-    await p.events.ingestGithub(github({ action: 'closed', issue: { title: MARKER }, repository: { owner: { login: 'someone-else' } } }, { 'x-github-delivery': 'gh-2' }));
+    await p.events.ingestGithub(
+      github({ action: 'closed', issue: { title: MARKER }, repository: { owner: { login: 'someone-else' } } }, { 'x-github-delivery': 'gh-2' }),
+    );
     expect(onlyLine(lines)).toMatchObject({
       level: 'info',
       obj: { orgId: null, source: 'github', providerDeliveryId: 'gh-2', eventKey: 'issues.closed', status: 'unrouted', matched: 0 },

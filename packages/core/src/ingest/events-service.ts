@@ -153,4 +153,3 @@ export class EventsService {
     if (!result.ok) throw new PlatformError('UNAUTHORIZED', result.message, { cause: result });
   }
 }
-

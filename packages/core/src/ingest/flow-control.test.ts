@@ -45,7 +45,11 @@ describe('flow control', () => {
     const second = await push(7);
     const third = await push(7);
     const otherKey = await push(8);
-    expect(await run(first)).toMatchObject({ status: 'CANCELLED', concurrency_key: '7', error_detail: `superseded by run ${second} (delivery ${(await run(second)).delivery_id}) with concurrency key "7"` });
+    expect(await run(first)).toMatchObject({
+      status: 'CANCELLED',
+      concurrency_key: '7',
+      error_detail: `superseded by run ${second} (delivery ${(await run(second)).delivery_id}) with concurrency key "7"`,
+    });
     expect(await run(second)).toMatchObject({ status: 'CANCELLED', error_detail: expect.stringContaining(`superseded by run ${third}`) });
     expect(await run(third)).toMatchObject({ status: 'PENDING', concurrency_key: '7', held_reason: null });
     expect(await run(otherKey)).toMatchObject({ status: 'PENDING', concurrency_key: '8' });
@@ -56,7 +60,11 @@ describe('flow control', () => {
     const first = await push(7);
     const second = await push(7);
     expect(await run(first)).toMatchObject({ status: 'PENDING' });
-    expect(await run(second)).toMatchObject({ status: 'SKIPPED', completed_at: expect.any(String), error_detail: `skipped: run ${first} with concurrency key "7" is still PENDING` });
+    expect(await run(second)).toMatchObject({
+      status: 'SKIPPED',
+      completed_at: expect.any(String),
+      error_detail: `skipped: run ${first} with concurrency key "7" is still PENDING`,
+    });
   });
 
   it('queue: runs with one key run one at a time, in order; the held one says why', async () => {
@@ -68,7 +76,11 @@ describe('flow control', () => {
     // One claim takes one run per key, the oldest.
     expect((await claim()).map((claimed) => claimed.id).sort()).toEqual([first, other].sort());
     expect(await claim()).toEqual([]);
-    await platform.storage.runQueue.complete('w1', { orgId: 'acme', id: first }, { status: 'COMPLETED', error_detail: null, completed_at: new Date().toISOString() });
+    await platform.storage.runQueue.complete(
+      'w1',
+      { orgId: 'acme', id: first },
+      { status: 'COMPLETED', error_detail: null, completed_at: new Date().toISOString() },
+    );
     const next = await claim();
     expect(next.map((claimed) => claimed.id)).toEqual([second]);
     expect(await run(second)).toMatchObject({ status: 'RUNNING', held_reason: null });
@@ -90,7 +102,10 @@ describe('flow control', () => {
       expect(await run(id)).toMatchObject({ status: 'CANCELLED', error_detail: expect.stringContaining('within the 30 s debounce window') });
     }
     const startsAt = new Date(clock.now().getTime() + 30_000).toISOString();
-    expect(await run(last)).toMatchObject({ status: 'PENDING', held_reason: `debounced: starts at ${startsAt} unless a later event with concurrency key "7" replaces it` });
+    expect(await run(last)).toMatchObject({
+      status: 'PENDING',
+      held_reason: `debounced: starts at ${startsAt} unless a later event with concurrency key "7" replaces it`,
+    });
     expect(await claim()).toEqual([]);
     advance(30_000);
     expect((await claim()).map((claimed) => claimed.id)).toEqual([last]);
@@ -124,6 +139,9 @@ describe('flow control', () => {
     }
     const patched = await platform.automations.update(alice, automation.id, { name: 'renamed', on_conflict: 'skip' });
     expect(patched).toMatchObject({ concurrency_key: 'pull_request.number', on_conflict: 'skip', debounce_seconds: 10 });
-    expect(await platform.automations.update(alice, automation.id, { concurrency_key: null, debounce_seconds: null })).toMatchObject({ concurrency_key: null, debounce_seconds: null });
+    expect(await platform.automations.update(alice, automation.id, { concurrency_key: null, debounce_seconds: null })).toMatchObject({
+      concurrency_key: null,
+      debounce_seconds: null,
+    });
   });
 });

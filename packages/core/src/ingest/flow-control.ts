@@ -63,7 +63,12 @@ async function decide(tx: StorageRepositories, run: RunRecord, automation: Autom
   const keyed = Boolean(automation.concurrency_key) && key !== null;
   if (!keyed && !automation.debounce_seconds) return null;
   const cancel = async (live: RunRecord, reason: string): Promise<void> => {
-    const cancelled = await tx.runs.transition(live.org_id, live.id, { from: ['PENDING', 'RUNNING'] }, { ...CANCELLED_PATCH, completed_at: at, error_detail: reason });
+    const cancelled = await tx.runs.transition(
+      live.org_id,
+      live.id,
+      { from: ['PENDING', 'RUNNING'] },
+      { ...CANCELLED_PATCH, completed_at: at, error_detail: reason },
+    );
     if (cancelled) outcome.cancelled.push(cancelled);
   };
   const keyText = keyed ? ` with concurrency key ${JSON.stringify(key)}` : '';

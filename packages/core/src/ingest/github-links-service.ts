@@ -36,7 +36,8 @@ export class GithubLinksService {
 }
 
 function refOf(input: GithubLinkInput): Pick<GithubLink, 'kind' | 'key'> {
-  if (input.installationId !== undefined && input.account !== undefined) throw validationError(['installationId'], 'give an installation id or an account, not both');
+  if (input.installationId !== undefined && input.account !== undefined)
+    throw validationError(['installationId'], 'give an installation id or an account, not both');
   if (input.installationId !== undefined) {
     const key = String(input.installationId);
     if (!/^\d{1,20}$/.test(key)) throw validationError(['installationId'], 'must be a number');

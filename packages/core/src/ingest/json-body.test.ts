@@ -19,7 +19,7 @@ describe('JSON nesting limit', () => {
   it('ignores brackets inside strings, escaped quotes included', () => {
     expect(jsonNestingExceeds(JSON.stringify({ text: '['.repeat(1000) }), 2)).toBe(false);
     expect(jsonNestingExceeds(JSON.stringify({ text: `say \\"[[[[\\" and "{{{{"` }), 2)).toBe(false);
-    expect(jsonNestingExceeds(JSON.stringify({ text: 'ends with a backslash\\' , deep: [[[1]]] }), 3)).toBe(true);
+    expect(jsonNestingExceeds(JSON.stringify({ text: 'ends with a backslash\\', deep: [[[1]]] }), 3)).toBe(true);
     expect(jsonNestingExceeds('{"unterminated": "[[[[[', 2)).toBe(false);
   });
 

@@ -147,7 +147,8 @@ export async function commitDelivery(
  * unless flow control must read and change live runs with it.
  */
 async function commitAll(context: ServiceContext, prepared: readonly PreparedDelivery[], dedupWindowSeconds: number): Promise<CommittedDelivery[]> {
-  if (prepared.length === 1 && (prepared[0] as PreparedDelivery).flows.length === 0) return [await commitDelivery(context.storage, context, prepared[0] as PreparedDelivery, dedupWindowSeconds)];
+  if (prepared.length === 1 && (prepared[0] as PreparedDelivery).flows.length === 0)
+    return [await commitDelivery(context.storage, context, prepared[0] as PreparedDelivery, dedupWindowSeconds)];
   return context.storage.transaction(async (tx) => {
     const out: CommittedDelivery[] = [];
     for (const one of prepared) out.push(await commitDelivery(tx, context, one, dedupWindowSeconds));
@@ -161,7 +162,12 @@ async function commitAll(context: ServiceContext, prepared: readonly PreparedDel
  * delivery matching a popular automation would write that one row, and concurrent deliveries
  * would conflict on it.
  */
-async function afterCommit(context: ServiceContext, prepared: readonly PreparedDelivery[], results: readonly IngestResult[], triggerMarks: TriggerMarks | null): Promise<void> {
+async function afterCommit(
+  context: ServiceContext,
+  prepared: readonly PreparedDelivery[],
+  results: readonly IngestResult[],
+  triggerMarks: TriggerMarks | null,
+): Promise<void> {
   for (const [index, one] of prepared.entries()) {
     if (results[index]?.duplicate) continue;
     tellSubscribers(context, one.delivery);

@@ -14,12 +14,8 @@ function issuesOf(run: () => unknown) {
 
 describe('validation issues', () => {
   it('points at an MCP stdio command with spaces', () => {
-    const issues = issuesOf(() =>
-      parseInput(settingsInputSchema, { mcp_config: { stdio_servers: [{ name: 'fs', command: 'npx server-fs' }] } }),
-    );
-    expect(issues).toEqual([
-      expect.objectContaining({ loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], type: 'invalid_format' }),
-    ]);
+    const issues = issuesOf(() => parseInput(settingsInputSchema, { mcp_config: { stdio_servers: [{ name: 'fs', command: 'npx server-fs' }] } }));
+    expect(issues).toEqual([expect.objectContaining({ loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], type: 'invalid_format' })]);
   });
 
   it('rejects unknown mcp_config members, bad URLs, names and env keys with exact locations', () => {

@@ -1,14 +1,7 @@
 import { PlatformError, notFound } from '../kernel/errors.js';
 import { StorageConflictError } from '../ports/storage.js';
 import type { Principal } from '../schemas/principal.js';
-import {
-  apiKeyCreateInputSchema,
-  type ApiKeyList,
-  type ApiKeyRecord,
-  type ApiKeyView,
-  type CreatedApiKey,
-  type CurrentApiKey,
-} from '../schemas/api-key.js';
+import { apiKeyCreateInputSchema, type ApiKeyList, type ApiKeyRecord, type ApiKeyView, type CreatedApiKey, type CurrentApiKey } from '../schemas/api-key.js';
 import { parseInput } from '../kernel/validation.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from './api-key-material.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';

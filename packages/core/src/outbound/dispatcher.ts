@@ -133,7 +133,14 @@ export class OutboundDispatcher {
         : { status: 'failed', attempt: number, attempts, detail: `gave up after ${number} attempts: ${response.error}`, next_attempt_at: null },
     );
     this.context.logger.warn(
-      { kind: 'outbound', messageId: message.id, subscriptionId: subscription.id, attempt: number, error: response.error, nextAttemptAt: next?.toISOString() ?? null },
+      {
+        kind: 'outbound',
+        messageId: message.id,
+        subscriptionId: subscription.id,
+        attempt: number,
+        error: response.error,
+        nextAttemptAt: next?.toISOString() ?? null,
+      },
       next ? 'outbound attempt failed' : 'outbound message failed',
     );
     await this.failed(subscription, now, response.error);

@@ -24,7 +24,10 @@ async function setup(outbound: OutboundOptions = {}) {
     outbound: { allowPrivateAddresses: true, send: false, random: () => 0.5, ...outbound },
   });
   const subscriber = await startSubscriber();
-  cleanups.push(() => platform.stop(), () => subscriber.close());
+  cleanups.push(
+    () => platform.stop(),
+    () => subscriber.close(),
+  );
   const webhook = await platform.webhooks.register(alice, { name: 'Linear', source: 'linear' });
   const send = (payload: unknown) => {
     const body = Buffer.from(JSON.stringify(payload));
@@ -57,7 +60,10 @@ describe('outbound events', () => {
     expect(request?.verifyError).toBeNull();
     expect(request?.headers['webhook-id']).toBe(message?.id);
     expect(request?.headers['content-type']).toBe('application/json');
-    expect(request?.verified).toMatchObject({ type: 'delivery.received', data: { id: ingested.delivery_id, source: 'linear', event_key: 'Issue', status: 'unmatched' } });
+    expect(request?.verified).toMatchObject({
+      type: 'delivery.received',
+      data: { id: ingested.delivery_id, source: 'linear', event_key: 'Issue', status: 'unmatched' },
+    });
     // The event's payload is not sent: a subscriber asks for the delivery if it wants it.
     expect(JSON.parse(request?.body ?? '{}').data).not.toHaveProperty('payload');
 
@@ -75,7 +81,11 @@ describe('outbound events', () => {
     const other = await platform.subscriptions.create({ userId: 'bob', orgId: 'other' }, { url: subscriber.url, event_types: ['delivery.received'] });
     await send({ type: 'Issue' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const [principal, id] of [[alice, runs.id], [alice, disabled.id], [{ userId: 'bob', orgId: 'other' }, other.id]] as const) {
+    for (const [principal, id] of [
+      [alice, runs.id],
+      [alice, disabled.id],
+      [{ userId: 'bob', orgId: 'other' }, other.id],
+    ] as const) {
       expect((await platform.subscriptions.listMessages(principal, id, { limit: 10, offset: 0 })).total).toBe(0);
     }
   });
@@ -119,7 +129,10 @@ describe('outbound events', () => {
   it('spreads retries with jitter of up to a fifth either way', async () => {
     const low = await setup({ random: () => 0 });
     const high = await setup({ random: () => 0.999_999 });
-    for (const [{ platform, subscriber, send }, factor] of [[low, 0.8], [high, 1.2]] as const) {
+    for (const [{ platform, subscriber, send }, factor] of [
+      [low, 0.8],
+      [high, 1.2],
+    ] as const) {
       const subscription = await platform.subscriptions.create(alice, { url: subscriber.url, event_types: ['delivery.received'] });
       subscriber.answer(500);
       await send({ type: 'Issue' });
@@ -171,7 +184,11 @@ describe('outbound events', () => {
     await platform.subscriptions.update(alice, subscription.id, { enabled: false });
     expect(await platform.outbound.tick()).toBe(1);
     expect(subscriber.received).toHaveLength(0);
-    expect(await platform.subscriptions.getMessage(alice, subscription.id, message!.id)).toMatchObject({ status: 'cancelled', detail: 'the subscription is disabled', attempt: 0 });
+    expect(await platform.subscriptions.getMessage(alice, subscription.id, message!.id)).toMatchObject({
+      status: 'cancelled',
+      detail: 'the subscription is disabled',
+      attempt: 0,
+    });
   });
 
   it('replays a message with the same webhook-id, counting its attempts on', async () => {
@@ -225,7 +242,11 @@ describe('outbound events', () => {
       url: subscriber.url,
       event_types: ['run.started', 'run.completed', 'run.failed', 'run.cancelled'],
     });
-    const automation = await platform.automations.create(alice, { name: 'triage', instructions: 'Triage', trigger: { type: 'event', source: 'linear', on: 'Issue' } });
+    const automation = await platform.automations.create(alice, {
+      name: 'triage',
+      instructions: 'Triage',
+      trigger: { type: 'event', source: 'linear', on: 'Issue' },
+    });
     const run = await platform.automations.dispatch(alice, automation.id, {});
     await platform.automations.cancelRun(alice, run.id);
     const [message] = await messagesOf(platform, subscription.id, 1);

@@ -6,16 +6,7 @@
  */
 
 /** The waits after the 1st, 2nd, ... failed attempt; after the last, the message fails for good. */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
-  5_000,
-  60_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3_600_000,
-  5 * 3_600_000,
-  8 * 3_600_000,
-  10 * 3_600_000,
-];
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 8 * 3_600_000, 10 * 3_600_000];
 
 const JITTER = 0.2;
 

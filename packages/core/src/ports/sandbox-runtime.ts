@@ -84,10 +84,7 @@ export interface ExecResult {
 }
 
 /** Output as it comes, then exactly one `exit`, last. */
-export type ExecEvent =
-  | { type: 'stdout'; data: string }
-  | { type: 'stderr'; data: string }
-  | { type: 'exit'; result: ExecResult };
+export type ExecEvent = { type: 'stdout'; data: string } | { type: 'stderr'; data: string } | { type: 'exit'; result: ExecResult };
 
 export interface SandboxRuntime {
   /** Adapter name for logs (`process`, `docker`). */

@@ -96,7 +96,11 @@ describe('RunExecutor, several over one storage', () => {
     await storage.runs.insertMany([held]);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await storage.runs.get('acme', held.id))?.status).toBe('RUNNING');
-    const recovered = await until('recovered', () => storage.runs.get('acme', held.id), (run) => run?.status === 'COMPLETED');
+    const recovered = await until(
+      'recovered',
+      () => storage.runs.get('acme', held.id),
+      (run) => run?.status === 'COMPLETED',
+    );
     expect(recovered).toMatchObject({ attempt: 2, lease_owner: null, error_detail: null });
   });
 
@@ -104,9 +108,21 @@ describe('RunExecutor, several over one storage', () => {
     const storage = createMemoryStorage();
     const p = await node(storage, 'echo never', { leaseMs: 300 });
     const automation = await p.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
-    const held = makeRunRecord({ org_id: 'acme', automation_id: automation.id, status: 'RUNNING', attempt: 3, delivery_id: null, lease_owner: 'wkr_dead', lease_expires_at: new Date(0).toISOString() });
+    const held = makeRunRecord({
+      org_id: 'acme',
+      automation_id: automation.id,
+      status: 'RUNNING',
+      attempt: 3,
+      delivery_id: null,
+      lease_owner: 'wkr_dead',
+      lease_expires_at: new Date(0).toISOString(),
+    });
     await storage.runs.insertMany([held]);
-    const failed = await until('failed', () => storage.runs.get('acme', held.id), (run) => run?.status === 'FAILED');
+    const failed = await until(
+      'failed',
+      () => storage.runs.get('acme', held.id),
+      (run) => run?.status === 'FAILED',
+    );
     expect(failed?.error_detail).toBe('attempt 3 was interrupted: its executor stopped');
   });
 
@@ -119,9 +135,17 @@ describe('RunExecutor, several over one storage', () => {
     const a = await node(storage, command, { leaseMs: 300 });
     const automation = await a.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
     const run = await a.automations.dispatch(alice, automation.id, {});
-    await until('running', () => storage.runs.get('acme', run.id), (current) => current?.status === 'RUNNING');
+    await until(
+      'running',
+      () => storage.runs.get('acme', run.id),
+      (current) => current?.status === 'RUNNING',
+    );
     await node(storage, command, { leaseMs: 300 });
-    const done = await until('completed', () => storage.runs.get('acme', run.id), (current) => current?.status === 'COMPLETED');
+    const done = await until(
+      'completed',
+      () => storage.runs.get('acme', run.id),
+      (current) => current?.status === 'COMPLETED',
+    );
     expect(done?.attempt).toBe(1);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([run.id]);
   });
@@ -131,13 +155,25 @@ describe('RunExecutor, several over one storage', () => {
     const a = await node(storage, 'echo started; sleep 30', { leaseMs: 300 });
     const automation = await a.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
     const run = await a.automations.dispatch(alice, automation.id, {});
-    const running = await until('agent attached', () => storage.runs.get('acme', run.id), (current) => Boolean(current?.conversation_id));
+    const running = await until(
+      'agent attached',
+      () => storage.runs.get('acme', run.id),
+      (current) => Boolean(current?.conversation_id),
+    );
     // Another executor took the run over (as after a lapsed lease): A's next renewal finds it gone.
     const lease = { lease_owner: 'wkr_other', lease_expires_at: new Date(Date.now() + 60_000).toISOString() };
     expect(await storage.runs.transition('acme', run.id, { from: ['RUNNING'] }, lease)).not.toBeNull();
-    const conversation = await until('A stopped its agent', () => storage.conversations.get(running!.conversation_id!), (current) => current?.execution_status === 'stopped');
+    const conversation = await until(
+      'A stopped its agent',
+      () => storage.conversations.get(running!.conversation_id!),
+      (current) => current?.execution_status === 'stopped',
+    );
     expect(conversation?.sandbox_status).toBe('MISSING');
-    await until('A let go', async () => a.executor!.isExecuting(run.id), (executing) => !executing);
+    await until(
+      'A let go',
+      async () => a.executor!.isExecuting(run.id),
+      (executing) => !executing,
+    );
     expect(await storage.runs.get('acme', run.id)).toMatchObject({ status: 'RUNNING', ...lease, completed_at: null });
     const events = (await storage.conversations.listEvents(running!.conversation_id!, { limit: 50 })).items;
     expect(events.at(-1)?.data).toEqual({ status: 'CANCELLED', reason: 'the run was taken over after its lease lapsed' });
@@ -150,11 +186,23 @@ describe('RunExecutor, several over one storage', () => {
     const automation = await api.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
     const run = await api.automations.dispatch(alice, automation.id, {});
     runner.executor!.notify();
-    const running = await until('agent started', () => storage.runs.get('acme', run.id), (current) => Boolean(current?.status === 'RUNNING' && current.conversation_id));
-    await until('agent output', () => storage.conversations.listEvents(running!.conversation_id!, { limit: 10 }), (page) => page.items.some((event) => event.kind === 'agent_output'));
+    const running = await until(
+      'agent started',
+      () => storage.runs.get('acme', run.id),
+      (current) => Boolean(current?.status === 'RUNNING' && current.conversation_id),
+    );
+    await until(
+      'agent output',
+      () => storage.conversations.listEvents(running!.conversation_id!, { limit: 10 }),
+      (page) => page.items.some((event) => event.kind === 'agent_output'),
+    );
     const began = Date.now();
     await api.automations.cancelRun(alice, run.id);
-    const conversation = await until('stopped', () => storage.conversations.get(running!.conversation_id!), (current) => current?.execution_status === 'stopped');
+    const conversation = await until(
+      'stopped',
+      () => storage.conversations.get(running!.conversation_id!),
+      (current) => current?.execution_status === 'stopped',
+    );
     expect(conversation?.execution_status).toBe('stopped');
     expect(Date.now() - began).toBeLessThan(10_000);
     expect((await storage.runs.get('acme', run.id))?.status).toBe('CANCELLED');
@@ -172,12 +220,20 @@ describe('RunExecutor shutdown', () => {
     const first = await node(storage, command);
     const automation = await first.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
     const run = await first.automations.dispatch(alice, automation.id, {});
-    await until('running', () => storage.runs.get('acme', run.id), (current) => current?.status === 'RUNNING');
+    await until(
+      'running',
+      () => storage.runs.get('acme', run.id),
+      (current) => current?.status === 'RUNNING',
+    );
     await until('agent started', async () => (await import('node:fs')).existsSync(marker), Boolean);
     await first.stop();
     expect(await storage.runs.get('acme', run.id)).toMatchObject({ status: 'PENDING', attempt: 0, lease_owner: null });
     await node(storage, command);
-    const done = await until('completed elsewhere', () => storage.runs.get('acme', run.id), (current) => current?.status === 'COMPLETED');
+    const done = await until(
+      'completed elsewhere',
+      () => storage.runs.get('acme', run.id),
+      (current) => current?.status === 'COMPLETED',
+    );
     expect(done?.attempt).toBe(1);
   });
 });

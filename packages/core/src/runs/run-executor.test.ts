@@ -118,7 +118,14 @@ describe('RunExecutor', () => {
   it('takes again, at start-up, runs a crash left RUNNING', async () => {
     const p = await setup('echo recovered', { start: false });
     const created = await automation(p);
-    const stranded = makeRunRecord({ org_id: 'acme', automation_id: created.id, status: 'RUNNING', attempt: 1, delivery_id: null, dispatch_payload_json: null });
+    const stranded = makeRunRecord({
+      org_id: 'acme',
+      automation_id: created.id,
+      status: 'RUNNING',
+      attempt: 1,
+      delivery_id: null,
+      dispatch_payload_json: null,
+    });
     await p.storage.runs.insertMany([stranded]);
     await p.start();
     await p.executor!.idle();
@@ -131,7 +138,10 @@ describe('RunExecutor', () => {
     const created = await automation(p, { trigger: { type: 'event', source: 'hook', on: 'ping' } });
     const { signatureHeaders } = await import('@agent-platform/core');
     const body = Buffer.from(JSON.stringify({ type: 'ping' }));
-    const result = await p.events.ingest('acme', 'hook', { headers: signatureHeaders({ scheme: 'hmac-sha256', secret: 'hook-secret-0123', body, now: new Date() }), body });
+    const result = await p.events.ingest('acme', 'hook', {
+      headers: signatureHeaders({ scheme: 'hmac-sha256', secret: 'hook-secret-0123', body, now: new Date() }),
+      body,
+    });
     expect(result.matched).toBe(1);
     await p.executor!.idle();
     const run = await runOf(p, created.id);

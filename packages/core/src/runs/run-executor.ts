@@ -104,11 +104,14 @@ export class RunExecutor {
       void this.followCancels().catch(() => {});
     }, this.options.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
-    this.leaseTimer = setInterval(() => {
-      void this.renewLeases()
-        .then(() => this.recoverLapsed())
-        .catch(() => {});
-    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.leaseTimer = setInterval(
+      () => {
+        void this.renewLeases()
+          .then(() => this.recoverLapsed())
+          .catch(() => {});
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
     this.leaseTimer.unref();
     this.notify();
   }
@@ -299,11 +302,15 @@ export class RunExecutor {
    */
   private async stopped(run: RunRecord, reason: StopReason): Promise<void> {
     if (reason !== 'shutdown') return;
-    const released = await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
-      error_detail: 'interrupted: its executor shut down',
-      not_before: null,
-      attempt: Math.max(0, run.attempt - 1),
-    });
+    const released = await this.queue.release(
+      this.workerId,
+      { orgId: run.org_id, id: run.id },
+      {
+        error_detail: 'interrupted: its executor shut down',
+        not_before: null,
+        attempt: Math.max(0, run.attempt - 1),
+      },
+    );
     if (released) noteRunTransition(this.context, released, 'RUNNING');
     await this.context.announce({ type: 'runs.pending' });
   }
@@ -312,11 +319,15 @@ export class RunExecutor {
   private async retryLater(run: RunRecord, reason: string): Promise<void> {
     const backoff = (this.options.retryBackoffMs ?? 1000) * 2 ** (run.attempt - 1);
     const notBefore = new Date(this.context.clock.now().getTime() + backoff).toISOString();
-    const released = await this.queue.release(this.workerId, { orgId: run.org_id, id: run.id }, {
-      error_detail: `attempt ${run.attempt} failed: ${reason}`,
-      not_before: notBefore,
-      attempt: run.attempt,
-    });
+    const released = await this.queue.release(
+      this.workerId,
+      { orgId: run.org_id, id: run.id },
+      {
+        error_detail: `attempt ${run.attempt} failed: ${reason}`,
+        not_before: notBefore,
+        attempt: run.attempt,
+      },
+    );
     if (!released) return;
     noteRunTransition(this.context, released, 'RUNNING', 'warn');
     const timer = setTimeout(() => {

@@ -50,7 +50,11 @@ async function setup(logger: Logger, command: string, options: { runtime?: Sandb
     executor: { pollIntervalMs: 50, retryBackoffMs: 10 },
   });
   if (options.start !== false) await platform.start();
-  const automation = await platform.automations.create(alice, { name: 'triage', trigger: { type: 'event', source: 'github', on: 'issues.opened' }, instructions: 'Triage' });
+  const automation = await platform.automations.create(alice, {
+    name: 'triage',
+    trigger: { type: 'event', source: 'github', on: 'issues.opened' },
+    instructions: 'Triage',
+  });
   return { p: platform, automationId: automation.id };
 }
 
@@ -115,13 +119,23 @@ describe('run transition log lines', () => {
       ['info', 'PENDING', 'RUNNING', 2],
       ['info', 'RUNNING', 'COMPLETED', 2],
     ]);
-    expect(lines[1]).toMatchObject({ msg: 'run requeued', obj: { reason: expect.stringMatching(/^attempt 1 failed: .*no capacity/), notBefore: expect.any(String) } });
+    expect(lines[1]).toMatchObject({
+      msg: 'run requeued',
+      obj: { reason: expect.stringMatching(/^attempt 1 failed: .*no capacity/), notBefore: expect.any(String) },
+    });
   });
 
   it('logs runs taken back from a dead executor', async () => {
     const { logger, runLines } = recordingLogger();
     const { p, automationId } = await setup(logger, 'echo recovered', { start: false });
-    const stranded = makeRunRecord({ org_id: 'acme', automation_id: automationId, status: 'RUNNING', attempt: 1, delivery_id: null, dispatch_payload_json: null });
+    const stranded = makeRunRecord({
+      org_id: 'acme',
+      automation_id: automationId,
+      status: 'RUNNING',
+      attempt: 1,
+      delivery_id: null,
+      dispatch_payload_json: null,
+    });
     await p.storage.runs.insertMany([stranded]);
     await p.start();
     await p.executor!.idle();

@@ -72,10 +72,12 @@ export class SandboxesService {
 
   async delete(principal: Principal, id: string): Promise<void> {
     await this.load(principal, id);
-    await this.requireRuntime().delete(id).catch((error: unknown) => {
-      // Already gone from the runtime: the record still goes.
-      if (!(error instanceof PlatformError && error.code === 'NOT_FOUND')) throw error;
-    });
+    await this.requireRuntime()
+      .delete(id)
+      .catch((error: unknown) => {
+        // Already gone from the runtime: the record still goes.
+        if (!(error instanceof PlatformError && error.code === 'NOT_FOUND')) throw error;
+      });
     await this.context.storage.sandboxes.delete(id);
   }
 

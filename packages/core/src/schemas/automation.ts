@@ -37,7 +37,11 @@ export type OnConflict = z.infer<typeof onConflictSchema>;
 /** At most `max_runs` runs of the automation start from events per `per_seconds`; the rest are SKIPPED. */
 export const rateLimitSchema = z.object({
   max_runs: z.number().int().min(1).max(10_000),
-  per_seconds: z.number().int().min(1).max(7 * 24 * 3600),
+  per_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600),
 });
 export type RateLimit = z.infer<typeof rateLimitSchema>;
 
@@ -54,7 +58,12 @@ export type RateLimit = z.infer<typeof rateLimitSchema>;
 const flowControlInputShape = {
   concurrency_key: expressionSchema.nullish(),
   on_conflict: onConflictSchema.optional(),
-  debounce_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+  debounce_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .nullish(),
   rate_limit: rateLimitSchema.nullish(),
 };
 
@@ -67,7 +76,12 @@ export const automationCreateInputSchema = z.object({
   sandbox_spec_id: z.string().min(1).max(200).nullish(),
   llm_model: z.string().min(1).max(200).nullish(),
   selected_repository: z.string().min(1).max(500).nullish(),
-  timeout_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .nullish(),
   ...flowControlInputShape,
 });
 export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
@@ -84,7 +98,12 @@ export const automationUpdateInputSchema = z.object({
   sandbox_spec_id: z.string().min(1).max(200).nullish(),
   llm_model: z.string().min(1).max(200).nullish(),
   selected_repository: z.string().min(1).max(500).nullish(),
-  timeout_seconds: z.number().int().min(1).max(24 * 3600).nullish(),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .nullish(),
   ...flowControlInputShape,
 });
 export type AutomationUpdateInput = z.input<typeof automationUpdateInputSchema>;

@@ -28,14 +28,9 @@ export type RemoteMcpServer = z.infer<typeof remoteMcpServerSchema>;
  */
 export const stdioMcpServerSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, "_" and "-"'),
-  command: z
-    .string()
-    .min(1)
-    .regex(/^\S+$/, 'must be a single executable without spaces; pass arguments in "args"'),
+  command: z.string().min(1).regex(/^\S+$/, 'must be a single executable without spaces; pass arguments in "args"'),
   args: z.array(z.string()).default([]),
-  env: z
-    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a valid environment variable name'), z.string().nullable())
-    .default({}),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a valid environment variable name'), z.string().nullable()).default({}),
 });
 export type StdioMcpServer = z.infer<typeof stdioMcpServerSchema>;
 

@@ -70,7 +70,10 @@ export const v1SettingsSaveInputSchema = z.strictObject({
   ...flat,
   agent_settings_diff: agentSettingsDiffSchema.nullish(),
   conversation_settings_diff: conversationSettingsDiffSchema.nullish(),
-  agent_settings: z.unknown().refine((value) => value === undefined, 'send agent_settings_diff: settings are saved as a partial diff').optional(),
+  agent_settings: z
+    .unknown()
+    .refine((value) => value === undefined, 'send agent_settings_diff: settings are saved as a partial diff')
+    .optional(),
   conversation_settings: z
     .unknown()
     .refine((value) => value === undefined, 'send conversation_settings_diff: settings are saved as a partial diff')

@@ -2,15 +2,7 @@ import { z } from 'zod';
 import { mcpConfigSchema } from './mcp-config.js';
 import { timestampSchema } from './common.js';
 
-export const PROVIDER_TYPES = [
-  'github',
-  'gitlab',
-  'bitbucket',
-  'bitbucket_data_center',
-  'azure_devops',
-  'forgejo',
-  'enterprise_sso',
-] as const;
+export const PROVIDER_TYPES = ['github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'azure_devops', 'forgejo', 'enterprise_sso'] as const;
 export const providerTypeSchema = z.enum(PROVIDER_TYPES);
 export type ProviderType = z.infer<typeof providerTypeSchema>;
 

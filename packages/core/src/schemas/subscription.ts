@@ -9,14 +9,7 @@ import { z } from 'zod';
 import { timestampSchema } from './common.js';
 
 /** What the platform tells subscribers about. */
-export const OUTBOUND_EVENT_TYPES = [
-  'delivery.received',
-  'run.started',
-  'run.completed',
-  'run.failed',
-  'run.cancelled',
-  'subscription.disabled',
-] as const;
+export const OUTBOUND_EVENT_TYPES = ['delivery.received', 'run.started', 'run.completed', 'run.failed', 'run.cancelled', 'subscription.disabled'] as const;
 export const outboundEventTypeSchema = z.enum(OUTBOUND_EVENT_TYPES);
 export type OutboundEventType = z.infer<typeof outboundEventTypeSchema>;
 

@@ -13,10 +13,7 @@ export const RESERVED_SOURCES = ['github'] as const;
 
 export const webhookSourceSchema = z
   .string()
-  .regex(
-    /^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$/,
-    'must be 1-50 lowercase letters, digits and hyphens, starting and ending with a letter or digit',
-  )
+  .regex(/^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$/, 'must be 1-50 lowercase letters, digits and hyphens, starting and ending with a letter or digit')
   .refine((source) => !(RESERVED_SOURCES as readonly string[]).includes(source), {
     message: 'is reserved for a built-in source',
   });
@@ -60,7 +57,12 @@ export type WebhookUpdateInput = z.input<typeof webhookUpdateInputSchema>;
 export const webhookRotateInputSchema = z.object({
   webhook_secret: webhookSecretSchema.nullish(),
   /** How long the previous secret keeps verifying; defaults to the engine's (24 h). */
-  grace_period_seconds: z.number().int().min(0).max(30 * 24 * 3600).nullish(),
+  grace_period_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .nullish(),
 });
 export type WebhookRotateInput = z.input<typeof webhookRotateInputSchema>;
 

@@ -23,10 +23,19 @@ describe('SecretsService (platform.secrets)', () => {
   it('creates secrets sealed, lists names and descriptions only, and gives the values to the agent', async () => {
     const { storage, platform, alice } = setup();
     expect(await platform.secrets.search(alice)).toEqual({ items: [], next_page_id: null });
-    expect(await platform.secrets.create(alice, { name: 'NPM_TOKEN', value: 'npm-secret-1', description: 'publishes' })).toEqual({ name: 'NPM_TOKEN', description: 'publishes' });
+    expect(await platform.secrets.create(alice, { name: 'NPM_TOKEN', value: 'npm-secret-1', description: 'publishes' })).toEqual({
+      name: 'NPM_TOKEN',
+      description: 'publishes',
+    });
     await platform.secrets.create(alice, { name: 'DEPLOY_KEY', value: 'deploy-secret-2' });
     const page = await platform.secrets.search(alice);
-    expect(page).toEqual({ items: [{ name: 'DEPLOY_KEY', description: null }, { name: 'NPM_TOKEN', description: 'publishes' }], next_page_id: null });
+    expect(page).toEqual({
+      items: [
+        { name: 'DEPLOY_KEY', description: null },
+        { name: 'NPM_TOKEN', description: 'publishes' },
+      ],
+      next_page_id: null,
+    });
     const stored = JSON.stringify(await storage.settings.get('alice'));
     expect(stored).not.toContain('npm-secret-1');
     expect(stored).not.toContain('deploy-secret-2');
@@ -112,7 +121,10 @@ describe('SecretsService (platform.secrets)', () => {
     expect((await platform.secrets.search(alice)).items.map((item) => item.name).sort()).toEqual([...names].sort());
     expect((await platform.settings.get(alice)).llm_model).toBe('openai/gpt-4o');
     // Two creates of one name: exactly one wins.
-    const outcomes = await Promise.allSettled([platform.secrets.create(alice, { name: 'RACE', value: '1' }), platform.secrets.create(alice, { name: 'RACE', value: '2' })]);
+    const outcomes = await Promise.allSettled([
+      platform.secrets.create(alice, { name: 'RACE', value: '1' }),
+      platform.secrets.create(alice, { name: 'RACE', value: '2' }),
+    ]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
   });
 });

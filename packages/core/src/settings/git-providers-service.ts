@@ -1,10 +1,5 @@
 import type { Principal } from '../schemas/principal.js';
-import {
-  providerTokensInputSchema,
-  unsetProviderTokensInputSchema,
-  type ProviderTokensRecord,
-  type StoredProviderToken,
-} from '../schemas/provider-tokens.js';
+import { providerTokensInputSchema, unsetProviderTokensInputSchema, type ProviderTokensRecord, type StoredProviderToken } from '../schemas/provider-tokens.js';
 import { parseInput } from '../kernel/validation.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';
 import { sealMcpConfig } from './mcp-secrets.js';
@@ -28,7 +23,7 @@ export class GitProvidersService {
       for (const [provider, entry] of Object.entries(parsed.provider_tokens)) {
         if (!entry) continue;
         const previous: StoredProviderToken | undefined = tokens[provider as keyof typeof tokens];
-        const host = entry.host !== undefined ? (entry.host?.trim() || null) : (previous?.host ?? null);
+        const host = entry.host !== undefined ? entry.host?.trim() || null : (previous?.host ?? null);
         const userId = entry.user_id !== undefined ? entry.user_id : (previous?.user_id ?? null);
         if (entry.token) {
           tokens[provider as keyof typeof tokens] = { token: secrets.seal(entry.token), host, user_id: userId };

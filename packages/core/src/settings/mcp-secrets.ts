@@ -39,8 +39,7 @@ export function sealMcpConfig(input: McpConfig, stored: McpConfig | null, box: S
 
 /** The config as returned: keys and env values masked. */
 export function maskMcpConfig(config: McpConfig): McpConfigView {
-  const remote = (list: RemoteList) =>
-    config[list].map((server) => ({ url: server.url, api_key: null, api_key_set: server.api_key != null }));
+  const remote = (list: RemoteList) => config[list].map((server) => ({ url: server.url, api_key: null, api_key_set: server.api_key != null }));
   return {
     sse_servers: remote('sse_servers'),
     shttp_servers: remote('shttp_servers'),

@@ -37,14 +37,25 @@ describe('automations: the OpenHands prompt preset and the health', () => {
     const { platform, alice } = setup();
     const trigger = { type: 'event', source: 'github', on: ['push', 'pull_request.*'] };
     const automation = await platform.automations.createFromPrompt(alice, { name: 'n', prompt: 'do it', trigger, model: 'openai/gpt-4o', timeout: 90 });
-    expect(automation).toMatchObject({ name: 'n', instructions: 'do it', llm_model: 'openai/gpt-4o', timeout_seconds: 90, enabled: true, trigger: { ...trigger, filter: null } });
+    expect(automation).toMatchObject({
+      name: 'n',
+      instructions: 'do it',
+      llm_model: 'openai/gpt-4o',
+      timeout_seconds: 90,
+      enabled: true,
+      trigger: { ...trigger, filter: null },
+    });
     expect(await platform.automations.get(alice, automation.id)).toEqual(automation);
     const disabled = await platform.automations.createFromPrompt(alice, { name: 'off', prompt: 'p', trigger, enabled: false });
     expect(disabled).toMatchObject({ enabled: false, llm_model: null, timeout_seconds: null });
-    const cron = await platform.automations.createFromPrompt(alice, { name: 'n', prompt: 'p', trigger: { type: 'cron', schedule: '* * * * *' } }).catch((error: unknown) => error);
+    const cron = await platform.automations
+      .createFromPrompt(alice, { name: 'n', prompt: 'p', trigger: { type: 'cron', schedule: '* * * * *' } })
+      .catch((error: unknown) => error);
     expect(cron).toBeInstanceOf(PlatformError);
     expect((cron as PlatformError).issues?.[0]).toMatchObject({ loc: ['body', 'trigger', 'type'], msg: expect.stringContaining('not on a schedule') });
-    const badFilter = await platform.automations.createFromPrompt(alice, { name: 'n', prompt: 'p', trigger: { ...trigger, filter: 'nope(' } }).catch((error: unknown) => error);
+    const badFilter = await platform.automations
+      .createFromPrompt(alice, { name: 'n', prompt: 'p', trigger: { ...trigger, filter: 'nope(' } })
+      .catch((error: unknown) => error);
     expect((badFilter as PlatformError).issues?.[0]?.loc).toEqual(['body', 'trigger', 'filter']);
   });
 

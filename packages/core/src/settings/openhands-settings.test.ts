@@ -76,12 +76,25 @@ describe('settings in the OpenHands V1 shape', () => {
     expect(text).not.toContain('sk-v1-secret');
     expect(text).not.toContain('mcp-secret');
     const agent = await platform.settings.agentSettings('alice');
-    expect(agent).toMatchObject({ llmApiKey: 'sk-v1-secret', llmModel: 'openai/gpt-4o', enableDefaultCondenser: false, maxIterations: 12, confirmationMode: true });
+    expect(agent).toMatchObject({
+      llmApiKey: 'sk-v1-secret',
+      llmModel: 'openai/gpt-4o',
+      enableDefaultCondenser: false,
+      maxIterations: 12,
+      confirmationMode: true,
+    });
 
     // A later save naming one field changes that one: the MCP config (with its sealed key) and the rest stay.
     await platform.settings.saveOpenHands(alice, { conversation_settings_diff: { max_iterations: 5 } });
     const later = await platform.settings.openHandsView(alice);
-    expect(later).toMatchObject({ max_iterations: 5, confirmation_mode: true, llm_model: 'openai/gpt-4o', llm_api_key_set: true, git_user_name: 'Alice', enable_default_condenser: false });
+    expect(later).toMatchObject({
+      max_iterations: 5,
+      confirmation_mode: true,
+      llm_model: 'openai/gpt-4o',
+      llm_api_key_set: true,
+      git_user_name: 'Alice',
+      enable_default_condenser: false,
+    });
     expect((await platform.settings.agentSettings('alice')).mcpConfig?.sse_servers[0]?.api_key).toBe('mcp-secret');
     // An empty body changes nothing; "" clears the key; a null (sticky) model keeps it.
     await platform.settings.saveOpenHands(alice, undefined);
@@ -128,7 +141,12 @@ describe('settings in the OpenHands V1 shape', () => {
   it('documents the diffs as JSON Schema, with OpenHands’ model_name and sections', () => {
     const { platform } = setup();
     const agent = platform.settings.agentSettingsSchema();
-    expect(agent).toMatchObject({ $schema: expect.stringContaining('json-schema.org'), type: 'object', model_name: 'AgentSettings', additionalProperties: false });
+    expect(agent).toMatchObject({
+      $schema: expect.stringContaining('json-schema.org'),
+      type: 'object',
+      model_name: 'AgentSettings',
+      additionalProperties: false,
+    });
     expect(Object.keys(agent.properties)).toEqual(['llm', 'condenser', 'agent', 'mcp_config']);
     expect(agent.sections.map((section) => section.key)).toEqual(['llm', 'condenser', 'agent']);
     const sections = Object.fromEntries(agent.sections.map((section) => [section.key, section]));

@@ -174,7 +174,9 @@ export function settingsSchemaDocument(schema: z.ZodType, modelName: string, top
     const member = nonNull(property);
     if (member.properties) {
       const section = { key: name, label: member.title ?? name };
-      const scalars = Object.entries(member.properties).map(([key, value]) => [key, nonNull(value)] as [string, JsonSchema]).filter(([, value]) => isScalar(value));
+      const scalars = Object.entries(member.properties)
+        .map(([key, value]) => [key, nonNull(value)] as [string, JsonSchema])
+        .filter(([, value]) => isScalar(value));
       // An object of lists only (mcp_config) has no field a form can show: the JSON Schema describes it.
       if (scalars.length > 0) sections.push({ ...section, fields: fieldsOf(section, scalars) });
     } else if (isScalar(member)) {

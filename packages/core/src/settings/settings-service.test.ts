@@ -16,7 +16,10 @@ describe('SettingsService.agentSettings', () => {
       llm_api_key: 'sk-1',
       git_user_name: 'Alice',
       max_iterations: 9,
-      mcp_config: { stdio_servers: [{ name: 'fs', command: 'npx', env: { TOKEN: 'env-secret' } }], sse_servers: [{ url: 'https://m.example.com', api_key: 'mcp-key' }] },
+      mcp_config: {
+        stdio_servers: [{ name: 'fs', command: 'npx', env: { TOKEN: 'env-secret' } }],
+        sse_servers: [{ url: 'https://m.example.com', api_key: 'mcp-key' }],
+      },
     });
     await platform.gitProviders.store(alice, { provider_tokens: { gitlab: { token: 'glpat-1', host: 'gitlab.example.com' } } });
     const settings = await platform.settings.agentSettings('alice');
@@ -69,6 +72,8 @@ describe('custom secrets (secrets_store.custom_secrets)', () => {
 
   it('names must be environment variable names', async () => {
     const { platform, alice } = setup();
-    await expect(platform.settings.store(alice, { secrets_store: { custom_secrets: { 'not a name': 'x' } } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(platform.settings.store(alice, { secrets_store: { custom_secrets: { 'not a name': 'x' } } })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 });

@@ -16,12 +16,7 @@ import { maskMcpConfig, openMcpConfig, sealMcpConfig } from './mcp-secrets.js';
 import type { AgentSettings } from '../ports/agent-runner.js';
 import type { ProviderTokensRecord } from '../schemas/provider-tokens.js';
 import type { SettingsSchemaDocument, V1SettingsView } from '../schemas/openhands-settings.js';
-import {
-  agentSettingsSchemaDocument,
-  conversationSettingsSchemaDocument,
-  openHandsSettingsChanges,
-  openHandsSettingsView,
-} from './openhands-settings.js';
+import { agentSettingsSchemaDocument, conversationSettingsSchemaDocument, openHandsSettingsChanges, openHandsSettingsView } from './openhands-settings.js';
 
 type CustomSecretsInput = NonNullable<ParsedSettingsInput['secrets_store']>['custom_secrets'];
 type StoredCustomSecrets = NonNullable<SettingsRecord['custom_secrets']>;

@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  signGithub,
-  signHmacSha256,
-  signSlack,
-  signStandardWebhooks,
-  signStripe,
-  standardWebhooksKey,
-  verifySignature,
-  type VerifyInput,
-} from './index.js';
+import { signGithub, signHmacSha256, signSlack, signStandardWebhooks, signStripe, standardWebhooksKey, verifySignature, type VerifyInput } from './index.js';
 
 // Scheme-specific header formats.
 
@@ -52,7 +43,10 @@ describe('github format', () => {
     expect(value).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(run({ scheme: 'github', headers: { 'x-hub-signature-256': value } })).toEqual({ ok: true });
     expect(run({ scheme: 'github', headers: { 'x-hub-signature-256': value.slice(7) } })).toMatchObject({ ok: false, reason: 'malformed_signature' });
-    expect(run({ scheme: 'github', headers: { 'x-hub-signature-256': `sha256=${'xy'.repeat(32)}` } })).toMatchObject({ ok: false, reason: 'malformed_signature' });
+    expect(run({ scheme: 'github', headers: { 'x-hub-signature-256': `sha256=${'xy'.repeat(32)}` } })).toMatchObject({
+      ok: false,
+      reason: 'malformed_signature',
+    });
   });
 
   it('ignores the legacy SHA-1 X-Hub-Signature header', () => {
@@ -76,13 +70,23 @@ describe('standard-webhooks format', () => {
     const v1a = `v1a,${good.slice(3)}`;
     expect(run({ scheme: 'standard-webhooks', headers: headers(`v2,abc ${v1a} ${good}`) })).toEqual({ ok: true });
     expect(run({ scheme: 'standard-webhooks', headers: headers(`v1,%%% ${good}`) })).toEqual({ ok: true });
-    expect(run({ scheme: 'standard-webhooks', headers: headers(v1a) })).toMatchObject({ ok: false, reason: 'malformed_signature', message: expect.stringMatching(/no v1/) });
+    expect(run({ scheme: 'standard-webhooks', headers: headers(v1a) })).toMatchObject({
+      ok: false,
+      reason: 'malformed_signature',
+      message: expect.stringMatching(/no v1/),
+    });
     expect(run({ scheme: 'standard-webhooks', headers: headers(`v1,${good.slice(3, -1)}`) })).toMatchObject({ ok: false, reason: 'malformed_signature' });
-    expect(run({ scheme: 'standard-webhooks', headers: headers(`v1,${Buffer.alloc(31).toString('base64')}`) })).toMatchObject({ ok: false, reason: 'malformed_signature' });
+    expect(run({ scheme: 'standard-webhooks', headers: headers(`v1,${Buffer.alloc(31).toString('base64')}`) })).toMatchObject({
+      ok: false,
+      reason: 'malformed_signature',
+    });
   });
 
   it('binds the signature to the webhook-id', () => {
-    expect(run({ scheme: 'standard-webhooks', headers: { ...headers(good), 'webhook-id': 'msg_other' } })).toMatchObject({ ok: false, reason: 'signature_mismatch' });
+    expect(run({ scheme: 'standard-webhooks', headers: { ...headers(good), 'webhook-id': 'msg_other' } })).toMatchObject({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
   });
 
   it('decodes whsec_ secrets in base64 and base64url alike, and secrets without the prefix', () => {
@@ -134,8 +138,14 @@ describe('stripe format', () => {
   });
 
   it('refuses headers without a timestamp, without v1, or with conflicting timestamps', () => {
-    expect(run({ scheme: 'stripe', headers: header(`v1=${goodV1}`) })).toMatchObject({ reason: 'malformed_signature', message: expect.stringMatching(/timestamp/) });
-    expect(run({ scheme: 'stripe', headers: header(`t=${T},v0=${goodV1}`) })).toMatchObject({ reason: 'malformed_signature', message: expect.stringMatching(/no v1/) });
+    expect(run({ scheme: 'stripe', headers: header(`v1=${goodV1}`) })).toMatchObject({
+      reason: 'malformed_signature',
+      message: expect.stringMatching(/timestamp/),
+    });
+    expect(run({ scheme: 'stripe', headers: header(`t=${T},v0=${goodV1}`) })).toMatchObject({
+      reason: 'malformed_signature',
+      message: expect.stringMatching(/no v1/),
+    });
     expect(run({ scheme: 'stripe', headers: header(`t=${T},v1=${'zz'.repeat(32)}`) })).toMatchObject({ reason: 'malformed_signature' });
     expect(run({ scheme: 'stripe', headers: header(`t=${T},t=${T - 1},v1=${goodV1}`) })).toMatchObject({ reason: 'malformed_signature' });
     expect(run({ scheme: 'stripe', headers: header(`t=${T},t=${T},v1=${goodV1}`) })).toEqual({ ok: true });

@@ -35,7 +35,15 @@ describe.each(TIMESTAMPED)('%s timestamps', (scheme) => {
     expect(verifyAt(scheme, SIGNED_AT + 300)).toEqual({ ok: true });
     expect(verifyAt(scheme, SIGNED_AT - 300)).toEqual({ ok: true });
     // Sub-second parts of `now` are floored, as the providers' libraries do.
-    expect(verifySignature({ scheme, headers: signatureHeaders({ scheme, secret: SECRET, body: BODY, now: at(SIGNED_AT) }), body: BODY, secrets: [SECRET], now: new Date((SIGNED_AT + 300) * 1000 + 999) })).toEqual({ ok: true });
+    expect(
+      verifySignature({
+        scheme,
+        headers: signatureHeaders({ scheme, secret: SECRET, body: BODY, now: at(SIGNED_AT) }),
+        body: BODY,
+        secrets: [SECRET],
+        now: new Date((SIGNED_AT + 300) * 1000 + 999),
+      }),
+    ).toEqual({ ok: true });
   });
 
   it('refuses stale and future timestamps beyond the tolerance', () => {
@@ -52,17 +60,35 @@ describe.each(TIMESTAMPED)('%s timestamps', (scheme) => {
   });
 
   it('refuses non-integer timestamps as malformed', () => {
-    for (const text of ['abc', `${SIGNED_AT}.5`, `${SIGNED_AT}e0`, '1.77e9', `-${SIGNED_AT}`, `+${SIGNED_AT}`, '0x6980e680', `${SIGNED_AT}abc`, 'NaN', 'Infinity', '١٧٧٠٠٠٠٠٠٠']) {
+    for (const text of [
+      'abc',
+      `${SIGNED_AT}.5`,
+      `${SIGNED_AT}e0`,
+      '1.77e9',
+      `-${SIGNED_AT}`,
+      `+${SIGNED_AT}`,
+      '0x6980e680',
+      `${SIGNED_AT}abc`,
+      'NaN',
+      'Infinity',
+      '١٧٧٠٠٠٠٠٠٠',
+    ]) {
       expect(verifyAt(scheme, SIGNED_AT, { headers: withTimestampText(scheme, text) }), text).toMatchObject({ ok: false, reason: 'malformed_signature' });
     }
   });
 
   it('treats absurdly large integers as out of tolerance, not as a crash', () => {
-    expect(verifyAt(scheme, SIGNED_AT, { headers: withTimestampText(scheme, '9'.repeat(400)) })).toMatchObject({ ok: false, reason: 'timestamp_out_of_tolerance' });
+    expect(verifyAt(scheme, SIGNED_AT, { headers: withTimestampText(scheme, '9'.repeat(400)) })).toMatchObject({
+      ok: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
   });
 
   it('checks the signature over the timestamp text as received', () => {
     // A signature for SIGNED_AT does not cover SIGNED_AT+1 even though that is within tolerance.
-    expect(verifyAt(scheme, SIGNED_AT, { headers: withTimestampText(scheme, String(SIGNED_AT + 1)) })).toMatchObject({ ok: false, reason: 'signature_mismatch' });
+    expect(verifyAt(scheme, SIGNED_AT, { headers: withTimestampText(scheme, String(SIGNED_AT + 1)) })).toMatchObject({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
   });
 });

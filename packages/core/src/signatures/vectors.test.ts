@@ -93,7 +93,8 @@ describe('known-answer vectors', () => {
   it('linear: a vector computed independently with openssl, and the webhookTimestamp window', () => {
     // printf '%s' '<body>' | openssl dgst -sha256 -hmac 'lin_wh_7b3c2a9f0e1d4c6b8a5f'
     const secret = 'lin_wh_7b3c2a9f0e1d4c6b8a5f';
-    const body = '{"action":"create","type":"Issue","data":{"id":"2174add1-f7c8-44e3-bbf3-2d60b5ea8bc9","title":"Login broken"},"webhookTimestamp":1676056940508}';
+    const body =
+      '{"action":"create","type":"Issue","data":{"id":"2174add1-f7c8-44e3-bbf3-2d60b5ea8bc9","title":"Login broken"},"webhookTimestamp":1676056940508}';
     const expected = '0ae7bdf9b9b21de644481b3b6b472a36f50893d6cf972a338a0d4d965ca2073e';
     expect(signLinear(secret, body)).toBe(expected);
     const sentAt = 1676056940.508;
@@ -109,6 +110,10 @@ describe('known-answer vectors', () => {
     expect(verify(new Date(sentAt * 1000), expected, body.replace('Login', 'Logout'))).toMatchObject({ ok: false, reason: 'signature_mismatch' });
     // Genuinely signed, but no webhookTimestamp to check: refused.
     const bare = '{"type":"Issue"}';
-    expect(verify(new Date(), signLinear(secret, bare), bare)).toMatchObject({ ok: false, reason: 'malformed_signature', message: 'Linear payload has no numeric webhookTimestamp' });
+    expect(verify(new Date(), signLinear(secret, bare), bare)).toMatchObject({
+      ok: false,
+      reason: 'malformed_signature',
+      message: 'Linear payload has no numeric webhookTimestamp',
+    });
   });
 });

@@ -31,6 +31,7 @@ export function readApiKey(headers: HttpRequest['headers']): string | undefined 
   }
   const bearer = authorization[0] === undefined ? undefined : BEARER.exec(authorization[0])?.[1];
   if (bearer) keys.add(bearer);
-  if (keys.size > 1) throw new PlatformError('BAD_REQUEST', 'The request names more than one API key: send one key, in X-Session-API-Key or Authorization: Bearer');
+  if (keys.size > 1)
+    throw new PlatformError('BAD_REQUEST', 'The request names more than one API key: send one key, in X-Session-API-Key or Authorization: Bearer');
   return keys.values().next().value;
 }

@@ -148,7 +148,15 @@ export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
   socket.end(
-    ['HTTP/1.1 405 Method Not Allowed', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Cache-Control: no-store', 'Connection: close', '', body].join('\r\n'),
+    [
+      'HTTP/1.1 405 Method Not Allowed',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
   );
 }
 

@@ -40,7 +40,8 @@ class SchemaIds {
   idOf(schema: z.ZodType, fallback: string): string {
     const known = this.ids.get(schema) ?? schemaName(schema);
     if (known) return known;
-    if (this.used.has(fallback) || isSchemaNameTaken(fallback)) throw new Error(`Schema name "${fallback}" collides with another schema's: name one of them (nameSchema)`);
+    if (this.used.has(fallback) || isSchemaNameTaken(fallback))
+      throw new Error(`Schema name "${fallback}" collides with another schema's: name one of them (nameSchema)`);
     this.set(schema, fallback);
     return fallback;
   }
@@ -94,7 +95,10 @@ function renameRefs<T>(schema: T, rename: (name: string) => string): T {
   if (!schema || typeof schema !== 'object') return schema;
   const result: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    result[key] = key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENTS) ? `${COMPONENTS}${rename(value.slice(COMPONENTS.length))}` : renameRefs(value, rename);
+    result[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENTS)
+        ? `${COMPONENTS}${rename(value.slice(COMPONENTS.length))}`
+        : renameRefs(value, rename);
   }
   return result as T;
 }
@@ -131,7 +135,11 @@ function mergeDirections(
     if (schemas[name]) throw new Error(`Schema name "${name}" is taken: rename the schema named "${id}"`);
     schemas[name] = renameRefs(input[id] as JsonObject, inputName);
   }
-  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name] as JsonObject]));
+  const sorted = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((name) => [name, schemas[name] as JsonObject]),
+  );
   return { schemas: sorted, inputName };
 }
 
@@ -193,7 +201,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: OpenApiI
       const id = responseIds[status];
       const content = contentSchema(doc);
       if (content) responses[status] = { description: doc.description, content: { [doc.contentType as string]: { schema: content } } };
-      else responses[status] = id ? { description: doc.description, content: { [doc.contentType ?? 'application/json']: { schema: ref(id) } } } : { description: doc.description };
+      else
+        responses[status] = id
+          ? { description: doc.description, content: { [doc.contentType ?? 'application/json']: { schema: ref(id) } } }
+          : { description: doc.description };
     }
     const queryJson = query ? (renameRefs(input[query], inputName) as { properties?: Record<string, JsonObject>; required?: string[] }) : undefined;
     const queryParameters = Object.entries(queryJson?.properties ?? {}).map(([name, { description, ...schema }]) => ({

@@ -5,13 +5,7 @@
  * read the final response.
  * @module
  */
-import {
-  appConversationSchema,
-  confirmationResponseSchema,
-  cursorQuerySchema,
-  sendMessageInputSchema,
-  successSchema,
-} from '@agent-platform/core';
+import { appConversationSchema, confirmationResponseSchema, cursorQuerySchema, sendMessageInputSchema, successSchema } from '@agent-platform/core';
 import { z } from 'zod';
 import { defineRoute } from '../routing/define-route.js';
 import { nameSchema } from '../openapi/schema-names.js';
@@ -22,7 +16,10 @@ const BASE = '/api/conversations/{id}';
 const conflict = errorDoc('The conversation is not in a state that allows it');
 const done = { description: 'Done', schema: successSchema };
 const agentServerEventSchema = nameSchema('AgentServerEvent', z.looseObject({ id: z.string(), timestamp: z.string(), source: z.string(), kind: z.string() }));
-const agentServerEventPageSchema = nameSchema('AgentServerEventPage', z.object({ items: z.array(agentServerEventSchema), next_page_id: z.string().nullable() }));
+const agentServerEventPageSchema = nameSchema(
+  'AgentServerEventPage',
+  z.object({ items: z.array(agentServerEventSchema), next_page_id: z.string().nullable() }),
+);
 
 export const agentServerRoutes = [
   defineRoute({

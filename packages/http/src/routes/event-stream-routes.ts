@@ -35,9 +35,15 @@ export const eventStreamRoutes = [
       'The conversation’s events as Server-Sent Events: the stored ones from the start (or after `Last-Event-ID` / `last_event_id`), then each new one as it is stored. Each message is `id: <seq>`, `event: <kind>`, `data: <the event as JSON>`; `: ping` comments keep an idle stream open',
     tag: 'app-conversations',
     conversationKey: true,
-    query: z.object({ last_event_id: z.string().optional().describe('Resume after this event id (a seq); the `Last-Event-ID` header wins when both are sent') }),
+    query: z.object({
+      last_event_id: z.string().optional().describe('Resume after this event id (a seq); the `Last-Event-ID` header wins when both are sent'),
+    }),
     responses: {
-      200: { description: 'A `text/event-stream` of conversation events, open until the client closes it', schema: conversationEventSchema, contentType: 'text/event-stream' },
+      200: {
+        description: 'A `text/event-stream` of conversation events, open until the client closes it',
+        schema: conversationEventSchema,
+        contentType: 'text/event-stream',
+      },
       401: unauthorized,
       404: notFoundDoc,
       422: invalid,

@@ -10,9 +10,4 @@ import { openHandsConversationRoutes } from './openhands-conversation-routes.js'
 import { openHandsSecretRoutes } from './openhands-secrets-routes.js';
 import { openHandsSettingsRoutes } from './openhands-settings-routes.js';
 
-export const openHandsRoutes = [
-  ...openHandsSettingsRoutes,
-  ...openHandsSecretRoutes,
-  ...openHandsConversationRoutes,
-  ...openHandsAutomationRoutes,
-] as const;
+export const openHandsRoutes = [...openHandsSettingsRoutes, ...openHandsSecretRoutes, ...openHandsConversationRoutes, ...openHandsAutomationRoutes] as const;

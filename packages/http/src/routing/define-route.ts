@@ -138,7 +138,9 @@ export type ResponseTypeOf<R> = [SuccessStatusOf<R>] extends [never]
   : { [S in SuccessStatusOf<R>]: ResponseKindOf<R[S]> extends 'text' | 'binary' ? ResponseKindOf<R[S]> : 'json' }[SuccessStatusOf<R>];
 
 /** The body `handle` answers with its success (what {@link RouteSpec.unserializable} gets): its schema's output, a string or bytes. */
-export type SuccessBodyOf<R> = [SuccessStatusOf<R>] extends [never] ? unknown : { [S in SuccessStatusOf<R>]: SuccessResultOf<S, R[S]>['body'] }[SuccessStatusOf<R>];
+export type SuccessBodyOf<R> = [SuccessStatusOf<R>] extends [never]
+  ? unknown
+  : { [S in SuccessStatusOf<R>]: SuccessResultOf<S, R[S]>['body'] }[SuccessStatusOf<R>];
 
 /** The parts of a route every kind shares (the handler, the router and the OpenAPI document read these). */
 interface RouteFields {

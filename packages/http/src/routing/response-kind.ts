@@ -78,4 +78,3 @@ export function contentResponse(
 export function attachment(filename: string): string {
   return `attachment; filename="${filename.replace(/[^A-Za-z0-9_.-]/g, '_')}"`;
 }
-

@@ -36,7 +36,11 @@ const arrayFieldsCache = new WeakMap<FieldsSchema, ReadonlySet<string>>();
 function arrayFields(schema: FieldsSchema): ReadonlySet<string> {
   let fields = arrayFieldsCache.get(schema);
   if (!fields) {
-    fields = new Set(Object.entries(schema.shape).filter(([, field]) => isArrayField(field as z.core.$ZodType)).map(([name]) => name));
+    fields = new Set(
+      Object.entries(schema.shape)
+        .filter(([, field]) => isArrayField(field as z.core.$ZodType))
+        .map(([name]) => name),
+    );
     arrayFieldsCache.set(schema, fields);
   }
   return fields;

@@ -43,7 +43,11 @@ export class Router {
     const wanted = method === 'HEAD' ? 'GET' : method;
     const hit = best.find((candidate) => candidate.compiled.route.method === wanted);
     if (hit) return { kind: 'found', route: hit.compiled.route, params: hit.params };
-    return { kind: 'method-not-allowed', allow: best.map((candidate) => candidate.compiled.route.method), params: (best[0] as { params: Record<string, string> }).params };
+    return {
+      kind: 'method-not-allowed',
+      allow: best.map((candidate) => candidate.compiled.route.method),
+      params: (best[0] as { params: Record<string, string> }).params,
+    };
   }
 }
 

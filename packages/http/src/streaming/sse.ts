@@ -99,6 +99,11 @@ export function serverSentEventText(source: AsyncIterable<ServerSentEvent>, hear
 }
 
 /** A streamed `text/event-stream` answer. */
-export function serverSentEventsResponse(status: number, source: AsyncIterable<ServerSentEvent>, heartbeatMs: number, headers: Record<string, string> = {}): HttpResponse {
+export function serverSentEventsResponse(
+  status: number,
+  source: AsyncIterable<ServerSentEvent>,
+  heartbeatMs: number,
+  headers: Record<string, string> = {},
+): HttpResponse {
   return { status, headers: { ...SSE_HEADERS, ...headers }, body: null, stream: serverSentEventText(source, heartbeatMs) };
 }

@@ -48,9 +48,7 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     order: 'newest-first',
   });
   // Only enabled automations: ingest asks for nothing else, and disabled ones cost it nothing.
-  const enabledAutomationsBySource = new GroupIndex<AutomationRecord>((row) =>
-    row.enabled ? pairKey(row.org_id, row.trigger.source) : undefined,
-  );
+  const enabledAutomationsBySource = new GroupIndex<AutomationRecord>((row) => (row.enabled ? pairKey(row.org_id, row.trigger.source) : undefined));
   const runsByAutomation = new OrderedIndex<RunRecord>({
     keyOf: (row) => pairKey(row.org_id, row.automation_id),
     timeOf: (row) => row.created_at,
@@ -77,9 +75,7 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
   });
   // ... the RUNNING ones that have a key, so a claim tells in O(1) whether a key is busy ...
   const runningRunsByKey = new GroupIndex<RunRecord>((row) =>
-    row.status === 'RUNNING' && typeof row.concurrency_key === 'string'
-      ? concurrencyKey(row.org_id, row.automation_id, row.concurrency_key)
-      : undefined,
+    row.status === 'RUNNING' && typeof row.concurrency_key === 'string' ? concurrencyKey(row.org_id, row.automation_id, row.concurrency_key) : undefined,
   );
   // ... and an automation's runs that count against its rate limit (all but SKIPPED and CANCELLED), by
   // creation, so `countCreatedSince` is a binary search rather than a walk over the window.
@@ -153,29 +149,17 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>(
-      (row) => row.id,
-      [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation],
-    ),
+    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation]),
     deliveries: new Table<DeliveryRecord>((row) => row.id, [deliveriesByOrg]),
-    dedupClaims: new Table<DedupClaimRow>(
-      (row) => claimKey(row.org_id, row.source, row.key),
-      [dedupClaimsByExpiry],
-    ),
-    githubLinks: new Table<GithubLinkRecord>(
-      (row) => linkKey(row.kind, row.key, row.org_id),
-      [githubLinksByRef, githubLinksByOrg],
-    ),
+    dedupClaims: new Table<DedupClaimRow>((row) => claimKey(row.org_id, row.source, row.key), [dedupClaimsByExpiry]),
+    githubLinks: new Table<GithubLinkRecord>((row) => linkKey(row.kind, row.key, row.org_id), [githubLinksByRef, githubLinksByOrg]),
     sandboxes: new Table<SandboxRecord>((row) => row.id, [sandboxesByUser]),
     conversations: new Table<AppConversationRecord>((row) => row.id, [conversationsByUser]),
     /** Each conversation's events by conversation id; an event's index is its `seq`. */
     events: new AppendLog<ConversationEvent>(),
     startTasks: new Table<StartTaskRecord>((row) => row.id, [startTasksByUser]),
     subscriptions: new Table<SubscriptionRecord>((row) => row.id, [subscriptionsByOrg, enabledSubscriptionsByOrg]),
-    outboundMessages: new Table<OutboundMessageRecord>(
-      (row) => row.id,
-      [messagesBySubscription, messagesBySubscriptionStatus, pendingMessagesByDue],
-    ),
+    outboundMessages: new Table<OutboundMessageRecord>((row) => row.id, [messagesBySubscription, messagesBySubscriptionStatus, pendingMessagesByDue]),
   };
   return {
     maxDeliveriesPerOrg,

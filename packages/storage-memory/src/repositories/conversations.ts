@@ -15,11 +15,7 @@ import { userOwnedRepository } from './user-owned.js';
  * Appends to an existing conversation, numbering the events on from the stored count. Runs under
  * the write lock, so concurrent appends never share or skip a `seq`.
  */
-function appendEvents(
-  db: Database,
-  conversationId: string,
-  events: readonly Omit<ConversationEvent, 'seq'>[],
-): ConversationEvent[] {
+function appendEvents(db: Database, conversationId: string, events: readonly Omit<ConversationEvent, 'seq'>[]): ConversationEvent[] {
   if (db.conversations.live.get(conversationId) === undefined) {
     throw new StorageConflictError(`Cannot append events to unknown conversation ${conversationId}`);
   }

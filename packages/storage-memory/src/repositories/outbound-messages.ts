@@ -11,13 +11,7 @@
  */
 import { StorageConflictError } from '@agent-platform/core';
 import { OUTBOUND_MESSAGE_PATCH_FIELDS } from '@agent-platform/core/adapter-kit';
-import type {
-  OutboundClaim,
-  OutboundMessageGuard,
-  OutboundMessagePatch,
-  OutboundMessageRecord,
-  OutboundMessagesRepository,
-} from '@agent-platform/core';
+import type { OutboundClaim, OutboundMessageGuard, OutboundMessagePatch, OutboundMessageRecord, OutboundMessagesRepository } from '@agent-platform/core';
 import { readView, type Access } from '../database/access.js';
 import { cloneJson } from '../database/clone-json.js';
 import { ALL, type Database } from '../database/database.js';
@@ -48,13 +42,7 @@ function guardAllows(row: OutboundMessageRecord, guard: OutboundMessageGuard): b
  * copies it), or `null` when the guard refuses. A new object, never an in-place edit: the undo
  * log may hold the current row as a pre-image.
  */
-function transitionMessage(
-  db: Database,
-  orgId: string,
-  id: string,
-  guard: OutboundMessageGuard,
-  patch: OutboundMessagePatch,
-): OutboundMessageRecord | null {
+function transitionMessage(db: Database, orgId: string, id: string, guard: OutboundMessageGuard, patch: OutboundMessagePatch): OutboundMessageRecord | null {
   const current = db.outboundMessages.live.get(id);
   if (current === undefined || current.org_id !== orgId || !guardAllows(current, guard)) return null;
   const next: OutboundMessageRecord = { ...current };

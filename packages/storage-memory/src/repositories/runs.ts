@@ -62,7 +62,10 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
       return readView(access, db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
     },
     async listLive(orgId, automationId, key) {
-      return readView(access, db.runs).ordered(db.liveRunsByKey, concurrencyKey(orgId, automationId, key)).all().map(cloneJson);
+      return readView(access, db.runs)
+        .ordered(db.liveRunsByKey, concurrencyKey(orgId, automationId, key))
+        .all()
+        .map(cloneJson);
     },
     async countCreatedSince(orgId, automationId, since) {
       const counted = readView(access, db.runs).ordered(db.countedRunsByAutomation, pairKey(orgId, automationId));

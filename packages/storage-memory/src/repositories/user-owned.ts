@@ -27,12 +27,7 @@ export interface UserOwnedRepository<V> {
  * @param byUser - The table's newest-first index by `created_by_user_id`.
  * @param what - Names the record in the conflict message, e.g. "A sandbox".
  */
-export function userOwnedRepository<V extends UserOwnedRecord>(
-  table: Table<V>,
-  byUser: OrderedIndex<V>,
-  access: Access,
-  what: string,
-): UserOwnedRepository<V> {
+export function userOwnedRepository<V extends UserOwnedRecord>(table: Table<V>, byUser: OrderedIndex<V>, access: Access, what: string): UserOwnedRepository<V> {
   return {
     async insert(record) {
       const row = cloneJson(record);

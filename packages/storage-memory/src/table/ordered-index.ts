@@ -182,11 +182,7 @@ export class OrderedIndex<V> {
 
   move(previous: V, row: V, primaryKey: string): void {
     // Most updates (a run's status, an automation's last trigger) keep the row where it is.
-    if (
-      this.keyOf(previous) === this.keyOf(row) &&
-      this.#timeOf(previous) === this.#timeOf(row) &&
-      this.#tieOf?.(previous) === this.#tieOf?.(row)
-    ) {
+    if (this.keyOf(previous) === this.keyOf(row) && this.#timeOf(previous) === this.#timeOf(row) && this.#tieOf?.(previous) === this.#tieOf?.(row)) {
       return;
     }
     this.remove(previous, primaryKey);

@@ -145,6 +145,11 @@ describe('Table with ordered indexes', () => {
     table.put({ id: 'early', group: 'g', at: time(0), flag: true });
     table.put({ id: 'middle', group: 'g', at: time(950), flag: true });
     expect(newest.oldest('g')).toBe('early');
-    expect(table.live.ordered(newest, 'g').page(48, 3).map((row) => row.id)).toEqual(['r0951', 'r0950', 'middle']);
+    expect(
+      table.live
+        .ordered(newest, 'g')
+        .page(48, 3)
+        .map((row) => row.id),
+    ).toEqual(['r0951', 'r0950', 'middle']);
   });
 });

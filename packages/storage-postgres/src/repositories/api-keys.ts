@@ -27,17 +27,16 @@ export function apiKeysRepository(sql: Sql): ApiKeysRepository {
       return recordOf<ApiKeyRecord>(rows);
     },
     async listByUser(userId) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.api_keys WHERE user_id = $1 ORDER BY created_at, id',
-        [toText(userId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.api_keys WHERE user_id = $1 ORDER BY created_at, id', [
+        toText(userId),
+      ]);
       return recordsOf<ApiKeyRecord>(rows);
     },
     async touch(id, at) {
-      await sql.query(
-        `UPDATE agent_platform.api_keys SET data = jsonb_set(data, '{last_used_at}', to_jsonb($2::text)) WHERE id = $1`,
-        [toText(id), toText(at)],
-      );
+      await sql.query(`UPDATE agent_platform.api_keys SET data = jsonb_set(data, '{last_used_at}', to_jsonb($2::text)) WHERE id = $1`, [
+        toText(id),
+        toText(at),
+      ]);
     },
     async delete(id) {
       const { rowCount } = await sql.query('DELETE FROM agent_platform.api_keys WHERE id = $1', [toText(id)]);

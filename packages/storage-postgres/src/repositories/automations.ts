@@ -20,10 +20,10 @@ export function automationsRepository(sql: Sql): AutomationsRepository {
       );
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.automations WHERE id = $1 AND org_id = $2',
-        [toText(id), toText(orgId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.automations WHERE id = $1 AND org_id = $2', [
+        toText(id),
+        toText(orgId),
+      ]);
       return recordOf<AutomationRecord>(rows);
     },
     async list(orgId, options) {

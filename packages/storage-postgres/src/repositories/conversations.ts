@@ -54,10 +54,12 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
       return userPage<AppConversationRecord>(sql, 'agent_platform.conversations', userId, options);
     },
     async update(record) {
-      const { rowCount } = await sql.query(
-        'UPDATE agent_platform.conversations SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
-        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
-      );
+      const { rowCount } = await sql.query('UPDATE agent_platform.conversations SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1', [
+        toText(record.id),
+        toText(record.created_by_user_id),
+        record.created_at,
+        toJsonb(record),
+      ]);
       return rowCount > 0;
     },
     async appendEvents(conversationId, events) {

@@ -91,10 +91,10 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRep
       );
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.deliveries WHERE id = $1 AND org_id = $2',
-        [toText(id), toText(orgId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.deliveries WHERE id = $1 AND org_id = $2', [
+        toText(id),
+        toText(orgId),
+      ]);
       return recordOf<DeliveryRecord>(rows);
     },
     async list(orgId, options) {

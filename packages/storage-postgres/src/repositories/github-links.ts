@@ -17,10 +17,11 @@ export function githubLinksRepository(sql: Sql): GithubLinksRepository {
       );
     },
     async delete(kind, key, orgId) {
-      const { rowCount } = await sql.query(
-        'DELETE FROM agent_platform.github_links WHERE kind = $1 AND key = $2 AND org_id = $3',
-        [toText(kind), toText(key), toText(orgId)],
-      );
+      const { rowCount } = await sql.query('DELETE FROM agent_platform.github_links WHERE kind = $1 AND key = $2 AND org_id = $3', [
+        toText(kind),
+        toText(key),
+        toText(orgId),
+      ]);
       return rowCount > 0;
     },
     async findOrgs(refs) {
@@ -34,10 +35,9 @@ export function githubLinksRepository(sql: Sql): GithubLinksRepository {
       return rows.map((row) => fromText(row.org_id));
     },
     async listByOrg(orgId) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.github_links WHERE org_id = $1 ORDER BY created_at, kind, key',
-        [toText(orgId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.github_links WHERE org_id = $1 ORDER BY created_at, kind, key', [
+        toText(orgId),
+      ]);
       return recordsOf<GithubLinkRecord>(rows);
     },
   };

@@ -96,10 +96,10 @@ export function outboundMessagesRepository(sql: Sql): OutboundMessagesRepository
       }
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.outbound_messages WHERE id = $1 AND org_id = $2',
-        [toText(id), toText(orgId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.outbound_messages WHERE id = $1 AND org_id = $2', [
+        toText(id),
+        toText(orgId),
+      ]);
       return recordOf<OutboundMessageRecord>(rows);
     },
     async listBySubscription(orgId, subscriptionId, options) {

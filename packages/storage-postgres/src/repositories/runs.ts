@@ -64,10 +64,7 @@ export function runsRepository(sql: Sql): RunsRepository {
       // One statement, so a taken id (in the table or twice in the batch) inserts none of them;
       // guarded, so inside a transaction the failure does not abort it.
       try {
-        await sql.guardedQuery(
-          `${INSERT_RUNS} FROM jsonb_array_elements($1::jsonb) AS r(value)`,
-          [toJsonb(records)],
-        );
+        await sql.guardedQuery(`${INSERT_RUNS} FROM jsonb_array_elements($1::jsonb) AS r(value)`, [toJsonb(records)]);
       } catch (error) {
         if (isUniqueViolation(error) || error instanceof StorageConflictError) {
           throw new StorageConflictError('A run with one of these ids already exists');
@@ -76,7 +73,10 @@ export function runsRepository(sql: Sql): RunsRepository {
       }
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.runs WHERE id = $1 AND org_id = $2', [toText(id), toText(orgId)]);
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.runs WHERE id = $1 AND org_id = $2', [
+        toText(id),
+        toText(orgId),
+      ]);
       return recordOf<RunRecord>(rows);
     },
     async listByAutomation(orgId, automationId, options) {
@@ -89,10 +89,10 @@ export function runsRepository(sql: Sql): RunsRepository {
       );
     },
     async listByStatus(status, limit) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.runs WHERE status = $1 ORDER BY created_at, id LIMIT $2',
-        [toText(status), Math.max(0, Math.floor(limit))],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.runs WHERE status = $1 ORDER BY created_at, id LIMIT $2', [
+        toText(status),
+        Math.max(0, Math.floor(limit)),
+      ]);
       return recordsOf<RunRecord>(rows);
     },
     async listLive(orgId, automationId, concurrencyKey) {

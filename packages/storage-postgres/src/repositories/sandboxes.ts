@@ -27,10 +27,12 @@ export function sandboxesRepository(sql: Sql): SandboxesRepository {
       return userPage<SandboxRecord>(sql, 'agent_platform.sandboxes', userId, options);
     },
     async update(record) {
-      const { rowCount } = await sql.query(
-        'UPDATE agent_platform.sandboxes SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1',
-        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
-      );
+      const { rowCount } = await sql.query('UPDATE agent_platform.sandboxes SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1', [
+        toText(record.id),
+        toText(record.created_by_user_id),
+        record.created_at,
+        toJsonb(record),
+      ]);
       return rowCount > 0;
     },
     async delete(id) {

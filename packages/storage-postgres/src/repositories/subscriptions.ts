@@ -31,10 +31,10 @@ export function subscriptionsRepository(sql: Sql): SubscriptionsRepository {
       );
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.subscriptions WHERE id = $1 AND org_id = $2',
-        [toText(id), toText(orgId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.subscriptions WHERE id = $1 AND org_id = $2', [
+        toText(id),
+        toText(orgId),
+      ]);
       return recordOf<SubscriptionRecord>(rows);
     },
     async list(orgId, options) {

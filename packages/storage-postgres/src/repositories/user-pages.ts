@@ -33,10 +33,10 @@ export async function userPage<T extends { created_at: string; id: string }>(
            ORDER BY created_at DESC, id DESC LIMIT $4`,
           [toText(userId), cursor.createdAt, toText(cursor.id), limit + 1],
         )
-      : await sql.query<DataRow>(
-          `SELECT data::text AS data FROM ${table} WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-          [toText(userId), limit + 1],
-        ));
+      : await sql.query<DataRow>(`SELECT data::text AS data FROM ${table} WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
+          toText(userId),
+          limit + 1,
+        ]));
   } catch (error) {
     // A forged page id whose instant the database cannot read (class 22: data exception).
     if (cursor && /^22/.test(String((error as { code?: unknown }).code))) {

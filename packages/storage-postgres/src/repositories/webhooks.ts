@@ -21,17 +21,17 @@ export function webhooksRepository(sql: Sql): WebhooksRepository {
       );
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.webhooks WHERE id = $1 AND org_id = $2',
-        [toText(id), toText(orgId)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.webhooks WHERE id = $1 AND org_id = $2', [
+        toText(id),
+        toText(orgId),
+      ]);
       return recordOf<WebhookRecord>(rows);
     },
     async getBySource(orgId, source) {
-      const { rows } = await sql.query<DataRow>(
-        'SELECT data::text AS data FROM agent_platform.webhooks WHERE org_id = $1 AND source = $2',
-        [toText(orgId), toText(source)],
-      );
+      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.webhooks WHERE org_id = $1 AND source = $2', [
+        toText(orgId),
+        toText(source),
+      ]);
       return recordOf<WebhookRecord>(rows);
     },
     async list(orgId, options) {

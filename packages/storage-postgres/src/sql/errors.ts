@@ -149,9 +149,7 @@ export function toStorageError(what: string, error: unknown, redact: Redact): un
 
 function conflictMessage(error: unknown): string {
   const constraint = (error as { constraint?: unknown }).constraint;
-  return typeof constraint === 'string'
-    ? `A record with the same key already exists (${constraint})`
-    : 'A record with the same key already exists';
+  return typeof constraint === 'string' ? `A record with the same key already exists (${constraint})` : 'A record with the same key already exists';
 }
 
 /**

@@ -128,7 +128,10 @@ describe('toJsonb / fromJsonb', () => {
   it('writes deep values as JSON.stringify would: undefined members, toJSON, numbers, arrays of records', () => {
     const date = new Date(Date.UTC(2025, 0, 1));
     const member = { a: undefined, b: [undefined, () => 1, Number.NaN, -0, 1e21], c: date, d: new String('s\u0000'), e: null, f: false };
-    const value = [{ id: 'x', deep: nested(700, member) }, { id: 'y', deep: nested(3) }];
+    const value = [
+      { id: 'x', deep: nested(700, member) },
+      { id: 'y', deep: nested(3) },
+    ];
     expect(sameJson(fromJsonb(toJsonb(value)), JSON.parse(JSON.stringify(value)))).toBe(true);
     expect(fromJsonb(toJsonb(nested(700, member)))).toEqual(JSON.parse(JSON.stringify(nested(700, member))));
   });

@@ -64,9 +64,7 @@ export function toText(value: string): string {
 /** The string a `text` column (or `data->>'field'`) holds, restored. */
 export function fromText(stored: string): string {
   if (!stored.includes(MARK)) return stored;
-  return stored.replace(STORED_ESCAPES, (_, code: string) =>
-    code === MARK ? MARK : code === '0' ? '\u0000' : String.fromCharCode(Number.parseInt(code, 16)),
-  );
+  return stored.replace(STORED_ESCAPES, (_, code: string) => (code === MARK ? MARK : code === '0' ? '\u0000' : String.fromCharCode(Number.parseInt(code, 16))));
 }
 
 function escapeCharacter(character: string): string {

@@ -144,10 +144,7 @@ export function anthropicError(input: AnthropicErrorInput): WireError {
       case 400:
         return ['invalid_request_error', 'Invalid request.'];
       case 401:
-        return [
-          'authentication_error',
-          input.apiKey === null || input.apiKey === '' ? 'x-api-key header is required' : 'invalid x-api-key',
-        ];
+        return ['authentication_error', input.apiKey === null || input.apiKey === '' ? 'x-api-key header is required' : 'invalid x-api-key'];
       case 403:
         return ['permission_error', 'Your API key does not have permission to use the specified resource.'];
       case 404:

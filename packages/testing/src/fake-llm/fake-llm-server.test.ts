@@ -25,8 +25,7 @@ const providers: ProviderCase[] = [
     name: '@ai-sdk/openai-compatible',
     api: 'openai-chat',
     modelId: 'llama-3.3-70b',
-    model: (url, apiKey = KEY) =>
-      createOpenAICompatible({ name: 'x', baseURL: `${url}/v1`, apiKey, includeUsage: true })('llama-3.3-70b'),
+    model: (url, apiKey = KEY) => createOpenAICompatible({ name: 'x', baseURL: `${url}/v1`, apiKey, includeUsage: true })('llama-3.3-70b'),
   },
   {
     name: '@ai-sdk/anthropic',
@@ -106,12 +105,7 @@ for (const provider of providers) {
         }
         const errors: unknown[] = [];
         const result = streamText({ ...(args as Parameters<typeof streamText>[0]), onError: ({ error }) => void errors.push(error) });
-        const [text, usage, toolCalls, finishReason] = await Promise.all([
-          result.text,
-          result.usage,
-          result.toolCalls,
-          result.finishReason,
-        ]);
+        const [text, usage, toolCalls, finishReason] = await Promise.all([result.text, result.usage, result.toolCalls, result.finishReason]);
         expect(errors).toEqual([]);
         return { text, usage, toolCalls, finishReason };
       };
@@ -181,7 +175,9 @@ for (const provider of providers) {
           const result = await run({
             model: provider.model(llm.url),
             prompt: 'Time?',
-            tools: { get_time: tool({ inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }), execute: async () => ({ time: '12:00' }) }) },
+            tools: {
+              get_time: tool({ inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }), execute: async () => ({ time: '12:00' }) }),
+            },
             stopWhen: stepCountIs(3),
           });
           expect(result.text).toBe('It is noon.');
@@ -245,9 +241,7 @@ for (const provider of providers) {
       expect((error as APICallError).statusCode).toBe(404);
       expect((error as APICallError).isRetryable).toBe(false);
       expect((error as APICallError).message).toBe(
-        provider.api === 'openai-chat'
-          ? `The model \`${provider.modelId}\` does not exist or you do not have access to it.`
-          : `model: ${provider.modelId}`,
+        provider.api === 'openai-chat' ? `The model \`${provider.modelId}\` does not exist or you do not have access to it.` : `model: ${provider.modelId}`,
       );
     });
   });
@@ -348,7 +342,11 @@ describe('fake LLM server wire format', () => {
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
 
     const withoutUsage = await post(`${llm.url}/v1/chat/completions`, { ...openAiBody, stream: true });
-    const plain = withoutUsage.text.split('\n\n').filter(Boolean).slice(0, -1).map((frame) => JSON.parse(frame.slice(6)));
+    const plain = withoutUsage.text
+      .split('\n\n')
+      .filter(Boolean)
+      .slice(0, -1)
+      .map((frame) => JSON.parse(frame.slice(6)));
     expect(plain.every((chunk) => !('usage' in chunk) && chunk.choices.length === 1)).toBe(true);
     expect(plain.at(-1).choices[0].finish_reason).toBe('stop');
   });
@@ -400,7 +398,11 @@ describe('fake LLM server wire format', () => {
       [2, { type: 'tool_use', id: 'toolu_2', name: 'get_time', input: {} }],
     ]);
     const deltas = (index: number) => events.filter((event) => event.type === 'content_block_delta' && event.index === index);
-    expect(deltas(0).map((event) => event.delta.text).join('')).toBe(twoCalls.text);
+    expect(
+      deltas(0)
+        .map((event) => event.delta.text)
+        .join(''),
+    ).toBe(twoCalls.text);
     expect(deltas(0).every((event) => event.delta.type === 'text_delta')).toBe(true);
     for (const [n, call] of twoCalls.toolCalls.entries()) {
       const pieces = deltas(n + 1).filter((event) => event.delta.partial_json !== '');
@@ -418,19 +420,13 @@ describe('fake LLM server wire format', () => {
   it('sends the providers’ error bodies and a retry-after header', async () => {
     const llm = await start({
       apiKey: 'sk-proj-right-key',
-      turns: [
-        { error: { status: 429, retryAfterSeconds: 7 } },
-        { error: { status: 429 } },
-        { error: { status: 529 } },
-        { error: { status: 500 } },
-      ],
+      turns: [{ error: { status: 429, retryAfterSeconds: 7 } }, { error: { status: 429 } }, { error: { status: 529 } }, { error: { status: 500 } }],
     });
     const wrong = await post(`${llm.url}/v1/chat/completions`, openAiBody, { authorization: 'Bearer sk-abcdefghijklmnopwxyz' });
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.text)).toEqual({
       error: {
-        message:
-          `Incorrect API key provided: sk-abcde${'*'.repeat(11)}wxyz. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        message: `Incorrect API key provided: sk-abcde${'*'.repeat(11)}wxyz. You can find your API key at https://platform.openai.com/account/api-keys.`,
         type: 'invalid_request_error',
         param: null,
         code: 'invalid_api_key',
@@ -522,7 +518,12 @@ describe('fake LLM server wire format', () => {
   });
 
   it('delays answers and survives clients that go away', async () => {
-    const llm = await start({ turns: [{ text: 'late', delayMs: 30 }, { text: 'abandoned', delayMs: 30 }] });
+    const llm = await start({
+      turns: [
+        { text: 'late', delayMs: 30 },
+        { text: 'abandoned', delayMs: 30 },
+      ],
+    });
     const started = Date.now();
     const late = await post(`${llm.url}/v1/messages`, { ...anthropicBody, stream: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);

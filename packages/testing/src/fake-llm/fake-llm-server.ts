@@ -5,14 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  anthropicBadJson,
-  anthropicError,
-  anthropicEvents,
-  anthropicInvalidRequest,
-  anthropicMessage,
-  newAnthropicContext,
-} from './anthropic-messages.js';
+import { anthropicBadJson, anthropicError, anthropicEvents, anthropicInvalidRequest, anthropicMessage, newAnthropicContext } from './anthropic-messages.js';
 import {
   newOpenAiContext,
   openAiBadJson,
@@ -24,13 +17,7 @@ import {
   type WireError,
 } from './openai-chat.js';
 import { randomId } from './pieces.js';
-import type {
-  FakeLlmServer,
-  FakeLlmServerOptions,
-  FakeLlmTurn,
-  RecordedLlmRequest,
-  ResolvedAnswer,
-} from './types.js';
+import type { FakeLlmServer, FakeLlmServerOptions, FakeLlmTurn, RecordedLlmRequest, ResolvedAnswer } from './types.js';
 
 type Api = RecordedLlmRequest['api'];
 
@@ -116,11 +103,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     return { text: 'done' };
   };
 
-  const resolveAnswer = (
-    api: Api,
-    turn: Exclude<FakeLlmTurn, { error: unknown }>,
-    rawBodyLength: number,
-  ): ResolvedAnswer => {
+  const resolveAnswer = (api: Api, turn: Exclude<FakeLlmTurn, { error: unknown }>, rawBodyLength: number): ResolvedAnswer => {
     const text = turn.text ?? '';
     const toolCalls = (turn.toolCalls ?? []).map((call) => {
       toolCallCount += 1;
@@ -271,9 +254,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       sendJson(res, 200, anthropicMessage(answer, ctx), responseHeaders);
       return;
     }
-    const frames = anthropicEvents(answer, ctx).map(
-      ({ event, data }) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
-    );
+    const frames = anthropicEvents(answer, ctx).map(({ event, data }) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     await sendStream(res, frames, responseHeaders);
   };
 

@@ -164,17 +164,12 @@ export function openAiError(input: OpenAiErrorInput): WireError {
             null,
           )
         : errorBody(
-            input.message ??
-              `Incorrect API key provided: ${maskOpenAiKey(apiKey)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+            input.message ?? `Incorrect API key provided: ${maskOpenAiKey(apiKey)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
             'invalid_request_error',
             'invalid_api_key',
           );
   } else if (status === 404) {
-    body = errorBody(
-      input.message ?? `The model \`${model}\` does not exist or you do not have access to it.`,
-      'invalid_request_error',
-      'model_not_found',
-    );
+    body = errorBody(input.message ?? `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
   } else if (status === 429) {
     body = errorBody(
       input.message ??
@@ -183,17 +178,9 @@ export function openAiError(input: OpenAiErrorInput): WireError {
       'rate_limit_exceeded',
     );
   } else if (status === 403) {
-    body = errorBody(
-      input.message ?? 'You are not allowed to sample from this model',
-      'invalid_request_error',
-      null,
-    );
+    body = errorBody(input.message ?? 'You are not allowed to sample from this model', 'invalid_request_error', null);
   } else if (status === 503) {
-    body = errorBody(
-      input.message ?? 'The engine is currently overloaded, please try again later.',
-      'server_error',
-      null,
-    );
+    body = errorBody(input.message ?? 'The engine is currently overloaded, please try again later.', 'server_error', null);
   } else if (status >= 500) {
     body = errorBody(
       input.message ??

@@ -34,7 +34,11 @@ export function describeChangeFeed(ctx: QueueSuiteContext): void {
       ];
       for (const change of changes) await a.changes.publish(change);
       for (const change of changes) {
-        await until(`${change.type} on both`, () => seenByA.some((seen) => JSON.stringify(seen) === JSON.stringify(change)) && seenByB.some((seen) => JSON.stringify(seen) === JSON.stringify(change)));
+        await until(
+          `${change.type} on both`,
+          () =>
+            seenByA.some((seen) => JSON.stringify(seen) === JSON.stringify(change)) && seenByB.some((seen) => JSON.stringify(seen) === JSON.stringify(change)),
+        );
       }
     });
 

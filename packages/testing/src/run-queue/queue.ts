@@ -60,7 +60,19 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         });
         for (const run of claimed) expect(await storage.runs.get(run.org_id, run.id)).toEqual(run);
         const rest = await claim(storage, { owner: 'wkr-b' });
-        expect(rest).toEqual([{ ...late, status: 'RUNNING', attempt: 2, started_at: NOW.toISOString(), error_detail: null, not_before: null, held_reason: null, lease_owner: 'wkr-b', lease_expires_at: until }]);
+        expect(rest).toEqual([
+          {
+            ...late,
+            status: 'RUNNING',
+            attempt: 2,
+            started_at: NOW.toISOString(),
+            error_detail: null,
+            not_before: null,
+            held_reason: null,
+            lease_owner: 'wkr-b',
+            lease_expires_at: until,
+          },
+        ]);
         expect(await claim(storage)).toEqual([]);
       });
 
@@ -122,9 +134,7 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const runs = Array.from({ length: 30 }, (_, n) => makeRunRecord({ org_id: orgs[n % 3], created_at: fixtureTime(n) }));
         await adapters[0]!.runs.insertMany(runs);
         const limits = { perOrg: 2, global: 5 };
-        const results = await Promise.all(
-          Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3, limits })),
-        );
+        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3, limits })));
         const claimed = results.flat();
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
         expect(claimed.length).toBe(5);
@@ -137,9 +147,7 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const adapters = [await ctx.backend.open(), await ctx.backend.open()];
         const runs = Array.from({ length: 40 }, (_, n) => makeRunRecord({ created_at: fixtureTime(n) }));
         await adapters[0]!.runs.insertMany(runs);
-        const results = await Promise.all(
-          Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 5 })),
-        );
+        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 5 })));
         const claimed = results.flat();
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
         const left = await claim(adapters[0]!, { owner: 'wkr-last', max: 100 });
@@ -216,9 +224,7 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const keyed = Array.from({ length: 8 }, (_, n) => makeRunRecord({ ...scope, concurrency_key: 'deploy', created_at: fixtureTime(n) }));
         const unkeyed = Array.from({ length: 4 }, (_, n) => makeRunRecord({ ...scope, concurrency_key: null, created_at: fixtureTime(n) }));
         await adapters[0]!.runs.insertMany([...keyed, ...unkeyed]);
-        const results = await Promise.all(
-          Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3 })),
-        );
+        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3 })));
         const claimed = results.flat();
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
         expect(claimed.filter((run) => run.concurrency_key === 'deploy')).toHaveLength(1);
@@ -269,7 +275,15 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const [run] = await claim(storage, { owner: 'wkr-a' });
         const due = new Date(NOW.getTime() + 2_000).toISOString();
         const released = await storage.runQueue.release('wkr-a', ref(run!), { error_detail: 'attempt 1 failed: flaky', not_before: due, attempt: 1 });
-        expect(released).toEqual({ ...run, status: 'PENDING', error_detail: 'attempt 1 failed: flaky', not_before: due, attempt: 1, lease_owner: null, lease_expires_at: null });
+        expect(released).toEqual({
+          ...run,
+          status: 'PENDING',
+          error_detail: 'attempt 1 failed: flaky',
+          not_before: due,
+          attempt: 1,
+          lease_owner: null,
+          lease_expires_at: null,
+        });
         expect(await storage.runQueue.release('wkr-a', ref(run!), { error_detail: null, not_before: null, attempt: 0 })).toBeNull();
         expect(await claim(storage, { owner: 'wkr-b' })).toEqual([]);
         const again = await claim(storage, { owner: 'wkr-b', now: new Date(due) });
@@ -291,8 +305,17 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         expect(recovered.requeued.map((run) => run.id).sort()).toEqual([lapsed.id, atNow.id, noLease.id].sort());
         expect(recovered.failed).toEqual([ref(last)]);
         const cleared = { lease_owner: null, lease_expires_at: null };
-        expect(await storage.runs.get(lapsed.org_id, lapsed.id)).toEqual({ ...lapsed, ...cleared, status: 'PENDING', error_detail: 'attempt 1 was interrupted: its executor stopped' });
-        expect(await storage.runs.get(atNow.org_id, atNow.id)).toMatchObject({ status: 'PENDING', attempt: 2, error_detail: 'attempt 2 was interrupted: its executor stopped' });
+        expect(await storage.runs.get(lapsed.org_id, lapsed.id)).toEqual({
+          ...lapsed,
+          ...cleared,
+          status: 'PENDING',
+          error_detail: 'attempt 1 was interrupted: its executor stopped',
+        });
+        expect(await storage.runs.get(atNow.org_id, atNow.id)).toMatchObject({
+          status: 'PENDING',
+          attempt: 2,
+          error_detail: 'attempt 2 was interrupted: its executor stopped',
+        });
         expect(await storage.runs.get(last.org_id, last.id)).toEqual({
           ...last,
           ...cleared,

@@ -7,15 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ExecEvent } from '@agent-platform/core';
 import type { SuiteContext } from './context.js';
-import {
-  PROMPT_END_MS,
-  execAll,
-  execOk,
-  expectWellFormed,
-  printVars,
-  shellQuote,
-  within,
-} from './helpers.js';
+import { PROMPT_END_MS, execAll, execOk, expectWellFormed, printVars, shellQuote, within } from './helpers.js';
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** How long a command that should have been killed gets to show it was not. */
@@ -90,15 +82,11 @@ export function describeExec(ctx: SuiteContext): void {
       const execEnv: Record<string, string> = { BOTH: 'exec', FROM_EXEC: 'exec' };
       if (basePath !== undefined) execEnv.PATH = `${basePath}:/exec-path`;
       const vars = ['FROM_START', 'BOTH', 'FROM_EXEC', 'SPACED'];
-      expect(await execOk(ctx.runtime, id, { command: printVars(...vars), env: execEnv })).toBe(
-        'start|exec|exec|a b  "c" $d|',
-      );
+      expect(await execOk(ctx.runtime, id, { command: printVars(...vars), env: execEnv })).toBe('start|exec|exec|a b  "c" $d|');
       // Exec env lasts for that command only.
       expect(await execOk(ctx.runtime, id, printVars(...vars))).toBe('start|start|<unset>|a b  "c" $d|');
       if (basePath !== undefined) {
-        expect(await execOk(ctx.runtime, id, { command: 'printf %s "$PATH"', env: execEnv })).toBe(
-          `${basePath}:/exec-path`,
-        );
+        expect(await execOk(ctx.runtime, id, { command: 'printf %s "$PATH"', env: execEnv })).toBe(`${basePath}:/exec-path`);
         expect(await execOk(ctx.runtime, id, 'printf %s "$PATH"')).toBe(`${basePath}:/start-path`);
       }
     });
@@ -124,19 +112,13 @@ export function describeExec(ctx: SuiteContext): void {
       const sandbox = await ctx.start();
       expect(await execOk(ctx.runtime, sandbox.id, 'pwd')).toBe(`${sandbox.workingDir}\n`);
       await execOk(ctx.runtime, sandbox.id, 'echo kept > kept.txt');
-      expect(await execOk(ctx.runtime, sandbox.id, `cat ${shellQuote(`${sandbox.workingDir}/kept.txt`)}`)).toBe(
-        'kept\n',
-      );
+      expect(await execOk(ctx.runtime, sandbox.id, `cat ${shellQuote(`${sandbox.workingDir}/kept.txt`)}`)).toBe('kept\n');
     });
 
     it('writes files before the command runs: text, bytes, nested and absolute paths', async () => {
       const sandbox = await ctx.start();
       const stdout = await execOk(ctx.runtime, sandbox.id, {
-        command: [
-          'cat note.txt; echo',
-          'od -An -tx1 bytes.bin | tr -s " \\n" " "; echo',
-          'cat deep/er/dir/file.txt abs.txt',
-        ].join('; '),
+        command: ['cat note.txt; echo', 'od -An -tx1 bytes.bin | tr -s " \\n" " "; echo', 'cat deep/er/dir/file.txt abs.txt'].join('; '),
         files: [
           { path: 'note.txt', content: 'héllo "world"' },
           { path: 'bytes.bin', content: new Uint8Array([0, 1, 127, 255]) },

@@ -44,11 +44,7 @@ export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './context
  * });
  * ```
  */
-export function testSandboxRuntime(
-  name: string,
-  factory: SandboxRuntimeFactory,
-  options: TestSandboxRuntimeOptions = {},
-): void {
+export function testSandboxRuntime(name: string, factory: SandboxRuntimeFactory, options: TestSandboxRuntimeOptions = {}): void {
   const timeout = options.timeout ?? DEFAULT_SUITE_TIMEOUT;
   describe(`SandboxRuntime conformance: ${name}`, { timeout }, () => {
     const ctx = useRuntime(factory, { ...options, timeout });

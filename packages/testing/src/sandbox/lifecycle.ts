@@ -8,16 +8,7 @@ import { sandboxSpecSchema } from '@agent-platform/core';
 import type { ExecEvent } from '@agent-platform/core';
 import { uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
-import {
-  PROMPT_END_MS,
-  execError,
-  execOk,
-  expectPlatformError,
-  expectRejectsWith,
-  expectWellFormed,
-  takeRest,
-  within,
-} from './helpers.js';
+import { PROMPT_END_MS, execError, execOk, expectPlatformError, expectRejectsWith, expectWellFormed, takeRest, within } from './helpers.js';
 
 export function describeLifecycle(ctx: SuiteContext): void {
   describe('lifecycle', () => {

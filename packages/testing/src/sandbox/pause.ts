@@ -49,8 +49,7 @@ export function describePause(ctx: SuiteContext): void {
         }
         ended = true;
       })();
-      const logSize = (): number | undefined =>
-        ctx.workingDirOnHost ? statSync(join(sandbox.workingDir, 'ticks.log')).size : undefined;
+      const logSize = (): number | undefined => (ctx.workingDirOnHost ? statSync(join(sandbox.workingDir, 'ticks.log')).size : undefined);
 
       try {
         await waitFor(PROMPT_END_MS, 'the ticker counting to 3', () => last >= 3);

@@ -63,10 +63,7 @@ function measure(bytes: Uint8Array): { size: number; md5: string } {
  * apart (0: as fast as it is taken, though letting timers run in between, so that a runtime
  * taking it all without end fails its time bound instead of hanging the suite).
  */
-function endlessInput(
-  chunk: string | Uint8Array,
-  pauseMs: number,
-): { input: AsyncIterable<string | Uint8Array>; state: { closed: boolean } } {
+function endlessInput(chunk: string | Uint8Array, pauseMs: number): { input: AsyncIterable<string | Uint8Array>; state: { closed: boolean } } {
   const state = { closed: false };
   async function* generate(): AsyncGenerator<string | Uint8Array> {
     try {

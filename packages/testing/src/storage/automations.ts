@@ -186,14 +186,8 @@ export function describeAutomations(ctx: SuiteContext): void {
       expect(await ctx.adapter.automations.get(orgId, second.id)).toEqual(secondTriggered);
       expect(await ctx.adapter.automations.get(orgId, untouched.id)).toEqual(untouched);
       expect(await ctx.adapter.automations.get(foreign.org_id, foreign.id)).toEqual(foreign);
-      expect((await ctx.adapter.automations.list(orgId, { limit: 10, offset: 0 })).items).toEqual([
-        untouched,
-        secondTriggered,
-        firstTriggered,
-      ]);
-      expect(byId(await ctx.adapter.automations.listEnabledBySource(orgId, 'github'))).toEqual(
-        byId([firstTriggered, secondTriggered, untouched]),
-      );
+      expect((await ctx.adapter.automations.list(orgId, { limit: 10, offset: 0 })).items).toEqual([untouched, secondTriggered, firstTriggered]);
+      expect(byId(await ctx.adapter.automations.listEnabledBySource(orgId, 'github'))).toEqual(byId([firstTriggered, secondTriggered, untouched]));
     });
 
     it('markTriggered with no or only unknown ids resolves and creates nothing', async () => {

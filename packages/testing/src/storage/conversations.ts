@@ -148,7 +148,7 @@ export function describeConversations(ctx: SuiteContext): void {
       expect(await ctx.adapter.conversations.listEvents(id, { limit: 10 })).toEqual({ items: [], nextPageId: null });
     });
 
-    it("each conversation numbers its own events, and lists only its own", async () => {
+    it('each conversation numbers its own events, and lists only its own', async () => {
       const one = makeConversationRecord();
       const two = makeConversationRecord({ created_by_user_id: one.created_by_user_id });
       await ctx.adapter.conversations.insert(one);
@@ -185,7 +185,10 @@ export function describeConversations(ctx: SuiteContext): void {
         // Each batch lands in one piece, in its own order.
         expect(stored).toEqual(numbered(batch, start));
       });
-      const seqs = results.flat().map((event) => event.seq).sort((a, b) => a - b);
+      const seqs = results
+        .flat()
+        .map((event) => event.seq)
+        .sort((a, b) => a - b);
       expect(seqs).toEqual(Array.from({ length: total }, (_, n) => n));
       const { items, nextPageId } = await ctx.adapter.conversations.listEvents(conversation.id, { limit: total + 1 });
       expect(nextPageId).toBeNull();

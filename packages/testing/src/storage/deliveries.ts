@@ -123,9 +123,7 @@ export function describeDeliveries(ctx: SuiteContext): void {
       // A fixed shuffle: mostly in order, with stragglers and early arrivals.
       const arrival = records.map((_, n) => records[(n * 17) % count] as DeliveryRecord);
       for (const record of arrival) await ctx.adapter.deliveries.insert(record);
-      const expected = [...records].sort((a, b) =>
-        a.received_at !== b.received_at ? (a.received_at < b.received_at ? 1 : -1) : a.id < b.id ? 1 : -1,
-      );
+      const expected = [...records].sort((a, b) => (a.received_at !== b.received_at ? (a.received_at < b.received_at ? 1 : -1) : a.id < b.id ? 1 : -1));
       expect(await ctx.adapter.deliveries.list(orgId, { limit: count, offset: 0 })).toEqual({
         items: expected,
         total: count,
@@ -194,9 +192,7 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const third = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(first))).toBeNull();
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(second, { now: fixtureTime(60) }))).toBe(first.id);
-        expect(
-          await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(third, { now: fixtureTime(3599), expiresAt: fixtureTime(7200) })),
-        ).toBe(first.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(third, { now: fixtureTime(3599), expiresAt: fixtureTime(7200) }))).toBe(first.id);
       });
 
       it('frees the key once the claim expires by the given now, and the new claim holds it', async () => {
@@ -204,9 +200,7 @@ export function describeDeliveries(ctx: SuiteContext): void {
         const second = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
         const third = makeDeliveryRecord({ org_id: first.org_id, dedup_key: first.dedup_key });
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(first, { expiresAt: fixtureTime(60) }))).toBeNull();
-        expect(
-          await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(second, { now: fixtureTime(120), expiresAt: fixtureTime(180) })),
-        ).toBeNull();
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(second, { now: fixtureTime(120), expiresAt: fixtureTime(180) }))).toBeNull();
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(third, { now: fixtureTime(150) }))).toBe(second.id);
       });
 
@@ -259,9 +253,7 @@ export function describeDeliveries(ctx: SuiteContext): void {
           items: [winner],
           total: 1,
         });
-        expect((await ctx.adapter.deliveries.list(orgId, { limit: 1, offset: 0, status: 'duplicate' })).total).toBe(
-          ctx.concurrency - 1,
-        );
+        expect((await ctx.adapter.deliveries.list(orgId, { limit: 1, offset: 0, status: 'duplicate' })).total).toBe(ctx.concurrency - 1);
       });
 
       it('a rolled-back transaction releases its claim', async () => {
@@ -277,9 +269,7 @@ export function describeDeliveries(ctx: SuiteContext): void {
         ).rejects.toBe(error);
         expect(await ctx.adapter.deliveries.get(rolledBack.org_id, rolledBack.id)).toBeNull();
         expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(retried, { now: fixtureTime(1) }))).toBeNull();
-        expect(
-          await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(rolledBack, { deliveryId: uniqueId('dlv'), now: fixtureTime(2) })),
-        ).toBe(retried.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(rolledBack, { deliveryId: uniqueId('dlv'), now: fixtureTime(2) }))).toBe(retried.id);
       });
 
       it('a rolled-back transaction undoes its takeover of an expired claim and keeps the live claim it found', async () => {
@@ -307,7 +297,10 @@ export function describeDeliveries(ctx: SuiteContext): void {
       /** A delivery with two PENDING runs of its own org, and the claim of its key. */
       const write = (overrides: Partial<DeliveryRecord> = {}, claim: Partial<DedupClaim> = {}) => {
         const delivery = makeDeliveryRecord(overrides);
-        const runs = [makeRunRecord({ org_id: delivery.org_id, delivery_id: delivery.id }), makeRunRecord({ org_id: delivery.org_id, delivery_id: delivery.id })];
+        const runs = [
+          makeRunRecord({ org_id: delivery.org_id, delivery_id: delivery.id }),
+          makeRunRecord({ org_id: delivery.org_id, delivery_id: delivery.id }),
+        ];
         const { deliveryId: _unused, ...rest } = makeDedupClaim(delivery, claim);
         return { delivery, runs, claim: rest };
       };
@@ -340,7 +333,9 @@ export function describeDeliveries(ctx: SuiteContext): void {
         expect(await ctx.adapter.deliveries.recordDelivery(old)).toEqual({ duplicateOf: null });
         const fresh = write({ org_id: old.delivery.org_id, source: old.delivery.source, dedup_key: old.delivery.dedup_key }, { now: fixtureTime(10) });
         expect(await ctx.adapter.deliveries.recordDelivery(fresh)).toEqual({ duplicateOf: null });
-        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(fresh.delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(11) }))).toBe(fresh.delivery.id);
+        expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(fresh.delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(11) }))).toBe(
+          fresh.delivery.id,
+        );
       });
 
       it('a taken run id writes nothing: no delivery, no other run, and the key stays free', async () => {
@@ -356,7 +351,10 @@ export function describeDeliveries(ctx: SuiteContext): void {
 
       it('of concurrent records of one key, exactly one writes; the others name it', async () => {
         const first = write();
-        const racers = [first, ...Array.from({ length: 9 }, () => write({ org_id: first.delivery.org_id, source: first.delivery.source, dedup_key: first.delivery.dedup_key }))];
+        const racers = [
+          first,
+          ...Array.from({ length: 9 }, () => write({ org_id: first.delivery.org_id, source: first.delivery.source, dedup_key: first.delivery.dedup_key })),
+        ];
         const answers = await Promise.all(racers.map((one) => ctx.adapter.deliveries.recordDelivery(one)));
         const winners = racers.filter((_, index) => answers[index]?.duplicateOf === null);
         expect(winners).toHaveLength(1);

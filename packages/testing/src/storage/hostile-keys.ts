@@ -76,7 +76,12 @@ async function expectNothingFound(repos: StorageRepositories, key: string, orgId
 
   expect(await repos.githubLinks.delete('account', key, orgId)).toBe(false);
   expect(await repos.githubLinks.delete('installation', key, key)).toBe(false);
-  expect(await repos.githubLinks.findOrgs([{ kind: 'account', key }, { kind: 'installation', key }])).toEqual([]);
+  expect(
+    await repos.githubLinks.findOrgs([
+      { kind: 'account', key },
+      { kind: 'installation', key },
+    ]),
+  ).toEqual([]);
   expect(await repos.githubLinks.listByOrg(key)).toEqual([]);
 
   expect(await repos.sandboxes.get(key)).toBeNull();
@@ -156,7 +161,12 @@ export function describeHostileKeys(ctx: SuiteContext): void {
       );
       for (const sandbox of sandboxes) await ctx.adapter.sandboxes.insert(sandbox);
       const pages = await collectPages((options) => ctx.adapter.sandboxes.listByUser(userId, options), 1);
-      expect(pages.flatMap((page) => page.items).map((sandbox) => sandbox.id).sort()).toEqual(sandboxes.map((sandbox) => sandbox.id).sort());
+      expect(
+        pages
+          .flatMap((page) => page.items)
+          .map((sandbox) => sandbox.id)
+          .sort(),
+      ).toEqual(sandboxes.map((sandbox) => sandbox.id).sort());
       for (const sandbox of sandboxes) expect(await ctx.adapter.sandboxes.delete(sandbox.id)).toBe(true);
 
       const conversation = makeConversationRecord({ id: `${uniqueId('conv')}${text}`, created_by_user_id: userId });

@@ -4,13 +4,7 @@
  * @module
  */
 import { expect, it } from 'vitest';
-import {
-  makeConversationEvent,
-  makeConversationRecord,
-  makeDeliveryRecord,
-  makeStartTaskRecord,
-  uniqueId,
-} from '../fixtures/records.js';
+import { makeConversationEvent, makeConversationRecord, makeDeliveryRecord, makeStartTaskRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
 import { nestedJsonText, nestedValue, sameJson } from './hostile-inputs.js';
 

@@ -50,11 +50,7 @@ export type { StorageAdapterFactory, TestStorageAdapterOptions } from './context
  * });
  * ```
  */
-export function testStorageAdapter(
-  name: string,
-  factory: StorageAdapterFactory,
-  options: TestStorageAdapterOptions = {},
-): void {
+export function testStorageAdapter(name: string, factory: StorageAdapterFactory, options: TestStorageAdapterOptions = {}): void {
   const suiteOptions = options.timeout === undefined ? {} : { timeout: options.timeout };
   describe(`StorageAdapter conformance: ${name}`, suiteOptions, () => {
     const ctx = useAdapter(factory, options);

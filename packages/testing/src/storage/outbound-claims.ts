@@ -72,9 +72,7 @@ export function describeOutboundClaims(ctx: SuiteContext): void {
     it('leaves a message until its next_attempt_at, and never takes one in another status', async () => {
       const window = claimWindow();
       const waiting = makeOutboundMessageRecord({ next_attempt_at: window.iso(5_000) });
-      const ended = (['delivered', 'failed', 'cancelled'] as const).map((status) =>
-        makeOutboundMessageRecord({ status, next_attempt_at: window.iso(1_000) }),
-      );
+      const ended = (['delivered', 'failed', 'cancelled'] as const).map((status) => makeOutboundMessageRecord({ status, next_attempt_at: window.iso(1_000) }));
       await ctx.adapter.outboundMessages.insertMany([waiting, ...ended]);
       expect(await claimDue(ctx.adapter, { now: window.at(4_999) })).toEqual([]);
       expect(ids(await claimDue(ctx.adapter, { now: window.at(5_000) }))).toEqual([waiting.id]);
@@ -122,9 +120,7 @@ export function describeOutboundClaims(ctx: SuiteContext): void {
       const window = claimWindow();
       const messages = Array.from({ length: 10 }, (_, n) => makeOutboundMessageRecord({ next_attempt_at: window.iso(n) }));
       await ctx.adapter.outboundMessages.insertMany(messages);
-      const results = await Promise.all(
-        Array.from({ length: 5 }, (_, n) => claimDue(ctx.adapter, { now: window.at(1_000), owner: `sender-${n}`, max: 3 })),
-      );
+      const results = await Promise.all(Array.from({ length: 5 }, (_, n) => claimDue(ctx.adapter, { now: window.at(1_000), owner: `sender-${n}`, max: 3 })));
       const claimed = results.flat();
       expect(new Set(ids(claimed)).size).toBe(claimed.length);
       expect(ids(claimed).sort()).toEqual(ids(messages).sort());

@@ -65,7 +65,9 @@ export function describeOutboundHostileValues(ctx: SuiteContext): void {
         });
         await ctx.adapter.outboundMessages.insertMany([message]);
         expect(await ctx.adapter.outboundMessages.get(message.org_id, message.id)).toEqual(message);
-        expect(await ctx.adapter.outboundMessages.transition(message.org_id, message.id, { from: ['pending'], leaseOwner: `${text}\u0000` }, { detail: null })).toBeNull();
+        expect(
+          await ctx.adapter.outboundMessages.transition(message.org_id, message.id, { from: ['pending'], leaseOwner: `${text}\u0000` }, { detail: null }),
+        ).toBeNull();
         const failed = await ctx.adapter.outboundMessages.transition(
           message.org_id,
           message.id,
@@ -92,7 +94,12 @@ export function describeOutboundHostileValues(ctx: SuiteContext): void {
 
         const window = claimWindow();
         const owner = `${uniqueId('sender')}${text}`;
-        const message = makeOutboundMessageRecord({ id: `${uniqueId('msg')}${text}`, org_id: orgId, subscription_id: subscription.id, next_attempt_at: window.iso(0) });
+        const message = makeOutboundMessageRecord({
+          id: `${uniqueId('msg')}${text}`,
+          org_id: orgId,
+          subscription_id: subscription.id,
+          next_attempt_at: window.iso(0),
+        });
         const sibling = makeOutboundMessageRecord({ org_id: orgId, subscription_id: lookalike.id, next_attempt_at: window.iso(1) });
         await ctx.adapter.outboundMessages.insertMany([message, sibling]);
         expect(await ctx.adapter.outboundMessages.listBySubscription(orgId, subscription.id, ALL)).toEqual({ items: [message], total: 1 });

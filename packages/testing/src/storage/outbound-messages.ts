@@ -72,8 +72,7 @@ export function describeOutboundMessages(ctx: SuiteContext): void {
       await ctx.adapter.outboundMessages.insertMany([tieB, otherOrg, whole, late]);
       await ctx.adapter.outboundMessages.insertMany([otherSubscription, half, tieC]);
       const newestFirst = [late, tieC, tieB, half, whole];
-      const list = (limit: number, offset: number) =>
-        ctx.adapter.outboundMessages.listBySubscription(scope.org_id, scope.subscription_id, { limit, offset });
+      const list = (limit: number, offset: number) => ctx.adapter.outboundMessages.listBySubscription(scope.org_id, scope.subscription_id, { limit, offset });
       expect(await list(10, 0)).toEqual({ items: newestFirst, total: 5 });
       expect(await list(2, 0)).toEqual({ items: newestFirst.slice(0, 2), total: 5 });
       expect(await list(2, 2)).toEqual({ items: newestFirst.slice(2, 4), total: 5 });
@@ -115,7 +114,15 @@ export function describeOutboundMessages(ctx: SuiteContext): void {
           message.org_id,
           message.id,
           { from: ['pending'] },
-          { attempt: 1, attempts: [ATTEMPT], next_attempt_at: fixtureTime(65), updated_at: fixtureTime(5), lease_owner: null, lease_expires_at: null, detail: undefined },
+          {
+            attempt: 1,
+            attempts: [ATTEMPT],
+            next_attempt_at: fixtureTime(65),
+            updated_at: fixtureTime(5),
+            lease_owner: null,
+            lease_expires_at: null,
+            detail: undefined,
+          },
         );
         const expected: OutboundMessageRecord = {
           ...message,
@@ -176,11 +183,21 @@ export function describeOutboundMessages(ctx: SuiteContext): void {
         const list = (status: OutboundMessageStatus) =>
           ctx.adapter.outboundMessages.listBySubscription(message.org_id, message.subscription_id, { ...ALL, status });
         expect((await list('pending')).total).toBe(1);
-        const cancelled = await ctx.adapter.outboundMessages.transition(message.org_id, message.id, { from: ['pending'] }, { status: 'cancelled', detail: 'cancelled by a user' });
+        const cancelled = await ctx.adapter.outboundMessages.transition(
+          message.org_id,
+          message.id,
+          { from: ['pending'] },
+          { status: 'cancelled', detail: 'cancelled by a user' },
+        );
         expect(await list('pending')).toEqual({ items: [], total: 0 });
         expect(await list('cancelled')).toEqual({ items: [cancelled], total: 1 });
         // A replay puts it back.
-        const replayed = await ctx.adapter.outboundMessages.transition(message.org_id, message.id, { from: ['cancelled', 'failed'] }, { status: 'pending', detail: null });
+        const replayed = await ctx.adapter.outboundMessages.transition(
+          message.org_id,
+          message.id,
+          { from: ['cancelled', 'failed'] },
+          { status: 'pending', detail: null },
+        );
         expect(await list('pending')).toEqual({ items: [replayed], total: 1 });
         expect(await list('cancelled')).toEqual({ items: [], total: 0 });
       });
@@ -210,7 +227,10 @@ export function describeOutboundMessages(ctx: SuiteContext): void {
           await tx.outboundMessages.insertMany([added]);
           const delivered = await tx.outboundMessages.transition(scope.org_id, kept.id, { from: ['pending'] }, { status: 'delivered', next_attempt_at: null });
           expect(await tx.outboundMessages.listBySubscription(scope.org_id, scope.subscription_id, ALL)).toEqual({ items: [added, delivered], total: 2 });
-          expect(await tx.outboundMessages.listBySubscription(scope.org_id, scope.subscription_id, { ...ALL, status: 'pending' })).toEqual({ items: [added], total: 1 });
+          expect(await tx.outboundMessages.listBySubscription(scope.org_id, scope.subscription_id, { ...ALL, status: 'pending' })).toEqual({
+            items: [added],
+            total: 1,
+          });
           expect(await ctx.adapter.outboundMessages.listBySubscription(scope.org_id, scope.subscription_id, ALL)).toEqual({ items: [kept], total: 1 });
           // A conflict inside is caught, and the transaction goes on.
           await expect(tx.outboundMessages.insertMany([makeOutboundMessageRecord({ id: kept.id })])).rejects.toBeInstanceOf(StorageConflictError);

@@ -14,10 +14,7 @@ import type { SuiteContext } from './context.js';
 const MAX_PAGES = 100;
 
 /** Follows `nextPageId` from the first page to the last; returns every page. */
-export async function collectPages<T>(
-  list: (options: CursorOptions) => Promise<CursorPage<T>>,
-  limit: number,
-): Promise<CursorPage<T>[]> {
+export async function collectPages<T>(list: (options: CursorOptions) => Promise<CursorPage<T>>, limit: number): Promise<CursorPage<T>[]> {
   const pages: CursorPage<T>[] = [];
   let pageId: string | undefined;
   do {

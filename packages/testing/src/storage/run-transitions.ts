@@ -17,13 +17,18 @@ export function describeRunTransitions(ctx: SuiteContext): void {
     it('writes the patch when the status is one the guard names, and returns the run as stored', async () => {
       const run = makeRunRecord();
       await ctx.adapter.runs.insertMany([run]);
-      const running = await ctx.adapter.runs.transition(run.org_id, run.id, { from: ['PENDING'] }, {
-        status: 'RUNNING',
-        attempt: 1,
-        started_at: fixtureTime(5),
-        lease_owner: 'wkr-a',
-        lease_expires_at: fixtureTime(35),
-      });
+      const running = await ctx.adapter.runs.transition(
+        run.org_id,
+        run.id,
+        { from: ['PENDING'] },
+        {
+          status: 'RUNNING',
+          attempt: 1,
+          started_at: fixtureTime(5),
+          lease_owner: 'wkr-a',
+          lease_expires_at: fixtureTime(35),
+        },
+      );
       expect(running).toEqual({ ...run, status: 'RUNNING', attempt: 1, started_at: fixtureTime(5), lease_owner: 'wkr-a', lease_expires_at: fixtureTime(35) });
       expect(await stored(run)).toEqual(running);
     });
@@ -70,12 +75,17 @@ export function describeRunTransitions(ctx: SuiteContext): void {
         status: 'PENDING',
         error_detail: 'noted',
       });
-      const done = await ctx.adapter.runs.transition(held.org_id, held.id, { from: ['RUNNING'], leaseOwner: 'wkr-a' }, {
-        status: 'COMPLETED',
-        completed_at: fixtureTime(40),
-        lease_owner: null,
-        lease_expires_at: null,
-      });
+      const done = await ctx.adapter.runs.transition(
+        held.org_id,
+        held.id,
+        { from: ['RUNNING'], leaseOwner: 'wkr-a' },
+        {
+          status: 'COMPLETED',
+          completed_at: fixtureTime(40),
+          lease_owner: null,
+          lease_expires_at: null,
+        },
+      );
       expect(done).toEqual({ ...held, status: 'COMPLETED', completed_at: fixtureTime(40), lease_owner: null, lease_expires_at: null });
       expect(await stored(held)).toEqual(done);
     });
@@ -83,7 +93,12 @@ export function describeRunTransitions(ctx: SuiteContext): void {
     it('leaves members the patch does not name (or names as undefined) as they were; null clears', async () => {
       const run = makeRunRecord({ status: 'RUNNING', attempt: 2, error_detail: 'attempt 1 failed', conversation_id: 'conv-1', started_at: fixtureTime(3) });
       await ctx.adapter.runs.insertMany([run]);
-      const next = await ctx.adapter.runs.transition(run.org_id, run.id, { from: ['RUNNING'] }, { sandbox_id: 'sbx-1', conversation_id: undefined, error_detail: null });
+      const next = await ctx.adapter.runs.transition(
+        run.org_id,
+        run.id,
+        { from: ['RUNNING'] },
+        { sandbox_id: 'sbx-1', conversation_id: undefined, error_detail: null },
+      );
       expect(next).toEqual({ ...run, sandbox_id: 'sbx-1', error_detail: null });
       expect(await stored(run)).toEqual(next);
     });

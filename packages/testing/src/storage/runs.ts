@@ -155,9 +155,7 @@ export function describeRuns(ctx: SuiteContext): void {
     it('listByAutomation pages with limit and offset while total counts every run', async () => {
       const orgId = uniqueId('org');
       const automationId = uniqueId('auto');
-      const records = [0, 1, 2, 3, 4].map((n) =>
-        makeRunRecord({ org_id: orgId, automation_id: automationId, created_at: fixtureTime(n) }),
-      );
+      const records = [0, 1, 2, 3, 4].map((n) => makeRunRecord({ org_id: orgId, automation_id: automationId, created_at: fixtureTime(n) }));
       await ctx.adapter.runs.insertMany([...records].reverse());
       const newestFirst = [...records].reverse();
       const list = (limit: number, offset: number) => ctx.adapter.runs.listByAutomation(orgId, automationId, { limit, offset });
@@ -230,8 +228,7 @@ export function describeRuns(ctx: SuiteContext): void {
     describe('countCreatedSince', () => {
       it("counts the automation's runs created at or after the time, every status but SKIPPED and CANCELLED", async () => {
         const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
-        const at = (seconds: number, status: RunStatus = 'PENDING'): RunRecord =>
-          makeRunRecord({ ...scope, status, created_at: fixtureTime(seconds) });
+        const at = (seconds: number, status: RunStatus = 'PENDING'): RunRecord => makeRunRecord({ ...scope, status, created_at: fixtureTime(seconds) });
         const before = at(9);
         const counted = [at(10), at(11, 'RUNNING'), at(12, 'COMPLETED'), at(13, 'FAILED')];
         const skipped = at(15, 'SKIPPED');
@@ -331,7 +328,12 @@ export function describeRuns(ctx: SuiteContext): void {
         const mineOf = async (status: RunStatus) => mine(await list(ctx.adapter.runs, status), [record, other]);
         expect(await mineOf('PENDING')).toEqual([record, other]);
 
-        const running = await ctx.adapter.runs.transition(record.org_id, record.id, { from: ['PENDING'] }, { status: 'RUNNING', attempt: 1, started_at: pastTime(3) });
+        const running = await ctx.adapter.runs.transition(
+          record.org_id,
+          record.id,
+          { from: ['PENDING'] },
+          { status: 'RUNNING', attempt: 1, started_at: pastTime(3) },
+        );
         expect(running).toEqual({ ...record, status: 'RUNNING', attempt: 1, started_at: pastTime(3) });
         expect(await mineOf('PENDING')).toEqual([other]);
         expect(await mineOf('RUNNING')).toEqual([running]);
@@ -341,7 +343,12 @@ export function describeRuns(ctx: SuiteContext): void {
         expect(attached?.conversation_id).toBe('conv-1');
         expect(await mineOf('RUNNING')).toEqual([attached]);
 
-        const failed = await ctx.adapter.runs.transition(record.org_id, record.id, { from: ['RUNNING'] }, { status: 'FAILED', completed_at: pastTime(4), error_detail: 'boom' });
+        const failed = await ctx.adapter.runs.transition(
+          record.org_id,
+          record.id,
+          { from: ['RUNNING'] },
+          { status: 'FAILED', completed_at: pastTime(4), error_detail: 'boom' },
+        );
         expect(await mineOf('RUNNING')).toEqual([]);
         expect(await mineOf('FAILED')).toEqual([failed]);
 

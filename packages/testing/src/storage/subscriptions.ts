@@ -103,7 +103,7 @@ export function describeSubscriptions(ctx: SuiteContext): void {
       expect(await ctx.adapter.subscriptions.get(record.org_id, record.id)).toEqual(changed);
     });
 
-    it("delete removes the subscription and every message of it, and nothing of other subscriptions or orgs", async () => {
+    it('delete removes the subscription and every message of it, and nothing of other subscriptions or orgs', async () => {
       const subscription = makeSubscriptionRecord();
       const orgId = subscription.org_id;
       const sibling = makeSubscriptionRecord({ org_id: orgId });

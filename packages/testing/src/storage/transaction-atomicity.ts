@@ -183,9 +183,7 @@ export function describeTransactionAtomicity(ctx: SuiteContext): void {
     expect(await ctx.adapter.githubLinks.findOrgs([{ kind: newLink.kind, key: newLink.key }])).toEqual([]);
     // The claim made inside is released; the one made before still holds.
     expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(newDelivery, { now: fixtureTime(1) }))).toBeNull();
-    expect(
-      await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) })),
-    ).toBe(delivery.id);
+    expect(await ctx.adapter.deliveries.claimDedupKey(makeDedupClaim(delivery, { deliveryId: uniqueId('dlv'), now: fixtureTime(1) }))).toBe(delivery.id);
   });
 
   it('a throw rolls back every write to sandboxes, conversations, their events and start tasks', async () => {

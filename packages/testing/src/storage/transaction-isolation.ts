@@ -177,14 +177,7 @@ export function describeTransactionIsolation(ctx: SuiteContext): void {
     expect(automations).toEqual({ items: [newer, older], total: 2 });
     expect(enabled.map((record) => record.id).sort()).toEqual([newer.id, older.id].sort());
     const newestFirst = [...deliveries].reverse();
-    expect(rest).toEqual([
-      older,
-      { items: [run], total: 1 },
-      { items: newestFirst, total: 3 },
-      { items: newestFirst.slice(1, 2), total: 3 },
-      [link],
-      [orgId],
-    ]);
+    expect(rest).toEqual([older, { items: [run], total: 1 }, { items: newestFirst, total: 3 }, { items: newestFirst.slice(1, 2), total: 3 }, [link], [orgId]]);
   });
 
   it('writes made outside a transaction while it runs survive its rollback', async () => {
@@ -202,10 +195,7 @@ export function describeTransactionIsolation(ctx: SuiteContext): void {
       },
       error,
     );
-    const outside = Promise.all([
-      ctx.adapter.apiKeys.insert(outsideKey),
-      ctx.adapter.settings.put(outsideSettings),
-    ]);
+    const outside = Promise.all([ctx.adapter.apiKeys.insert(outsideKey), ctx.adapter.settings.put(outsideSettings)]);
     await expect(settled).rejects.toBe(error);
     await outside;
     expect(await ctx.adapter.apiKeys.get(insideKey.id)).toBeNull();

@@ -154,9 +154,7 @@ export function describeWebhooks(ctx: SuiteContext): void {
       const second = makeWebhookRecord({ org_id: orgId, source: 'second' });
       await ctx.adapter.webhooks.insert(first);
       await ctx.adapter.webhooks.insert(second);
-      await expect(ctx.adapter.webhooks.update({ ...second, source: 'first' })).rejects.toBeInstanceOf(
-        StorageConflictError,
-      );
+      await expect(ctx.adapter.webhooks.update({ ...second, source: 'first' })).rejects.toBeInstanceOf(StorageConflictError);
       expect(await ctx.adapter.webhooks.getBySource(orgId, 'first')).toEqual(first);
       expect(await ctx.adapter.webhooks.get(orgId, second.id)).toEqual(second);
     });

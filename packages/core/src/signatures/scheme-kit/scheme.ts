@@ -70,6 +70,8 @@ export interface SignatureSchemeDefinition<Name extends string = string, Custom 
 }
 
 /** A scheme, its name and `customSources` kept as literal types (so name lists derive from them). */
-export function defineScheme<const Name extends string, const Custom extends boolean>(scheme: SignatureSchemeDefinition<Name, Custom>): SignatureSchemeDefinition<Name, Custom> {
+export function defineScheme<const Name extends string, const Custom extends boolean>(
+  scheme: SignatureSchemeDefinition<Name, Custom>,
+): SignatureSchemeDefinition<Name, Custom> {
   return Object.freeze(scheme);
 }

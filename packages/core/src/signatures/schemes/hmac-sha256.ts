@@ -21,7 +21,7 @@ const PREFIX = 'sha256=';
 export const hmacSha256Scheme = defineScheme({
   name: 'hmac-sha256',
   customSources: true,
-  summary: 'hex HMAC-SHA256 of the body in the webhook\'s `signature_header` (default `X-Signature-256`), with or without `sha256=`',
+  summary: "hex HMAC-SHA256 of the body in the webhook's `signature_header` (default `X-Signature-256`), with or without `sha256=`",
   headers: [DEFAULT_HMAC_SIGNATURE_HEADER],
   deliveryIdHeader: null,
   verify(input) {

@@ -32,7 +32,7 @@ function webhookTimestamp(body: Uint8Array): number | undefined {
 export const linearScheme = defineScheme({
   name: 'linear',
   customSources: true,
-  summary: '`Linear-Signature: <hex HMAC-SHA256 of the body>`, with the payload\'s `webhookTimestamp` within a minute',
+  summary: "`Linear-Signature: <hex HMAC-SHA256 of the body>`, with the payload's `webhookTimestamp` within a minute",
   headers: [LINEAR_SIGNATURE_HEADER, LINEAR_DELIVERY_HEADER],
   deliveryIdHeader: LINEAR_DELIVERY_HEADER,
   verify(input) {

@@ -54,7 +54,12 @@ export const standardWebhooksScheme = defineScheme({
     if (typeof checked !== 'string') return checked;
 
     const prefix = `${id.value}.${checked}.`;
-    const matched = anySecretMatches(input.crypto, input.secrets, (secret) => input.crypto.hmacSha256(standardWebhooksKey(secret), input.body, prefix), candidates);
+    const matched = anySecretMatches(
+      input.crypto,
+      input.secrets,
+      (secret) => input.crypto.hmacSha256(standardWebhooksKey(secret), input.body, prefix),
+      candidates,
+    );
     return matched ? VERIFIED : fail('signature_mismatch', `${STANDARD_WEBHOOKS_SIGNATURE_HEADER} does not match the request`);
   },
   sign: ({ secret, id, timestamp }) => {
