@@ -62,7 +62,7 @@ function folderGraph(src, files) {
       const specifier = match[1] ?? match[2];
       if (!specifier.startsWith('.')) continue;
       const target = resolveSpecifier(file, specifier);
-      if (!target || !target.startsWith(src + path.sep)) continue;
+      if (!target?.startsWith(src + path.sep)) continue;
       const to = path.relative(src, path.dirname(target)) || '.';
       if (to === from) continue;
       graph.get(from).add(to);

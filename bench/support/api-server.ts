@@ -13,8 +13,8 @@ export const BENCH_KEY = 'bench-key-0123456789abcdef';
 
 const mode = process.argv[2];
 const logger = pino({ level: 'silent' });
-let app;
-if (mode === 'platform') {
+/** The reference Fastify app over memory storage, with a seeded key and settings. */
+async function platformApp() {
   const config = loadConfig({
     AGENT_PLATFORM_STORAGE: 'memory',
     AGENT_PLATFORM_API_KEYS: `alice@acme:${BENCH_KEY}`,
@@ -22,15 +22,21 @@ if (mode === 'platform') {
   });
   const { platform } = await createServerPlatform(config, logger);
   await platform.settings.store({ userId: 'alice', orgId: 'acme' }, { llm_model: 'm', llm_api_key: 'sk-bench' });
-  app = await createFastifyApp(platform, logger);
-} else {
-  app = Fastify({ logger: false });
+  return createFastifyApp(platform, logger);
+}
+
+/** Plain Fastify routes that only parse a JSON body and answer. */
+function bareApp() {
+  const app = Fastify({ logger: false });
   app.get('/api/settings', async () => ({ language: null, llm_model: 'm', llm_api_key: null }));
   app.post('/api/settings', async (request) => {
     JSON.stringify(request.body);
     return { message: 'Settings stored' };
   });
+  return app;
 }
+
+const app = mode === 'platform' ? await platformApp() : bareApp();
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });

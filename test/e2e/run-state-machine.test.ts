@@ -95,7 +95,16 @@ async function cancelAtGate(api: RunNode, worker: RunNode, runId: string, gate: 
 /** A storage whose writes of one kind wait at a gate first. */
 function holding(storage: StorageAdapter, gate: Gate, what: 'conversation-insert' | 'attach'): StorageAdapter {
   if (what === 'conversation-insert') {
-    return { ...storage, conversations: { ...storage.conversations, insert: async (record) => (await gate.wait(), storage.conversations.insert(record)) } };
+    return {
+      ...storage,
+      conversations: {
+        ...storage.conversations,
+        insert: async (record) => {
+          await gate.wait();
+          return storage.conversations.insert(record);
+        },
+      },
+    };
   }
   return {
     ...storage,
@@ -114,8 +123,14 @@ function queueHolding(gate: Gate, op: 'complete' | 'release'): (queue: RunQueue)
     claim: (request) => queue.claim(request),
     renew: (owner, runs, until) => queue.renew(owner, runs, until),
     recover: (now, max) => queue.recover(now, max),
-    complete: async (owner, run, completion) => (op === 'complete' && (await gate.wait()), queue.complete(owner, run, completion)),
-    release: async (owner, run, release) => (op === 'release' && (await gate.wait()), queue.release(owner, run, release)),
+    complete: async (owner, run, completion) => {
+      if (op === 'complete') await gate.wait();
+      return queue.complete(owner, run, completion);
+    },
+    release: async (owner, run, release) => {
+      if (op === 'release') await gate.wait();
+      return queue.release(owner, run, release);
+    },
   });
 }
 

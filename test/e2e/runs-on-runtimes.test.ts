@@ -21,6 +21,7 @@ const GITHUB_TOKEN = 'ghp_e2e_runtime_token_43';
 const AGENT = [
   'echo "task: $AGENT_PLATFORM_INSTRUCTIONS"',
   'echo "model=$LLM_MODEL key=$LLM_API_KEY token=$GITHUB_TOKEN author=$GIT_AUTHOR_NAME run=$AGENT_PLATFORM_RUN_ID"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion in a shell script, not a template
   'if [ -n "${AGENT_PLATFORM_EVENT_FILE:-}" ]; then echo "event: $(cat "$AGENT_PLATFORM_EVENT_FILE")"; fi',
   `echo '{"type":"tool","name":"shell"}'`,
   'case "$AGENT_PLATFORM_INSTRUCTIONS" in fail*) echo "could not finish: quota exceeded" >&2; exit 3;; wait*) sleep 120;; esac',

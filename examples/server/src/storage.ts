@@ -65,7 +65,10 @@ export function prepareDataDir(dataDir: string): string {
     }
     writeFileSync(file, `${process.pid}\n`);
   }
-  if (locked.size === 0) process.once('exit', () => locked.forEach((lock) => rmSync(lock, { force: true })));
+  if (locked.size === 0)
+    process.once('exit', () => {
+      for (const lock of locked) rmSync(lock, { force: true });
+    });
   locked.add(file);
   return dir;
 }

@@ -190,7 +190,13 @@ const rewritten = sources.map((code, index) => {
     .filter(Boolean)
     .join('\n');
   let placed = false;
-  const result = code.replace(IMPORT_LINE, () => (placed ? '' : ((placed = true), `${block}\n`))).replace(EXPORT_LINE, '');
+  const result = code
+    .replace(IMPORT_LINE, () => {
+      if (placed) return '';
+      placed = true;
+      return `${block}\n`;
+    })
+    .replace(EXPORT_LINE, '');
   // Any other mention as a module (`import('@agent-platform/http')`, a `/// <reference>`) has no inlining here.
   const left = result.split('\n').filter((line) => line.includes(`'${HTTP}`) || line.includes(`"${HTTP}`));
   if (left.length > 0) fail(`${path.relative(clientDir, files[index])} still references ${HTTP}:\n${left.join('\n')}`);
@@ -198,5 +204,5 @@ const rewritten = sources.map((code, index) => {
   return result;
 });
 
-rewritten.forEach((code, index) => writeFileSync(files[index], code));
+for (const [index, code] of rewritten.entries()) writeFileSync(files[index], code);
 console.log(`inline-route-table: ${[...names].join(', ')} of ${HTTP} inlined into ${files.map((f) => path.relative(clientDir, f)).join(', ')}`);

@@ -89,9 +89,12 @@ export function Badge({ value }: { value: string }) {
 
 export function Json({ value, label }: { value: unknown; label: string }) {
   return (
-    <pre class="json" aria-label={label} tabIndex={0}>
-      <code>{JSON.stringify(value, null, 2)}</code>
-    </pre>
+    <figure aria-label={label}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the block scrolls on its own; keyboard users need to focus it to scroll it (WCAG 2.1.1, axe scrollable-region-focusable) */}
+      <pre class="json" tabIndex={0}>
+        <code>{JSON.stringify(value, null, 2)}</code>
+      </pre>
+    </figure>
   );
 }
 
@@ -125,7 +128,7 @@ export function ConfirmButton(props: {
     );
   }
   return (
-    <span role="group" aria-label={props.question} class="confirm">
+    <fieldset aria-label={props.question} class="confirm">
       <span>{props.question}</span>{' '}
       <button
         type="button"
@@ -140,7 +143,7 @@ export function ConfirmButton(props: {
       <button type="button" class="secondary" ref={keepRef} onClick={() => setAsking(false)}>
         Keep
       </button>
-    </span>
+    </fieldset>
   );
 }
 

@@ -38,7 +38,7 @@ export function EventLog({ conversationId, onEvent }: { conversationId: string; 
       }
     })();
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `onEvent` is left out on purpose: a new callback on each render must not restart the stream.
   }, [client, conversationId]);
   return (
     <section aria-labelledby="events-title" class="event-log">
@@ -51,6 +51,7 @@ export function EventLog({ conversationId, onEvent }: { conversationId: string; 
       <div
         role="log"
         aria-label="Conversation events"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the log scrolls on its own; keyboard users need to focus it to scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
         tabIndex={0}
         ref={logRef}
         onScroll={(event) => {

@@ -39,7 +39,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
       controller.abort();
       clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's `deps` decide when to load again; `load` itself is read through `loadRef`, so a new closure on each render does not reload.
   }, [...deps, tick, options.pollMs]);
   const reload = useCallback(() => setTick((value) => value + 1), []);
   return { ...state, reload };

@@ -38,6 +38,7 @@ describe('ApiRoutes', () => {
     type Create = ApiRoutes['POST /api/automation/v1'];
     expectTypeOf<Create['operationId']>().toEqualTypeOf<'createAutomation'>();
     expectTypeOf<Create['credential']>().toEqualTypeOf<'bearer'>();
+    // biome-ignore lint/complexity/noBannedTypes: the route table types the params of a route without path parameters as exactly `{}`, which is what this asserts
     expectTypeOf<Create['params']>().toEqualTypeOf<{}>();
     expectTypeOf<Create['query']>().toEqualTypeOf<undefined>();
     expectTypeOf<Create['body']>().toEqualTypeOf<AutomationCreateInput>();

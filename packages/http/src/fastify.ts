@@ -176,6 +176,7 @@ export function fastifyServerOptions(limits: FastifyServerLimits = {}): FastifyH
  * logged 500). Call it on the root instance (any logger, server or type provider); the
  * plugin's routes have their own.
  */
+// biome-ignore lint/suspicious/noExplicitAny: any root instance, whatever its server, logger and type provider; FastifyInstance is invariant in them, so only any accepts them all
 export function installFastifyErrorHandlers<App extends FastifyInstance<any, any, any, any, any>>(app: App, options: { logger?: HandlerLogger } = {}): App {
   app.setNotFoundHandler((_request: FastifyRequest, reply: FastifyReply) => send(reply, jsonResponse(404, { detail: 'Not Found' })));
   // CONNECT never reaches Fastify's router: Node drops the connection unless someone answers.

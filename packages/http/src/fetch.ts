@@ -1,6 +1,7 @@
 import type { AgentPlatform } from '@agent-platform/core';
 import { tooLarge } from './exchange/body.js';
 import { errorResponse, jsonResponse } from './exchange/error-response.js';
+import type { HttpResponse } from './exchange/types.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -12,7 +13,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export function createFetchHandler(platform: AgentPlatform, options: HttpHandlerOptions = {}): FetchHandler {
   const handler = createHttpHandler(platform, options);
   return async (request) => {
-    let result;
+    let result: HttpResponse;
     try {
       const body = request.body ? new Uint8Array(await request.arrayBuffer()) : null;
       if (body && body.byteLength > handler.maxRequestBytes) throw tooLarge(handler.maxRequestBytes);

@@ -17,7 +17,7 @@ import { contentResponse, responseKind } from './routing/response-kind.js';
 import { readApiKey } from './exchange/api-key-header.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './streaming/sse.js';
 import { CONSOLE_PATHS, isConsolePath, serveConsole } from './console/console-routes.js';
-import type { HeaderValue, HttpRequest, HttpResponse, RouteResult } from './exchange/types.js';
+import type { HttpRequest, HttpResponse, RouteResult } from './exchange/types.js';
 
 export { allRoutes };
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandAgentRunner, type SandboxRuntime } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { allRoutes } from './handler.js';
 import { responseKind } from './routing/response-kind.js';
 import { Router } from './routing/router.js';

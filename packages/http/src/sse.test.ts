@@ -59,7 +59,13 @@ describe('Server-Sent Events text', () => {
     const source = new LiveQueue<ServerSentEvent>();
     let returned = false;
     const wrapped: AsyncIterable<ServerSentEvent> = {
-      [Symbol.asyncIterator]: () => ({ next: () => source.next(), return: () => ((returned = true), source.return()) }),
+      [Symbol.asyncIterator]: () => ({
+        next: () => source.next(),
+        return: () => {
+          returned = true;
+          return source.return();
+        },
+      }),
     };
     const text = serverSentEventText(wrapped, 30);
     expect((await text.next()).value).toMatch(/^retry: \d+\n\n$/);

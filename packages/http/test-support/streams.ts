@@ -68,8 +68,7 @@ export async function openSse(
         const text = decoder.decode(value, { stream: true });
         raw += text;
         pending += text;
-        let split: number;
-        while ((split = pending.indexOf('\n\n')) >= 0) {
+        for (let split = pending.indexOf('\n\n'); split >= 0; split = pending.indexOf('\n\n')) {
           const block = pending.slice(0, split);
           pending = pending.slice(split + 2);
           const message: SseMessage = { data: '' };

@@ -10,7 +10,7 @@ import { filesArchive } from './archive.js';
 import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-errors.js';
 import { DockerExec } from './docker-exec.js';
 import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type ResolvedSpec } from './docker-specs.js';
-import { INSTANCE_LABEL, MANAGED_LABEL, SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
+import { SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
 import { checkStdin } from '@agent-platform/core/adapter-kit';
 
 export const RUNTIME_NAME = 'docker';

@@ -77,9 +77,15 @@ export class ExecRun {
     });
     if (this.pgid === undefined) return;
 
-    this.child.stdout!.on('data', (chunk: Buffer) => this.output('stdout', this.stdout.write(chunk)));
-    this.child.stderr!.on('data', (chunk: Buffer) => this.output('stderr', this.stderr.write(chunk)));
-    if (options.stdin !== undefined) this.stdinFeed = new StdinFeed(this.child.stdin!, options.stdin);
+    // Spawned with piped stdout and stderr, and a piped stdin when there is input to feed it.
+    const { stdin, stdout, stderr } = this.child;
+    if (stdout === null || stderr === null) throw new Error('the command was spawned without its stdout or stderr pipe');
+    stdout.on('data', (chunk: Buffer) => this.output('stdout', this.stdout.write(chunk)));
+    stderr.on('data', (chunk: Buffer) => this.output('stderr', this.stderr.write(chunk)));
+    if (options.stdin !== undefined) {
+      if (stdin === null) throw new Error('the command was spawned without its stdin pipe');
+      this.stdinFeed = new StdinFeed(stdin, options.stdin);
+    }
     this.child.on('exit', (code, signal) => {
       this.exit = { code, signal };
       this.clearTimeout();

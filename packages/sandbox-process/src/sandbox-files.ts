@@ -3,7 +3,7 @@
  * @module
  */
 import { constants } from 'node:fs';
-import { mkdir, open, realpath } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { validationError } from '@agent-platform/core';
 import type { SandboxFile } from '@agent-platform/core';
@@ -67,7 +67,7 @@ async function writePlanned(sandboxDir: string, file: PlannedFile): Promise<void
     throw validationError(pathLoc, 'File path leads outside the sandbox through a symbolic link');
   }
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(file.target, flags, file.mode);
   } catch (error) {

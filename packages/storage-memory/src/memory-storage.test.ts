@@ -20,7 +20,6 @@ import {
   testStorageAdapter,
   uniqueId,
 } from '@agent-platform/testing';
-import type { DedupClaim, DeliveryRecord } from '@agent-platform/core';
 import { DEFAULT_MAX_DELIVERIES_PER_ORG, DRIVER_NAME, createMemoryStorage } from './index.js';
 
 testStorageAdapter('memory', () => createMemoryStorage());

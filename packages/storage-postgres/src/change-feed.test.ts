@@ -42,13 +42,13 @@ describe('coalescePending', () => {
     await first;
     await until('the trailing send', () => sent.length === 3);
     expect(sent[2]).toEqual({ type: 'runs.pending' });
-    gates.splice(0).forEach((open) => open());
+    for (const open of gates.splice(0)) open();
     await Promise.all([...more, cancel]);
     expect(sent).toHaveLength(3);
     // Nothing in flight: the next one goes at once.
     const next = publish({ type: 'runs.pending' });
     expect(sent).toHaveLength(4);
-    gates.splice(0).forEach((open) => open());
+    for (const open of gates.splice(0)) open();
     await next;
   });
 

@@ -13,7 +13,7 @@
  * - `close()` stops the subscriptions and ends the connection, forcibly if it does not end soon.
  * @module
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { StorageUnavailableError } from '@agent-platform/core';
 import { createLocalChangeFeed } from '@agent-platform/core/adapter-kit';
 import { backoffDelay } from './backoff.js';

@@ -152,7 +152,7 @@ function describeRegressions(name: string, backend: () => Backend): void {
       expect(await kindAt(MAX_JSONB_DEPTH)).toBe('array');
       expect(await kindAt(MAX_JSONB_DEPTH + 1)).toBe('string');
       const stored = await storage.startTasks.get(task.id);
-      let value: unknown = (stored?.request as { deep: unknown }).deep;
+      let value: unknown = (stored?.request as { deep: unknown } | undefined)?.deep;
       let depth = 0;
       while (Array.isArray(value)) {
         value = value[0];

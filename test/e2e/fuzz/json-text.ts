@@ -67,5 +67,5 @@ export function cloneTree<T>(value: T): T {
 
 /** `[[[…]]]` or `{"a":{"a":…}}`, `depth` levels. */
 export function deepNesting(depth: number, kind: 'array' | 'object'): Raw {
-  return kind === 'array' ? new Raw('['.repeat(depth) + ']'.repeat(depth)) : new Raw('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+  return kind === 'array' ? new Raw('['.repeat(depth) + ']'.repeat(depth)) : new Raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 }

@@ -97,13 +97,13 @@ export function operationsOf(document: any): Operation[] {
 const SMALL = 6;
 
 /** Values that satisfy `schema` (as far as the subset allows: a pattern is honoured, formats are not). */
-export function valueOf(schema: JsonSchema | undefined, depth = 0, hints: Hints = {}): fc.Arbitrary<unknown> {
+export function valueFor(schema: JsonSchema | undefined, depth = 0, hints: Hints = {}): fc.Arbitrary<unknown> {
   if (!schema || typeof schema !== 'object') return depth > 2 ? fc.constant(null) : fc.jsonValue({ maxDepth: 2 });
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return fc.oneof(...alternatives.map((alternative) => valueOf(alternative, depth, hints)));
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type) => valueOf({ ...schema, type }, depth, hints)));
+  if (alternatives) return fc.oneof(...alternatives.map((alternative) => valueFor(alternative, depth, hints)));
+  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type) => valueFor({ ...schema, type }, depth, hints)));
   switch (schema.type) {
     case 'null':
       return fc.constant(null);
@@ -119,7 +119,7 @@ export function valueOf(schema: JsonSchema | undefined, depth = 0, hints: Hints 
     case 'string':
       return stringOf(schema);
     case 'array':
-      return fc.array(valueOf(schema.items, depth + 1, hints), {
+      return fc.array(valueFor(schema.items, depth + 1, hints), {
         minLength: schema.minItems ?? 0,
         maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? SMALL, SMALL)),
       });
@@ -147,7 +147,7 @@ function objectOf(schema: JsonSchema, depth: number, hints: Hints): fc.Arbitrary
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
   const property = (name: string, propertySchema: JsonSchema) => {
-    const valid = valueOf(propertySchema, depth + 1, hints);
+    const valid = valueFor(propertySchema, depth + 1, hints);
     const hint = Object.hasOwn(hints, name) ? hints[name] : undefined;
     return hint ? fc.oneof({ weight: 3, arbitrary: hint }, { weight: 1, arbitrary: valid }) : valid;
   };
@@ -156,10 +156,10 @@ function objectOf(schema: JsonSchema, depth: number, hints: Hints): fc.Arbitrary
   });
   const extra = schema.additionalProperties;
   if (!extra || extra === true || depth > 3) return known as fc.Arbitrary<Record<string, unknown>>;
-  const keys = schema.propertyNames ? (valueOf(schema.propertyNames, depth + 1, hints) as fc.Arbitrary<string>) : fc.string({ maxLength: 12 });
+  const keys = schema.propertyNames ? (valueFor(schema.propertyNames, depth + 1, hints) as fc.Arbitrary<string>) : fc.string({ maxLength: 12 });
   const more = fc.dictionary(
     keys.filter((key) => typeof key === 'string' && !(key in properties)),
-    valueOf(extra, depth + 1, hints),
+    valueFor(extra, depth + 1, hints),
     { maxKeys: 3 },
   );
   return fc.tuple(known, more).map(([a, b]) => ({ ...b, ...a }));

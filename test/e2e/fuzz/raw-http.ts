@@ -163,7 +163,9 @@ function parseResponse(data: Buffer, head: boolean, ended: boolean): Parsed | nu
       const colon = line.indexOf(':');
       if (colon <= 0) continue;
       const name = line.slice(0, colon).trim().toLowerCase();
-      (headers[name] ??= []).push(line.slice(colon + 1).trim());
+      const values = headers[name] ?? [];
+      headers[name] = values;
+      values.push(line.slice(colon + 1).trim());
     }
     const bodyStart = end + 4;
     if (status >= 100 && status < 200) {

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { NOT_JSON_TOKENS, NUMBER_TOKENS, choice, hostileString, percentEncode, segment, tagged, wtf8, type Segment, type Tagged } from './hostile.js';
 import { Entries, Raw, cloneTree, deepNesting, slotsOf, toJsonText } from './json-text.js';
 import { expressionArb, globArb } from './grammars.js';
-import { fillPath, valueOf, type Hints, type JsonSchema, type Operation, type Parameter } from './openapi.js';
+import { fillPath, valueFor, type Hints, type JsonSchema, type Operation, type Parameter } from './openapi.js';
 import type { Framing, WireRequest } from './raw-http.js';
 
 export interface Fixtures {
@@ -444,7 +444,7 @@ const WRONG_TYPED = ['abc', '1.5', '-1', '1e400', '', '99999999999999999999999',
 function queryValueArb(parameter: Parameter): fc.Arbitrary<Segment> {
   const schema = parameter.schema ?? {};
   const itemSchema = schema.type === 'array' ? (schema.items ?? {}) : schema;
-  const valid = valueOf(itemSchema as JsonSchema).map((value) => ({ wire: Buffer.from(percentEncode(wtf8(String(value))), 'latin1'), tag: 'q:valid' }));
+  const valid = valueFor(itemSchema as JsonSchema).map((value) => ({ wire: Buffer.from(percentEncode(wtf8(String(value))), 'latin1'), tag: 'q:valid' }));
   return choice(
     { weight: 16, arbitrary: valid },
     { weight: 3, arbitrary: fc.constantFrom(...WRONG_TYPED).map((text) => ({ wire: Buffer.from(text, 'latin1'), tag: 'q:wrong-type' })) },
@@ -505,7 +505,7 @@ function queryArb(parameters: Parameter[]): fc.Arbitrary<QueryPlan> {
     }
     if (parts.length === 0) return { text: Buffer.alloc(0), tags: [] };
     const joined: Buffer[] = [Buffer.from('?')];
-    parts.forEach((part, index) => joined.push(...(index > 0 ? [Buffer.from('&'), part] : [part])));
+    for (const [index, part] of parts.entries()) joined.push(...(index > 0 ? [Buffer.from('&'), part] : [part]));
     return { text: Buffer.concat(joined), tags: [...tags] };
   });
 }
@@ -616,7 +616,7 @@ function githubPayloadArb(): fc.Arbitrary<unknown> {
           ),
         }),
       }),
-      installation: fc.record({ id: fc.constantFrom<unknown>(12345, 99, '12345', null, -1, 1e400) }),
+      installation: fc.record({ id: fc.constantFrom<unknown>(12345, 99, '12345', null, -1, Number.POSITIVE_INFINITY) }),
     },
     { requiredKeys: ['action', 'repository'] },
   );
@@ -666,7 +666,7 @@ function build(fixtures: Fixtures, route: string, template: string, names: strin
   for (const piece of shaped.split(/\u0000SEG(\d+)\u0000/))
     pieces.push(pieces.length % 2 === 0 ? Buffer.from(piece, 'latin1') : c.segments[Number(piece)]!.wire);
   const target = Buffer.concat([...pieces, c.query.text]);
-  c.query.tags.forEach((tag) => tags.add(tag));
+  for (const tag of c.query.tags) tags.add(tag);
 
   tags.add(c.auth.tag);
   const headers: HeaderList = [];
@@ -756,7 +756,7 @@ function operationArb(fixtures: Fixtures, op: Operation, maxBytes: number): fc.A
       ? githubPayloadArb()
       : op.path === EVENT_PATH
         ? customPayloadArb()
-        : valueOf(op.body ?? { type: 'object', properties: {} }, 0, hintsFor(fixtures));
+        : valueFor(op.body ?? { type: 'object', properties: {} }, 0, hintsFor(fixtures));
   const eventLimit = 5 * 1024 * 1024;
   const record: Record<string, fc.Arbitrary<unknown>> = {
     method: methodArb(op.method),

@@ -572,7 +572,9 @@ class Session {
     this.sent++;
     const status = result.kind === 'response' ? String(result.status) : result.kind;
     bump(this.byStatus, status);
-    bump((this.byRoute[fuzzCase.route] ??= {}), status);
+    const routeCounts = this.byRoute[fuzzCase.route] ?? {};
+    this.byRoute[fuzzCase.route] = routeCounts;
+    bump(routeCounts, status);
     if (result.kind === 'response' && result.status >= 300) {
       let detail: unknown;
       try {

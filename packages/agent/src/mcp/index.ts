@@ -85,14 +85,20 @@ export async function connectMcpServers(config: McpConfig | null, options: Conne
       ),
     );
 
-  const settled = await Promise.allSettled(entries.map((entry) => connectServer(entry, connectTimeoutMs, options.signal)));
+  const settled = await Promise.all(
+    entries.map((entry) =>
+      connectServer(entry, connectTimeoutMs, options.signal).then(
+        (server) => ({ entry, server, reason: undefined }),
+        (reason: unknown) => ({ entry, server: undefined, reason }),
+      ),
+    ),
+  );
   const connected: ConnectedServer[] = [];
   const failures: McpToolset['failures'] = [];
-  settled.forEach((outcome, index) => {
-    const entry = entries[index]!;
-    if (outcome.status === 'fulfilled') connected.push(outcome.value);
-    else failures.push({ server: entry.label, error: scrub(entry, errorMessage(outcome.reason)) });
-  });
+  for (const { entry, server, reason } of settled) {
+    if (server !== undefined) connected.push(server);
+    else failures.push({ server: entry.label, error: scrub(entry, errorMessage(reason)) });
+  }
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -109,8 +115,10 @@ export async function connectMcpServers(config: McpConfig | null, options: Conne
   const names = assignToolNames(listed.map(({ server, tool }) => ({ name: tool.name, prefix: server.entry.prefix })));
   const tools = listed.map(({ server, tool }, index): McpTool => {
     const { entry, client, transport } = server;
+    const name = names[index];
+    if (name === undefined) throw new Error(`no tool name assigned to tool ${index}`);
     return {
-      name: names[index]!,
+      name,
       description: tool.description ?? tool.title ?? '',
       inputSchema: tool.inputSchema as Record<string, unknown>,
       server: entry.label,

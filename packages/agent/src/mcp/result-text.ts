@@ -59,6 +59,6 @@ export function boundText(text: string, maxBytes = MAX_RESULT_BYTES): string {
   // The notice's own length depends on the number in it; the number only gets smaller.
   let keep = maxBytes - Buffer.byteLength(notice(maxBytes));
   // Never cut a character: step back over UTF-8 continuation bytes.
-  while (keep > 0 && (bytes[keep]! & 0xc0) === 0x80) keep--;
+  while (keep > 0 && ((bytes[keep] ?? 0) & 0xc0) === 0x80) keep--;
   return `${bytes.subarray(0, keep).toString('utf8')}${notice(keep)}`;
 }

@@ -19,11 +19,10 @@ export function sanitizeToolName(name: string): string {
  * the whole is too long). Any name still taken gets `_2`, `_3`...
  */
 export function assignToolNames(tools: readonly { name: string; prefix: string }[]): string[] {
-  const base = tools.map((tool) => sanitizeToolName(tool.name));
+  const base = tools.map((tool) => ({ tool, name: sanitizeToolName(tool.name) }));
   const counts = new Map<string, number>();
-  for (const name of base) counts.set(name, (counts.get(name) ?? 0) + 1);
-  const wanted = tools.map((tool, index) => {
-    const name = base[index]!;
+  for (const { name } of base) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const wanted = base.map(({ tool, name }) => {
     if (counts.get(name) === 1) return name;
     const prefix = sanitizeToolName(tool.prefix).slice(0, Math.max(1, MAX_LENGTH - 1 - name.length));
     return sanitizeToolName(`${prefix}_${name}`);

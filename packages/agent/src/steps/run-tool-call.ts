@@ -20,7 +20,8 @@ const STOPPED: ToolCallEnd = { type: 'stopped' };
 export async function runToolCall(run: AgentRun, reply: ModelReply, index: number): Promise<ToolCallEnd> {
   if (run.stop.signal.aborted) return STOPPED;
   const { step, snapshot } = reply;
-  const call = step.calls[index]!;
+  const call = step.calls[index];
+  if (call === undefined) throw new Error(`the model's reply has no tool call ${index}`);
   const tool = run.tools.get(call.toolName);
   // The arguments as the model wrote them: the action records them as they are, `prepare` checks them.
   const args = (call.input ?? {}) as Record<string, unknown>;

@@ -76,7 +76,8 @@ type ParamsInit<K extends RouteKey> =
 
 type QueryInit<K extends RouteKey> = [RouteQuery<K>] extends [undefined]
   ? { query?: undefined }
-  : {} extends RouteQuery<K>
+  : // biome-ignore lint/complexity/noBannedTypes: `{} extends T` is the TypeScript test for "T has no required member"; `{}` is the empty object type on purpose
+    {} extends RouteQuery<K>
     ? {
         /** The query parameters; `undefined` and `null` members are left out. */
         query?: RouteQuery<K>;
@@ -135,6 +136,7 @@ export type RouteInit<K extends RouteKey> = Simplify<
 
 /** The arguments after the key: the init (optional when nothing in it is required), then the options. */
 export type RouteArgs<K extends RouteKey> =
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends T` is the TypeScript test for "T has no required member"; `{}` is the empty object type on purpose
   {} extends RouteInit<K> ? [init?: RouteInit<K>, options?: CallOptions] : [init: RouteInit<K>, options?: CallOptions];
 
 /** The path parameters alone (for the URL of an endpoint): required when the path has any. */

@@ -228,6 +228,7 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
           <textarea name="instructions" required rows={4} value={draft.instructions} onInput={set('instructions')} />
         </label>
         <label>
+          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox styled as a switch (Pico); its checked state is the native one, and ARIA in HTML says not to add aria-checked to an input type=checkbox */}
           <input name="enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={set('enabled')} />
           Enabled
         </label>

@@ -26,8 +26,9 @@ export function DeliveriesPage() {
     async (signal) => {
       const page = await client.deliveries.list({ limit: 50, ...(source ? { source } : {}), ...(status ? { status } : {}) }, { signal });
       const ids = new Set(page.deliveries.map((delivery) => delivery.id));
-      if (seen.current) {
-        const added = page.deliveries.filter((delivery) => !seen.current!.has(delivery.id)).length;
+      const previous = seen.current;
+      if (previous) {
+        const added = page.deliveries.filter((delivery) => !previous.has(delivery.id)).length;
         if (added > 0) setAnnouncement(`${added} new ${added === 1 ? 'delivery' : 'deliveries'}`);
       }
       seen.current = ids;
@@ -45,28 +46,30 @@ export function DeliveriesPage() {
           {announcement}
         </span>
       </p>
-      <form class="filters" role="search" aria-label="Filter deliveries" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Source
-          <input
-            type="search"
-            value={source}
-            placeholder="every source"
-            onInput={(event) => setSource((event.currentTarget as HTMLInputElement).value.trim())}
-          />
-        </label>
-        <label>
-          Status
-          <select value={status} onChange={(event) => setStatus((event.currentTarget as HTMLSelectElement).value as DeliveryStatus | '')}>
-            <option value="">every status</option>
-            {STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </label>
-      </form>
+      <search aria-label="Filter deliveries">
+        <form class="filters" onSubmit={(event) => event.preventDefault()}>
+          <label>
+            Source
+            <input
+              type="search"
+              value={source}
+              placeholder="every source"
+              onInput={(event) => setSource((event.currentTarget as HTMLInputElement).value.trim())}
+            />
+          </label>
+          <label>
+            Status
+            <select value={status} onChange={(event) => setStatus((event.currentTarget as HTMLSelectElement).value as DeliveryStatus | '')}>
+              <option value="">every status</option>
+              {STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
+            </select>
+          </label>
+        </form>
+      </search>
       <ErrorNotice error={deliveries.error} context="Loading the deliveries failed" />
       {deliveries.data && <DeliveryTable deliveries={deliveries.data.deliveries} total={deliveries.data.total} />}
       {!deliveries.data && deliveries.loading && <p aria-busy="true">Loading deliveries…</p>}

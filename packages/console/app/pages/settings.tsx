@@ -127,6 +127,7 @@ export function SettingsPage() {
               </label>
             </div>
             <label>
+              {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox styled as a switch (Pico); its checked state is the native one, and ARIA in HTML says not to add aria-checked to an input type=checkbox */}
               <input name="confirmation_mode" type="checkbox" role="switch" defaultChecked={view.confirmation_mode ?? false} />
               Confirmation mode: hold each action of the agent until I accept it
             </label>

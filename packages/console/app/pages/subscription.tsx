@@ -57,24 +57,26 @@ function Messages({ subscriptionId, enabled }: { subscriptionId: string; enabled
       <h2 id="messages-title">Messages</h2>
       <p>Every event sent to this subscriber, newest first, with each attempt. The list updates live.</p>
       {!enabled && <p>The subscription is disabled: enable it to replay its messages.</p>}
-      <form class="filters" role="search" aria-label="Filter messages" onSubmit={(event) => event.preventDefault()}>
-        {/* Labelled with `for`: a label around a select would take the chosen option into its name. */}
-        <div>
-          <label for="message-status">Status</label>
-          <select
-            id="message-status"
-            value={status}
-            onChange={(event) => setStatus((event.currentTarget as HTMLSelectElement).value as OutboundMessageStatus | '')}
-          >
-            <option value="">every status</option>
-            {OUTBOUND_MESSAGE_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </div>
-      </form>
+      <search aria-label="Filter messages">
+        <form class="filters" onSubmit={(event) => event.preventDefault()}>
+          {/* Labelled with `for`: a label around a select would take the chosen option into its name. */}
+          <div>
+            <label for="message-status">Status</label>
+            <select
+              id="message-status"
+              value={status}
+              onChange={(event) => setStatus((event.currentTarget as HTMLSelectElement).value as OutboundMessageStatus | '')}
+            >
+              <option value="">every status</option>
+              {OUTBOUND_MESSAGE_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+      </search>
       {note && <StatusNote>{note}</StatusNote>}
       <ErrorNotice error={messages.error} context="Loading the messages failed" />
       <ErrorNotice error={replay.error} context="Replaying failed" />

@@ -14,12 +14,14 @@ export function WebhooksPage() {
   const [note, setNote] = useState<string | null>(null);
   const [scheme, setScheme] = useState<SignatureScheme>('hmac-sha256');
   const register = useAction(async (form: HTMLFormElement) => {
+    const signatureHeader = fieldValue(form, 'signature_header');
+    const eventKeyExpr = fieldValue(form, 'event_key_expr');
     const input: WebhookCreateInput = {
       name: fieldValue(form, 'name') ?? '',
       source: fieldValue(form, 'source') ?? '',
       signature_scheme: scheme,
-      ...(scheme === 'hmac-sha256' && fieldValue(form, 'signature_header') ? { signature_header: fieldValue(form, 'signature_header')! } : {}),
-      ...(fieldValue(form, 'event_key_expr') ? { event_key_expr: fieldValue(form, 'event_key_expr')! } : {}),
+      ...(scheme === 'hmac-sha256' && signatureHeader ? { signature_header: signatureHeader } : {}),
+      ...(eventKeyExpr ? { event_key_expr: eventKeyExpr } : {}),
       event_key_header: fieldValue(form, 'event_key_header'),
       delivery_id_header: fieldValue(form, 'delivery_id_header'),
       webhook_secret: fieldValue(form, 'webhook_secret'),

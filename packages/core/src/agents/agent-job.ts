@@ -86,6 +86,7 @@ export interface AgentJobHooks {
    */
   repositoryFailed?(error: RepositoryError): Promise<void>;
   /** The conversation is stored and its sandbox set; `false` stops the job (the work is no longer wanted). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook returns `false` to stop the job or nothing at all; `void` lets a hook that returns nothing be an ordinary async function
   conversationOpened?(conversation: AppConversationRecord): Promise<boolean | void>;
   /** What the conversation records of the end: the outcome and status to close with, or `null` for nothing. Default: the outcome as it is. */
   closing?(end: AgentJobEnd): Promise<{ outcome: AgentOutcome; executionStatus?: ExecutionStatus } | null>;

@@ -99,6 +99,7 @@ describe('command agent runner on the process runtime', () => {
   });
 
   it('does not give the agent an event file for a run without an event', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion in the agent's shell command, not a template
     const agent = createCommandAgentRunner({ command: 'echo "event=${AGENT_PLATFORM_EVENT_FILE:-none}"' });
     const events = await collect(agent.run(input({ eventPayloadJson: null, runId: null })));
     expect(events[0]).toEqual({ type: 'record', event: agentOutputDraft('event=none') });

@@ -15,7 +15,7 @@ import {
   type AutomationRecord,
   type StoredTrigger,
 } from '../schemas/automation.js';
-import type { Run, RunList, RunRecord } from '../schemas/run.js';
+import type { Run, RunList } from '../schemas/run.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
 import { newRunRecord } from '../runs/run-record.js';
 import { noteRunTransition } from '../runs/run-events.js';
@@ -239,9 +239,9 @@ export class AutomationsService {
    * After a change committed: this process's matching index drops the sources involved at once,
    * and every other process sharing the storage hears of it through the change feed.
    */
-  private async changed(...records: AutomationRecord[]): Promise<void> {
-    const sources = new Set(records.map((record) => record.trigger.source));
-    const orgId = records[0]!.org_id;
+  private async changed(first: AutomationRecord, ...others: AutomationRecord[]): Promise<void> {
+    const sources = new Set([first, ...others].map((record) => record.trigger.source));
+    const orgId = first.org_id;
     for (const source of sources) this.index.invalidate(orgId, source);
     await Promise.all([...sources].map((source) => this.context.announce({ type: 'automations.changed', orgId, source })));
   }

@@ -330,7 +330,7 @@ export class ConversationsService {
     const record = await this.context.storage.conversations.get(conversationId).catch(() => null);
     if (!record?.sandbox_id) return null;
     const sandbox = await this.context.storage.sandboxes.get(record.sandbox_id).catch(() => null);
-    if (!sandbox || sandbox.status !== 'RUNNING') return null;
+    if (sandbox?.status !== 'RUNNING') return null;
     let expected: string;
     try {
       expected = this.context.secrets.open(sandbox.session_api_key);

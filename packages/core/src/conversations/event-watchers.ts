@@ -34,7 +34,10 @@ export class ConversationEventWatchers {
   watch(conversationId: string, fromSeq: number, listener: EventListener): () => void {
     const watcher: Watcher = { conversationId, next: Math.max(0, fromSeq), listener, reading: false, again: false, stopped: false };
     let set = this.byConversation.get(conversationId);
-    if (!set) this.byConversation.set(conversationId, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.byConversation.set(conversationId, set);
+    }
     set.add(watcher);
     void this.read(watcher);
     return () => {

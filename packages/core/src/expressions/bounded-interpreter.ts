@@ -254,7 +254,7 @@ export class BoundedInterpreter extends BaseInterpreter {
     if (firstKeys.length !== secondKeys.length) return false;
     meter.step(firstKeys.length);
     for (const key of firstKeys) {
-      if (!Object.prototype.hasOwnProperty.call(second, key)) return false;
+      if (!Object.hasOwn(second, key)) return false;
       if (!this.equal(first[key] as JSONValue, second[key] as JSONValue)) return false;
     }
     return true;

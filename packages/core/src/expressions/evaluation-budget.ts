@@ -102,7 +102,8 @@ export class EvaluationMeter {
 
   /** Counts `count` steps; throws past the budget. */
   step(count = 1): void {
-    if ((this.steps += count) >= this.nextCheck) this.checkpoint();
+    this.steps += count;
+    if (this.steps >= this.nextCheck) this.checkpoint();
   }
 
   /** Counts `bytes` of values about to be built, and the steps their building takes. */

@@ -25,6 +25,7 @@ import type { JSONValue } from '@jmespath-community/jmespath';
 /** Largest growth factor accepted for any part of an expression. */
 export const MAX_STATIC_GROWTH = 1024;
 
+// biome-ignore lint/suspicious/noExplicitAny: the JMESPath library does not export its AST node types; which members a node has depends on its `type`, and the walkers read them per type
 type AnyNode = { type: string } & Record<string, any>;
 
 /** Functions whose value has a fixed size whatever their arguments. */

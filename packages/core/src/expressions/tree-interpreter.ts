@@ -11,6 +11,7 @@ export type Interpreter = typeof TreeInterpreter;
 /** An AST node; the library does not export its node types. */
 export type ExpressionNode = Parameters<Interpreter['visit']>[0];
 export type VisitResult = ReturnType<Interpreter['visit']>;
+// biome-ignore lint/suspicious/noExplicitAny: the JMESPath library does not export its AST node types; which members a node has depends on its `type`, and the walkers read them per type
 export type AnyNode = { type: string } & Record<string, any>;
 
 /** The library's interpreter class; only its instance is exported. */

@@ -82,7 +82,7 @@ export class EventsService {
 
   private async ingestCustom(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
     const cached = await this.webhooks.cache.get(orgId, source);
-    if (!cached || !cached.record.enabled) throw unknownSource();
+    if (!cached?.record.enabled) throw unknownSource();
     const webhook = cached.record;
     if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
     this.verify(cached, request);

@@ -21,7 +21,10 @@ export class TriggerMarks {
   /** Notes that `automationIds` of `orgId` fired at `at`; written soon, in the background. */
   note(orgId: string, automationIds: readonly string[], at: string): void {
     let byAutomation = this.pending.get(orgId);
-    if (!byAutomation) this.pending.set(orgId, (byAutomation = new Map()));
+    if (!byAutomation) {
+      byAutomation = new Map();
+      this.pending.set(orgId, byAutomation);
+    }
     for (const id of automationIds) {
       const known = byAutomation.get(id);
       if (known === undefined || known < at) byAutomation.set(id, at);

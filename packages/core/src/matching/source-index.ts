@@ -20,7 +20,10 @@ export class SourceIndex {
     for (const automation of this.all) {
       for (const key of new Set(automation.exactKeys)) {
         let list = this.byExactKey.get(key);
-        if (!list) this.byExactKey.set(key, (list = []));
+        if (!list) {
+          list = [];
+          this.byExactKey.set(key, list);
+        }
         list.push(automation);
       }
       if (automation.globs.length > 0) this.withGlobs.push(automation);

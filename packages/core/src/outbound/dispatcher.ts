@@ -102,7 +102,7 @@ export class OutboundDispatcher {
 
   private async attempt(message: OutboundMessageRecord): Promise<void> {
     const subscription = await this.context.storage.subscriptions.get(message.org_id, message.subscription_id);
-    if (!subscription || !subscription.enabled) {
+    if (!subscription?.enabled) {
       const detail = subscription ? 'the subscription is disabled' : 'the subscription was deleted';
       await this.settle(message, { status: 'cancelled', detail, next_attempt_at: null });
       return;
@@ -182,7 +182,7 @@ export class OutboundDispatcher {
 
   private async failed(subscription: SubscriptionRecord, now: Date, error: string): Promise<void> {
     const current = await this.context.storage.subscriptions.get(subscription.org_id, subscription.id);
-    if (!current || !current.enabled) return;
+    if (!current?.enabled) return;
     const failures = current.consecutive_failures + 1;
     const since = current.failing_since ?? now.toISOString();
     const { failures: limit, ms } = this.options.disableAfter;

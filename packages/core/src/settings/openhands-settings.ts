@@ -89,7 +89,7 @@ export function openHandsSettingsChanges(input: unknown): SettingsChanges {
     if (inner === undefined) {
       set(field, parsedAgent?.[outer], ['body', 'agent_settings_diff', outer]);
     } else if (has(agentDiff[outer], inner)) {
-      set(field, (parsedAgent?.[outer] as Record<string, unknown>)[inner], ['body', 'agent_settings_diff', outer, inner]);
+      set(field, (parsedAgent?.[outer] as Record<string, unknown> | undefined)?.[inner], ['body', 'agent_settings_diff', outer, inner]);
     }
   }
   const conversationDiff = raw.conversation_settings_diff;

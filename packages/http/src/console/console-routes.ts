@@ -61,8 +61,9 @@ export async function serveConsole(method: string, path: string, headers: Record
   if (asset.gzip) common.vary = 'accept-encoding';
   const gzip = asset.gzip && acceptsGzip(headers['accept-encoding']) ? asset.gzip : null;
   // Each encoding is its own representation, with its own validator.
-  if (gzip) common.etag = `${asset.etag.slice(0, -1)}-gzip"`;
-  if (matches(headers['if-none-match'], common.etag!)) return { status: 304, headers: common, body: null };
+  const etag = gzip ? `${asset.etag.slice(0, -1)}-gzip"` : asset.etag;
+  common.etag = etag;
+  if (matches(headers['if-none-match'], etag)) return { status: 304, headers: common, body: null };
   const body = gzip ?? asset.body;
   // HEAD gets the body too, as every answer of the handler does: the servers send the headers
   // only (and Fastify takes the length from it).

@@ -11,7 +11,10 @@ export function nodeRequestHeaders(request: IncomingMessage): Record<string, Hea
   let authorization: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
-    if (name.length === 13 && name.toLowerCase() === 'authorization') (authorization ??= []).push(raw[i + 1] as string);
+    if (name.length === 13 && name.toLowerCase() === 'authorization') {
+      authorization ??= [];
+      authorization.push(raw[i + 1] as string);
+    }
   }
   if (!authorization || authorization.length < 2) return request.headers;
   return { ...request.headers, authorization };

@@ -227,7 +227,12 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: OpenApiI
     if (body && route.body) {
       operation.requestBody = { required: route.body.required, content: { 'application/json': { schema: ref(inputName(body)) } } };
     }
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+    let pathItem = paths[route.path];
+    if (pathItem === undefined) {
+      pathItem = {};
+      paths[route.path] = pathItem;
+    }
+    pathItem[route.method.toLowerCase()] = operation;
   }
   return {
     openapi: '3.1.0',

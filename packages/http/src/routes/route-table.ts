@@ -16,7 +16,7 @@ import { openHandsRoutes } from './openhands-routes.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscription-routes.js';
-import { openApiRoute, systemRoutes } from './system-routes.js';
+import { type openApiRoute, systemRoutes } from './system-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 /** Each route file's routes, in the order they are matched and documented. */

@@ -123,7 +123,8 @@ type ClientResponseOf<D> =
       ? BinaryResponse
       : D extends { readonly schema: infer Schema extends z.ZodType }
         ? z.output<Schema>
-        : void;
+        : // biome-ignore lint/suspicious/noConfusingVoidType: the client's methods for a route without a body resolve to Promise<void>; this is that return type, one step removed
+          void;
 
 /**
  * The type the route's success answer is read into by a client: its schema's output for JSON
@@ -241,8 +242,8 @@ export interface AnyDefinedRoute extends RouteFields {
   readonly body: RouteBody | undefined;
   readonly responses: RouteResponses;
   // `any`: the erased form of every route's own context type (method parameters are bivariant).
-  handle(context: RouteContext<any, any, any>): Promise<RouteResult>;
-  unserializable?(body: any): unknown;
+  handle(context: RouteContext<unknown, unknown, unknown>): Promise<RouteResult>;
+  unserializable?(body: unknown): unknown;
 }
 
 /** Every route the handler can serve: made by {@link defineRoute}, or an untyped {@link RouteDefinition}. */
@@ -345,4 +346,5 @@ export type ApiRoutesOf<T> = {
 };
 
 /** Any {@link DefinedRoute}, whatever its type arguments. */
+// biome-ignore lint/suspicious/noExplicitAny: matches a route whatever its literal type arguments; no other type argument does (the defaults, or unknown, fail the constraints or the variance of handle, and routes would silently drop out of ApiRoutes)
 type AnyTypedRoute = DefinedRoute<any, any, any, any, any, any, any, any>;

@@ -45,10 +45,10 @@ export class AppendLog<V> {
     const list = this.#lists.get(key);
     if (!list) return;
     if (this.#active) {
-      const undo = (this.#undo ??= new Map());
-      if (!undo.has(key)) undo.set(key, list.length);
-      const removed = (this.#removed ??= new Map());
-      if (!removed.has(key)) removed.set(key, list);
+      this.#undo ??= new Map();
+      if (!this.#undo.has(key)) this.#undo.set(key, list.length);
+      this.#removed ??= new Map();
+      if (!this.#removed.has(key)) this.#removed.set(key, list);
     }
     this.#lists.delete(key);
   }
@@ -62,8 +62,8 @@ export class AppendLog<V> {
       this.#lists.set(key, list);
     }
     if (this.#active) {
-      const undo = (this.#undo ??= new Map());
-      if (!undo.has(key)) undo.set(key, list.length);
+      this.#undo ??= new Map();
+      if (!this.#undo.has(key)) this.#undo.set(key, list.length);
     }
     for (const row of rows) list.push(row);
   }

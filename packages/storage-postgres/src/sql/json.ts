@@ -197,13 +197,13 @@ function isBoxed(value: object): boolean {
 /**
  * `JSON.stringify(value)` without recursion, so any depth is written: the same text, except that
  * arrays and objects deeper than `wrapBelow` levels become strings of their JSON text after the
- * mark and "j", and — when `escape` is set — strings are escaped as stored.
+ * mark and "j", and — when `escapeStrings` is set — strings are escaped as stored.
  */
-function serialize(root: unknown, wrapBelow: number, escape: boolean): string {
+function serialize(root: unknown, wrapBelow: number, escapeStrings: boolean): string {
   const out: string[] = [];
   const stack: Frame[] = [];
   const ancestors = new Set<object>();
-  const string = (text: string): string => (escape ? escapeJsonText(JSON.stringify(text)) : JSON.stringify(text));
+  const string = (text: string): string => (escapeStrings ? escapeJsonText(JSON.stringify(text)) : JSON.stringify(text));
 
   /** Writes `value` (of `key`); opens a frame for an array or object. False when nothing was written. */
   const write = (key: string, raw: unknown): boolean => {
@@ -221,7 +221,7 @@ function serialize(root: unknown, wrapBelow: number, escape: boolean): string {
       // nothing for functions, symbols and undefined.
       const text = JSON.stringify(value) as string | undefined;
       if (text === undefined) return false;
-      out.push(escape ? escapeJsonText(text) : text);
+      out.push(escapeStrings ? escapeJsonText(text) : text);
       return true;
     }
     if (stack.length >= wrapBelow) {

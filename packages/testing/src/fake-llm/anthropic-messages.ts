@@ -180,10 +180,10 @@ export function anthropicInvalidRequest(body: Record<string, unknown>): WireErro
   if (missing !== undefined) {
     return { status: 400, headers: {}, body: errorBody('invalid_request_error', `${missing}: Field required`) };
   }
-  if (typeof body['model'] !== 'string') {
+  if (typeof body.model !== 'string') {
     return { status: 400, headers: {}, body: errorBody('invalid_request_error', 'model: Input should be a valid string') };
   }
-  if (!Array.isArray(body['messages'])) {
+  if (!Array.isArray(body.messages)) {
     return { status: 400, headers: {}, body: errorBody('invalid_request_error', 'messages: Input should be a valid list') };
   }
   return null;

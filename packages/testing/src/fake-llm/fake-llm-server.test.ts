@@ -89,7 +89,7 @@ function systemOf(api: ProviderCase['api'], body: any): string {
   return body.system.map((part: any) => part.text).join('');
 }
 
-function lastUserText(api: ProviderCase['api'], body: any): string {
+function lastUserText(body: any): string {
   const user = body.messages.filter((m: any) => m.role === 'user').at(-1);
   if (typeof user.content === 'string') return user.content;
   return user.content.map((part: any) => part.text ?? '').join('');
@@ -140,7 +140,7 @@ for (const provider of providers) {
           expect(request.body.model).toBe(provider.modelId);
           expect(request.apiKey).toBe(KEY);
           expect(systemOf(provider.api, request.body)).toBe('Be brief.');
-          expect(lastUserText(provider.api, request.body)).toBe('Say hello.');
+          expect(lastUserText(request.body)).toBe('Say hello.');
           if (provider.api === 'openai-chat' && mode === 'stream') {
             expect(request.body.stream_options).toEqual({ include_usage: true });
           }
@@ -164,8 +164,8 @@ for (const provider of providers) {
           const request = llm.requests[0]!;
           const schemas = declaredToolSchemas(provider.api, request.body);
           expect(Object.keys(schemas)).toEqual(['get_weather', 'get_time']);
-          expect(schemas['get_weather']).toMatchObject({ type: 'object', properties: weatherSchema.properties, required: ['city'] });
-          expect(schemas['get_time']).toMatchObject({ type: 'object', properties: timeSchema.properties, required: ['zone'] });
+          expect(schemas.get_weather).toMatchObject({ type: 'object', properties: weatherSchema.properties, required: ['city'] });
+          expect(schemas.get_time).toMatchObject({ type: 'object', properties: timeSchema.properties, required: ['zone'] });
         });
 
         it('answers tool calls without text, with given ids, then a follow-up turn', async () => {

@@ -40,7 +40,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 function bearerToken(req: IncomingMessage): string | undefined {
   const authorization = headerValue(req.headers.authorization);
   const match = authorization === undefined ? null : /^Bearer\s+(.*)$/i.exec(authorization);
-  return match ? match[1]!.trim() : undefined;
+  return match?.[1]?.trim();
 }
 
 function apiKeyOf(api: Api, req: IncomingMessage): string | null {
@@ -153,7 +153,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const api = routes[path];
     if (req.method !== 'POST' || api === undefined) {
       // Drain the body so keep-alive connections stay usable.
@@ -184,8 +184,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     const fields = body as Record<string, unknown>;
     const apiKey = apiKeyOf(api, req);
-    const model = typeof fields['model'] === 'string' ? fields['model'] : '';
-    const stream = fields['stream'] === true;
+    const model = typeof fields.model === 'string' ? fields.model : '';
+    const stream = fields.stream === true;
     const request: RecordedLlmRequest = {
       api,
       path,
@@ -242,7 +242,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         sendJson(res, 200, openAiCompletion(answer, ctx), responseHeaders);
         return;
       }
-      const streamOptions = fields['stream_options'] as { include_usage?: unknown } | undefined;
+      const streamOptions = fields.stream_options as { include_usage?: unknown } | undefined;
       const includeUsage = streamOptions?.include_usage === true;
       const frames = openAiChunks(answer, ctx, includeUsage).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
       frames.push('data: [DONE]\n\n');

@@ -29,7 +29,7 @@ function usageBody(usage: ResolvedAnswer['usage']) {
   const promptTokensDetails: Record<string, number> = { cached_tokens: usage.cacheRead, audio_tokens: 0 };
   // OpenAI reports no cache writes; the field is sent only when a script asks for it, and the
   // `@ai-sdk/openai` provider reads it.
-  if (usage.cacheWrite > 0) promptTokensDetails['cache_write_tokens'] = usage.cacheWrite;
+  if (usage.cacheWrite > 0) promptTokensDetails.cache_write_tokens = usage.cacheWrite;
   return {
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
@@ -55,14 +55,14 @@ export function openAiCompletion(answer: ResolvedAnswer, ctx: OpenAiAnswerContex
     content: answer.text.length > 0 ? answer.text : null,
   };
   if (answer.toolCalls.length > 0) {
-    message['tool_calls'] = answer.toolCalls.map((call) => ({
+    message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,
       type: 'function',
       function: { name: call.name, arguments: JSON.stringify(call.arguments) },
     }));
   }
-  message['refusal'] = null;
-  message['annotations'] = [];
+  message.refusal = null;
+  message.annotations = [];
   return {
     id: ctx.id,
     object: 'chat.completion',
@@ -94,7 +94,8 @@ export function openAiChunks(answer: ResolvedAnswer, ctx: OpenAiAnswerContext, i
   });
   const chunks: unknown[] = [];
   const toolStart = (index: number) => {
-    const call = answer.toolCalls[index]!;
+    const call = answer.toolCalls[index];
+    if (call === undefined) throw new Error(`no tool call at index ${index}`);
     return [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }];
   };
   if (answer.text.length > 0 || answer.toolCalls.length === 0) {
@@ -153,7 +154,7 @@ export function openAiError(input: OpenAiErrorInput): WireError {
   const headers: Record<string, string> = {};
   if (input.retryAfterSeconds !== undefined) headers['retry-after'] = String(input.retryAfterSeconds);
   const wait = input.retryAfterSeconds ?? 20;
-  let body;
+  let body: WireError['body'];
   if (status === 401) {
     body =
       apiKey === null || apiKey === ''
@@ -209,14 +210,14 @@ export function openAiBadJson(): WireError {
 
 /** The 400 for a JSON body that is not a valid chat completion request, or `null` if it is. */
 export function openAiInvalidRequest(body: Record<string, unknown>): WireError | null {
-  if (typeof body['model'] !== 'string' || body['model'] === '') {
+  if (typeof body.model !== 'string' || body.model === '') {
     return {
       status: 400,
       headers: {},
       body: errorBody('you must provide a model parameter', 'invalid_request_error', null),
     };
   }
-  if (!Array.isArray(body['messages'])) {
+  if (!Array.isArray(body.messages)) {
     return {
       status: 400,
       headers: {},

@@ -46,6 +46,7 @@ export interface RecordedLlmRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body. */
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed body of whatever request a client under test sent; tests walk into it freely (`body.messages[0].content`), so it is any on purpose
   body: any;
   stream: boolean;
   model: string;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimRequest, RunQueueLimits, RunRecord, StorageAdapter } from '@agent-platform/core';
 import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures/records.js';
+import { present } from '../fixtures/present.js';
 import type { QueueSuiteContext } from './context.js';
 
 /** The clock of every claim: later than every fixture run's creation. */
@@ -104,7 +105,7 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const theirs = makeRunRecord({ org_id: other, created_at: fixtureTime(9) });
         await storage.runs.insertMany([busy, ...mine, theirs]);
         const claimed = await claim(storage, { limits: { perOrg: 2, global: Infinity } });
-        expect(ids(claimed)).toEqual([mine[0]!.id, theirs.id]);
+        expect(ids(claimed)).toEqual([present(mine[0]).id, theirs.id]);
         // The org is at its limit now: nothing more of it, whoever asks.
         expect(await claim(storage, { owner: 'wkr-b', limits: { perOrg: 2, global: Infinity } })).toEqual([]);
       });
@@ -116,7 +117,7 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const late = [makeRunRecord({ created_at: fixtureTime(100) }), makeRunRecord({ created_at: fixtureTime(101) })];
         await storage.runs.insertMany([...backlog, ...late]);
         const claimed = await claim(storage, { max: 3, limits: { perOrg: 1, global: Infinity } });
-        expect(ids(claimed)).toEqual([backlog[0]!.id, late[0]!.id, late[1]!.id]);
+        expect(ids(claimed)).toEqual([present(backlog[0]).id, present(late[0]).id, present(late[1]).id]);
       });
 
       it('stops at the global limit, counting runs RUNNING under any owner', async () => {
@@ -124,33 +125,35 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
         const running = [held('wkr-x'), held('wkr-y')];
         const pending = [1, 2, 3].map((n) => makeRunRecord({ created_at: fixtureTime(n) }));
         await storage.runs.insertMany([...running, ...pending]);
-        expect(ids(await claim(storage, { limits: { perOrg: Infinity, global: 3 } }))).toEqual([pending[0]!.id]);
+        expect(ids(await claim(storage, { limits: { perOrg: Infinity, global: 3 } }))).toEqual([present(pending[0]).id]);
         expect(await claim(storage, { limits: { perOrg: Infinity, global: 3 } })).toEqual([]);
       });
 
       it('concurrent claims from several processes never take one run twice nor exceed the limits together', async () => {
-        const adapters = [await ctx.backend.open(), await ctx.backend.open()];
+        const adapters = [await ctx.backend.open(), await ctx.backend.open()] as const;
         const orgs = [uniqueId('org'), uniqueId('org'), uniqueId('org')];
         const runs = Array.from({ length: 30 }, (_, n) => makeRunRecord({ org_id: orgs[n % 3], created_at: fixtureTime(n) }));
-        await adapters[0]!.runs.insertMany(runs);
+        await adapters[0].runs.insertMany(runs);
         const limits = { perOrg: 2, global: 5 };
-        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3, limits })));
+        const results = await Promise.all(
+          Array.from({ length: ctx.concurrency }, (_, n) => claim(present(adapters[n % 2]), { owner: `wkr-${n}`, max: 3, limits })),
+        );
         const claimed = results.flat();
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
         expect(claimed.length).toBe(5);
         for (const org of orgs) expect(claimed.filter((run) => run.org_id === org).length).toBeLessThanOrEqual(2);
         // What each claim returned is what is stored.
-        for (const run of claimed) expect(await adapters[1]!.runs.get(run.org_id, run.id)).toEqual(run);
+        for (const run of claimed) expect(await adapters[1].runs.get(run.org_id, run.id)).toEqual(run);
       });
 
       it('concurrent claims without limits share out every run exactly once', async () => {
-        const adapters = [await ctx.backend.open(), await ctx.backend.open()];
+        const adapters = [await ctx.backend.open(), await ctx.backend.open()] as const;
         const runs = Array.from({ length: 40 }, (_, n) => makeRunRecord({ created_at: fixtureTime(n) }));
-        await adapters[0]!.runs.insertMany(runs);
-        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 5 })));
+        await adapters[0].runs.insertMany(runs);
+        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(present(adapters[n % 2]), { owner: `wkr-${n}`, max: 5 })));
         const claimed = results.flat();
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
-        const left = await claim(adapters[0]!, { owner: 'wkr-last', max: 100 });
+        const left = await claim(adapters[0], { owner: 'wkr-last', max: 100 });
         expect([...ids(claimed), ...ids(left)].sort()).toEqual(ids(runs).sort());
       });
     });
@@ -185,16 +188,17 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
       it('never takes two PENDING runs of one automation with the same key in one claim', async () => {
         const storage = await ctx.backend.open();
         const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
-        const [first, second, third] = [1, 2, 3].map((n) => makeRunRecord({ ...scope, concurrency_key: 'pr-7', created_at: fixtureTime(n) }));
+        const keyed = (n: number) => makeRunRecord({ ...scope, concurrency_key: 'pr-7', created_at: fixtureTime(n) });
+        const [first, second, third] = [keyed(1), keyed(2), keyed(3)];
         const otherKey = makeRunRecord({ ...scope, concurrency_key: 'pr-8', created_at: fixtureTime(4) });
-        await storage.runs.insertMany([first!, second!, third!, otherKey]);
-        expect(ids(await claim(storage))).toEqual([first!.id, otherKey.id]);
+        await storage.runs.insertMany([first, second, third, otherKey]);
+        expect(ids(await claim(storage))).toEqual([first.id, otherKey.id]);
         expect(await claim(storage, { owner: 'wkr-b' })).toEqual([]);
-        await storage.runQueue.complete('wkr-a', ref(first!), done);
-        expect(ids(await claim(storage, { owner: 'wkr-b' }))).toEqual([second!.id]);
+        await storage.runQueue.complete('wkr-a', ref(first), done);
+        expect(ids(await claim(storage, { owner: 'wkr-b' }))).toEqual([second.id]);
         // A run handed back to the queue frees its key as well.
-        await storage.runQueue.release('wkr-b', ref(second!), { error_detail: null, not_before: null, attempt: 1 });
-        expect(ids(await claim(storage, { owner: 'wkr-c' }))).toEqual([second!.id]);
+        await storage.runQueue.release('wkr-b', ref(second), { error_detail: null, not_before: null, attempt: 1 });
+        expect(ids(await claim(storage, { owner: 'wkr-c' }))).toEqual([second.id]);
       });
 
       it('keeps keys apart per automation, and leaves runs without a key alone', async () => {
@@ -219,12 +223,12 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
       });
 
       it('concurrent claims from several processes take one run of a key at a time, and every run without one', async () => {
-        const adapters = [await ctx.backend.open(), await ctx.backend.open()];
+        const adapters = [await ctx.backend.open(), await ctx.backend.open()] as const;
         const scope = { org_id: uniqueId('org'), automation_id: uniqueId('auto') };
         const keyed = Array.from({ length: 8 }, (_, n) => makeRunRecord({ ...scope, concurrency_key: 'deploy', created_at: fixtureTime(n) }));
         const unkeyed = Array.from({ length: 4 }, (_, n) => makeRunRecord({ ...scope, concurrency_key: null, created_at: fixtureTime(n) }));
-        await adapters[0]!.runs.insertMany([...keyed, ...unkeyed]);
-        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(adapters[n % 2]!, { owner: `wkr-${n}`, max: 3 })));
+        await adapters[0].runs.insertMany([...keyed, ...unkeyed]);
+        const results = await Promise.all(Array.from({ length: ctx.concurrency }, (_, n) => claim(present(adapters[n % 2]), { owner: `wkr-${n}`, max: 3 })));
         const claimed = results.flat();
         expect(new Set(ids(claimed)).size).toBe(claimed.length);
         expect(claimed.filter((run) => run.concurrency_key === 'deploy')).toHaveLength(1);
@@ -235,20 +239,19 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
     describe('leases', () => {
       it('renew extends the leases the owner still holds and answers which those are', async () => {
         const storage = await ctx.backend.open();
-        const [a, b, c] = await (async () => {
-          await storage.runs.insertMany([1, 2, 3].map((n) => makeRunRecord({ created_at: fixtureTime(n) })));
-          return claim(storage, { owner: 'wkr-a' });
-        })();
+        await storage.runs.insertMany([1, 2, 3].map((n) => makeRunRecord({ created_at: fixtureTime(n) })));
+        const ours = await claim(storage, { owner: 'wkr-a' });
+        const [a, b, c] = [present(ours[0]), present(ours[1]), present(ours[2])];
         const theirs = held('wkr-b');
         await storage.runs.insertMany([theirs]);
         // One of ours was cancelled meanwhile.
-        await storage.runs.transition(c!.org_id, c!.id, { from: ['RUNNING'] }, { status: 'CANCELLED' });
+        await storage.runs.transition(c.org_id, c.id, { from: ['RUNNING'] }, { status: 'CANCELLED' });
         const later = new Date(NOW.getTime() + 90_000).toISOString();
-        const kept = await storage.runQueue.renew('wkr-a', [ref(a!), ref(b!), ref(c!), ref(theirs), { orgId: uniqueId('org'), id: uniqueId('run') }], later);
-        expect(kept.map((run) => run.id).sort()).toEqual([a!.id, b!.id].sort());
-        expect((await storage.runs.get(a!.org_id, a!.id))?.lease_expires_at).toBe(later);
+        const kept = await storage.runQueue.renew('wkr-a', [ref(a), ref(b), ref(c), ref(theirs), { orgId: uniqueId('org'), id: uniqueId('run') }], later);
+        expect(kept.map((run) => run.id).sort()).toEqual([a.id, b.id].sort());
+        expect((await storage.runs.get(a.org_id, a.id))?.lease_expires_at).toBe(later);
         expect(await storage.runs.get(theirs.org_id, theirs.id)).toEqual(theirs);
-        expect((await storage.runs.get(c!.org_id, c!.id))?.lease_expires_at).toBe(c!.lease_expires_at);
+        expect((await storage.runs.get(c.org_id, c.id))?.lease_expires_at).toBe(c.lease_expires_at);
         expect(await storage.runQueue.renew('wkr-a', [], later)).toEqual([]);
       });
 
@@ -272,9 +275,9 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
       it('release hands a held run back to the queue, for any owner to claim once due', async () => {
         const storage = await ctx.backend.open();
         await storage.runs.insertMany([makeRunRecord()]);
-        const [run] = await claim(storage, { owner: 'wkr-a' });
+        const run = present((await claim(storage, { owner: 'wkr-a' }))[0]);
         const due = new Date(NOW.getTime() + 2_000).toISOString();
-        const released = await storage.runQueue.release('wkr-a', ref(run!), { error_detail: 'attempt 1 failed: flaky', not_before: due, attempt: 1 });
+        const released = await storage.runQueue.release('wkr-a', ref(run), { error_detail: 'attempt 1 failed: flaky', not_before: due, attempt: 1 });
         expect(released).toEqual({
           ...run,
           status: 'PENDING',
@@ -284,11 +287,11 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
           lease_owner: null,
           lease_expires_at: null,
         });
-        expect(await storage.runQueue.release('wkr-a', ref(run!), { error_detail: null, not_before: null, attempt: 0 })).toBeNull();
+        expect(await storage.runQueue.release('wkr-a', ref(run), { error_detail: null, not_before: null, attempt: 0 })).toBeNull();
         expect(await claim(storage, { owner: 'wkr-b' })).toEqual([]);
         const again = await claim(storage, { owner: 'wkr-b', now: new Date(due) });
-        expect(again).toEqual([expect.objectContaining({ id: run!.id, attempt: 2, lease_owner: 'wkr-b', error_detail: null, not_before: null })]);
-        expect(await storage.runQueue.release('wkr-a', ref(run!), { error_detail: null, not_before: null, attempt: 0 })).toBeNull();
+        expect(again).toEqual([expect.objectContaining({ id: run.id, attempt: 2, lease_owner: 'wkr-b', error_detail: null, not_before: null })]);
+        expect(await storage.runQueue.release('wkr-a', ref(run), { error_detail: null, not_before: null, attempt: 0 })).toBeNull();
       });
 
       it('recover puts lapsed runs back to PENDING, or FAILED after their last attempt, and leaves live leases alone', async () => {
@@ -343,10 +346,10 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
       });
 
       it('concurrent recoveries from several processes recover each run once', async () => {
-        const adapters = [await ctx.backend.open(), await ctx.backend.open()];
+        const adapters = [await ctx.backend.open(), await ctx.backend.open()] as const;
         const lapsed = Array.from({ length: 10 }, () => held('wkr-dead', { lease_expires_at: new Date(0).toISOString() }));
-        await adapters[0]!.runs.insertMany(lapsed);
-        const results = await Promise.all(Array.from({ length: 6 }, (_, n) => adapters[n % 2]!.runQueue.recover(NOW, 3)));
+        await adapters[0].runs.insertMany(lapsed);
+        const results = await Promise.all(Array.from({ length: 6 }, (_, n) => present(adapters[n % 2]).runQueue.recover(NOW, 3)));
         const requeued = results.flatMap((result) => result.requeued.map((run) => run.id));
         expect(requeued.sort()).toEqual(ids(lapsed).sort());
       });

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { present } from '../fixtures/present.js';
 import type { ExecEvent } from '@agent-platform/core';
 import type { SuiteContext } from './context.js';
 import { PROMPT_END_MS, execAll, execOk, expectWellFormed, printVars, shellQuote, within } from './helpers.js';
@@ -63,16 +64,20 @@ export function describeExec(ctx: SuiteContext): void {
       const specId = await ctx.specIdFor(ctx.runtime);
       const spec = (await ctx.runtime.listSpecs()).find((candidate) => candidate.id === specId);
       expect(spec).toBeDefined();
-      const names = Object.keys(spec!.initial_env).filter((name) => SHELL_NAME.test(name));
+      const { initial_env } = present(spec, `the spec ${specId}`);
+      const names = Object.keys(initial_env).filter((name) => SHELL_NAME.test(name));
       const { id } = await ctx.start({ specId });
       if (names.length === 0) return;
       const stdout = await execOk(ctx.runtime, id, printVars(...names));
-      expect(stdout).toBe(names.map((name) => `${spec!.initial_env[name]}|`).join(''));
+      expect(stdout).toBe(names.map((name) => `${initial_env[name]}|`).join(''));
     });
 
     it('layers the environment: spec, then start env, then exec env (later wins), per command', async () => {
       const specId = await ctx.specIdFor(ctx.runtime);
-      const spec = (await ctx.runtime.listSpecs()).find((candidate) => candidate.id === specId)!;
+      const spec = present(
+        (await ctx.runtime.listSpecs()).find((candidate) => candidate.id === specId),
+        `the spec ${specId}`,
+      );
       // Overriding PATH with a longer PATH keeps commands working while showing who won.
       const basePath = spec.initial_env.PATH;
       const startEnv: Record<string, string> = { FROM_START: 'start', BOTH: 'start', SPACED: 'a b  "c" $d' };

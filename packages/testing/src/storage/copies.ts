@@ -4,6 +4,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import { present } from '../fixtures/present.js';
 import type {
   ApiKeyRecord,
   AppConversationRecord,
@@ -211,7 +212,7 @@ export function describeCopies(ctx: SuiteContext): void {
       const updated = await ctx.adapter.runs.transition(inserted.org_id, inserted.id, { from: ['PENDING'] }, patch);
       expect(updated).toEqual(expected);
       patch.attempt = 7;
-      scribbleRun(updated!);
+      scribbleRun(present(updated, 'the transitioned run'));
       const byId = await ctx.adapter.runs.get(expected.org_id, expected.id);
       const { items } = await ctx.adapter.runs.listByAutomation(expected.org_id, expected.automation_id, { limit: 10, offset: 0 });
       for (const returned of [byId, ...items]) if (returned) scribbleRun(returned);

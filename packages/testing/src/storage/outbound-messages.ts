@@ -5,6 +5,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import { present } from '../fixtures/present.js';
 import { StorageConflictError } from '@agent-platform/core';
 import type { OutboundMessageRecord, OutboundMessageStatus } from '@agent-platform/core';
 import { fixtureTime, uniqueId } from '../fixtures/records.js';
@@ -253,15 +254,15 @@ export function describeOutboundMessages(ctx: SuiteContext): void {
       message.payload.data.scribbled = true;
       message.attempts.push(ATTEMPT);
       const read = await ctx.adapter.outboundMessages.get(expected.org_id, expected.id);
-      read!.payload.type = 'run.failed';
+      present(read).payload.type = 'run.failed';
       const [listed] = (await ctx.adapter.outboundMessages.listBySubscription(expected.org_id, expected.subscription_id, ALL)).items;
-      listed!.attempts.push(ATTEMPT);
+      present(listed).attempts.push(ATTEMPT);
       expect(await ctx.adapter.outboundMessages.get(expected.org_id, expected.id)).toEqual(expected);
 
       const patch = { attempts: [ATTEMPT] };
       const written = await ctx.adapter.outboundMessages.transition(expected.org_id, expected.id, { from: ['pending'] }, patch);
       patch.attempts.push(ATTEMPT);
-      written!.attempts.length = 0;
+      present(written).attempts.length = 0;
       expect(await ctx.adapter.outboundMessages.get(expected.org_id, expected.id)).toEqual({ ...expected, attempts: [ATTEMPT] });
     });
 

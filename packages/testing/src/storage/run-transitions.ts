@@ -5,6 +5,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import { present } from '../fixtures/present.js';
 import { FINAL_RUN_STATUSES } from '@agent-platform/core';
 import type { RunRecord, RunStatus } from '@agent-platform/core';
 import { fixtureTime, makeRunRecord, uniqueId } from '../fixtures/records.js';
@@ -163,7 +164,7 @@ export function describeRunTransitions(ctx: SuiteContext): void {
       await ctx.adapter.runs.insertMany([run]);
       const next = await ctx.adapter.runs.transition(run.org_id, run.id, { from: ['PENDING'] }, { status: 'RUNNING' });
       const expected = structuredClone(next);
-      next!.status = 'COMPLETED';
+      present(next).status = 'COMPLETED';
       expect(await stored(run)).toEqual(expected);
     });
   });

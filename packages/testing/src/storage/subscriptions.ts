@@ -4,6 +4,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
+import { present } from '../fixtures/present.js';
 import { StorageConflictError } from '@agent-platform/core';
 import type { SubscriptionRecord } from '@agent-platform/core';
 import { fixtureTime, uniqueId } from '../fixtures/records.js';
@@ -76,11 +77,11 @@ export function describeSubscriptions(ctx: SuiteContext): void {
       expect(sortedIds(enabled)).toEqual(sortedIds(on));
       for (const record of enabled) expect(record).toEqual(on.find((candidate) => candidate.id === record.id));
 
-      const disabled = { ...on[0]!, enabled: false, disabled_reason: 'failing for 5 days' };
+      const disabled = { ...present(on[0]), enabled: false, disabled_reason: 'failing for 5 days' };
       const reenabled = { ...off, enabled: true };
       expect(await ctx.adapter.subscriptions.update(disabled)).toBe(true);
       expect(await ctx.adapter.subscriptions.update(reenabled)).toBe(true);
-      expect(sortedIds(await ctx.adapter.subscriptions.listEnabled(orgId))).toEqual(sortedIds([on[1]!, reenabled]));
+      expect(sortedIds(await ctx.adapter.subscriptions.listEnabled(orgId))).toEqual(sortedIds([present(on[1]), reenabled]));
       expect(await ctx.adapter.subscriptions.listEnabled(elsewhere.org_id)).toEqual([elsewhere]);
     });
 
@@ -143,11 +144,11 @@ export function describeSubscriptions(ctx: SuiteContext): void {
       record.event_types.push('run.started');
       record.url = 'https://scribbled.example.com/';
       const read = await ctx.adapter.subscriptions.get(expected.org_id, expected.id);
-      read!.event_types.length = 0;
+      present(read).event_types.length = 0;
       const [listed] = (await ctx.adapter.subscriptions.list(expected.org_id, ALL)).items;
-      listed!.enabled = false;
+      present(listed).enabled = false;
       const [enabled] = await ctx.adapter.subscriptions.listEnabled(expected.org_id);
-      enabled!.secret_encrypted = 'scribbled';
+      present(enabled).secret_encrypted = 'scribbled';
       expect(await ctx.adapter.subscriptions.get(expected.org_id, expected.id)).toEqual(expected);
 
       const updated = { ...structuredClone(expected), description: 'updated' };

@@ -98,8 +98,9 @@ export class StdinFeed {
     const iterator = this.iterator;
     if (!this.live || iterator === undefined) return;
     this.live = false;
-    if (typeof iterator.return !== 'function') return;
-    void (async () => iterator.return!())().catch(() => undefined);
+    const finish = iterator.return;
+    if (typeof finish !== 'function') return;
+    void (async () => finish.call(iterator))().catch(() => undefined);
   }
 
   /** Resolves when `sink` can take more, is closed or failed, or the feed stops. */

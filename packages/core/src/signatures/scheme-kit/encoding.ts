@@ -60,9 +60,9 @@ export function toBase64(bytes: Uint8Array): string {
     const b = bytes[i + 1];
     const c = bytes[i + 2];
     const triple = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
-    out += BASE64_ALPHABET[(triple >> 18) & 63]! + BASE64_ALPHABET[(triple >> 12) & 63]!;
-    out += b === undefined ? '=' : BASE64_ALPHABET[(triple >> 6) & 63]!;
-    out += c === undefined ? '=' : BASE64_ALPHABET[triple & 63]!;
+    out += BASE64_ALPHABET.charAt((triple >> 18) & 63) + BASE64_ALPHABET.charAt((triple >> 12) & 63);
+    out += b === undefined ? '=' : BASE64_ALPHABET.charAt((triple >> 6) & 63);
+    out += c === undefined ? '=' : BASE64_ALPHABET.charAt(triple & 63);
   }
   return out;
 }
