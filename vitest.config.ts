@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker: files ran one after another while most
     // of them wait on servers, sockets, Docker and timers. Four workers took the suite from about
-    // 11 to under 8 minutes here (docs/benchmarks.md, "The test suite's time").
+    // 11 to about 5 minutes here (docs/benchmarks.md, "The test suite's time").
     maxWorkers: 4,
     minWorkers: 1,
     projects: [

@@ -131,9 +131,8 @@ afterAll(() => {
 describe('a server host: the README’s embedding program, on the installed packages', () => {
   it('type-checks with tsc --strict (NodeNext), compiles, and runs: the run it dispatches completes', async () => {
     writeFileSync(path.join(serverHost, 'embed.ts'), snippet);
-    // skipLibCheck, as apps have it: @ai-sdk/provider's declarations (the agent's dependency) import
-    // `json-schema`, whose types it does not depend on. The client's declarations are checked
-    // without it below.
+    // Without skipLibCheck: every declaration the app reaches is checked, @ai-sdk/provider's too
+    // (it imports `json-schema`'s types, which @agent-platform/agent installs for it).
     const args = [
       '--strict',
       '--module',
@@ -144,7 +143,6 @@ describe('a server host: the README’s embedding program, on the installed pack
       'ES2022',
       '--types',
       'node',
-      '--skipLibCheck',
       '--outDir',
       'out',
       'embed.ts',
