@@ -10,64 +10,8 @@
  */
 export * from './kernel/errors.js';
 export * from './kernel/validation.js';
-// The ports: what an embedder passes in (and may implement). Their adapter-only helpers
-// (`RUN_PATCH_FIELDS`, `OUTBOUND_MESSAGE_PATCH_FIELDS`, `interruptedReason`) are in the adapter kit.
-export type { Authenticator, Credentials } from './ports/authenticator.js';
-export { systemClock, type Clock } from './ports/clock.js';
-export { randomIdGenerator, type IdGenerator } from './ports/id-generator.js';
-export type { SecretBox } from './ports/secret-box.js';
-export {
-  StorageConflictError,
-  StorageUnavailableError,
-  type ApiKeysRepository,
-  type AutomationsRepository,
-  type ConversationsRepository,
-  type CursorOptions,
-  type CursorPage,
-  type SandboxesRepository,
-  type StartTasksRepository,
-  type DedupClaim,
-  type DeliveryWrite,
-  type DeliveriesRepository,
-  type DeliveryListOptions,
-  type GithubLinksRepository,
-  type RunsRepository,
-  type RunGuard,
-  type RunPatch,
-  type ListOptions,
-  type ListResult,
-  type ProviderTokensRepository,
-  type SettingsRepository,
-  type StorageAdapter,
-  type StorageRepositories,
-  type WebhooksRepository,
-  type SubscriptionsRepository,
-  type OutboundMessagesRepository,
-  type OutboundMessageListOptions,
-  type OutboundClaim,
-  type OutboundMessageGuard,
-  type OutboundMessagePatch,
-} from './ports/storage.js';
-export type {
-  ExecEvent,
-  ExecInput,
-  ExecResult,
-  RuntimeSandbox,
-  SandboxFile,
-  SandboxLimits,
-  SandboxRuntime,
-  StartSandboxInput,
-} from './ports/sandbox-runtime.js';
-export type { ChangeFeed, ChangeListener, PublishedChange, StorageChange } from './ports/change-feed.js';
-export type {
-  ClaimRequest,
-  RecoveredRuns,
-  RunCompletion,
-  RunQueue,
-  RunQueueLimits,
-  RunRef,
-  RunRelease,
-} from './ports/run-queue.js';
+// The ports: what an embedder passes in (and may implement).
+export * from './ports/index.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';
 export * from './schemas/common.js';
 export * from './schemas/principal.js';

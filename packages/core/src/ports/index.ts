@@ -1,3 +1,9 @@
+/**
+ * The ports an embedder passes in (and may implement), as the main entry exports them. Their
+ * adapter-only helpers (`RUN_PATCH_FIELDS`, `OUTBOUND_MESSAGE_PATCH_FIELDS`, `interruptedReason`)
+ * are exported by the adapter kit instead.
+ * @module
+ */
 export type { Authenticator, Credentials } from './authenticator.js';
 export { systemClock, type Clock } from './clock.js';
 export { randomIdGenerator, type IdGenerator } from './id-generator.js';
@@ -20,7 +26,6 @@ export {
   type RunsRepository,
   type RunGuard,
   type RunPatch,
-  RUN_PATCH_FIELDS,
   type ListOptions,
   type ListResult,
   type ProviderTokensRepository,
@@ -34,7 +39,6 @@ export {
   type OutboundClaim,
   type OutboundMessageGuard,
   type OutboundMessagePatch,
-  OUTBOUND_MESSAGE_PATCH_FIELDS,
 } from './storage.js';
 export type {
   ExecEvent,
@@ -47,13 +51,12 @@ export type {
   StartSandboxInput,
 } from './sandbox-runtime.js';
 export type { ChangeFeed, ChangeListener, PublishedChange, StorageChange } from './change-feed.js';
-export {
-  interruptedReason,
-  type ClaimRequest,
-  type RecoveredRuns,
-  type RunCompletion,
-  type RunQueue,
-  type RunQueueLimits,
-  type RunRef,
-  type RunRelease,
+export type {
+  ClaimRequest,
+  RecoveredRuns,
+  RunCompletion,
+  RunQueue,
+  RunQueueLimits,
+  RunRef,
+  RunRelease,
 } from './run-queue.js';

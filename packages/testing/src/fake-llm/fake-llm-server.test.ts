@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
+import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool, type JSONSchema7, type LanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmServerOptions } from './index.js';
 
@@ -47,18 +47,19 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const weatherSchema = {
+// Typed as JSON Schema (mutable arrays), as `jsonSchema()` takes it.
+const weatherSchema: JSONSchema7 = {
   type: 'object',
   properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
   required: ['city'],
   additionalProperties: false,
-} as const;
-const timeSchema = {
+};
+const timeSchema: JSONSchema7 = {
   type: 'object',
   properties: { zone: { type: 'string' } },
   required: ['zone'],
   additionalProperties: false,
-} as const;
+};
 
 /** Tools without `execute`: the SDK stops after the model's tool calls. */
 const declaredTools = {
