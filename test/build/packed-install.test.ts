@@ -133,20 +133,7 @@ describe('a server host: the README’s embedding program, on the installed pack
     writeFileSync(path.join(serverHost, 'embed.ts'), snippet);
     // Without skipLibCheck: every declaration the app reaches is checked, @ai-sdk/provider's too
     // (it imports `json-schema`'s types, which @agent-platform/agent installs for it).
-    const args = [
-      '--strict',
-      '--module',
-      'NodeNext',
-      '--moduleResolution',
-      'NodeNext',
-      '--target',
-      'ES2022',
-      '--types',
-      'node',
-      '--outDir',
-      'out',
-      'embed.ts',
-    ];
+    const args = ['--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--types', 'node', '--outDir', 'out', 'embed.ts'];
     const result = await runProcess(process.execPath, [tsc, ...args], { cwd: serverHost, env: plainEnv() });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
