@@ -8,20 +8,12 @@
  * runner) is in `@agent-platform/core/adapter-kit`.
  * @module
  */
-export * from './kernel/errors.js';
+// The wire schemas and error codes, as `@agent-platform/core/schemas` ships them.
+export * from './schemas.js';
 export * from './kernel/validation.js';
 // The ports: what an embedder passes in (and may implement).
 export * from './ports/index.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';
-export * from './schemas/common.js';
-export * from './schemas/principal.js';
-export * from './schemas/mcp-config.js';
-export * from './schemas/settings.js';
-export * from './schemas/custom-secrets.js';
-export * from './schemas/openhands-settings.js';
-export * from './schemas/provider-tokens.js';
-export * from './schemas/api-key.js';
-export * from './schemas/webhook.js';
 export * from './expressions/glob.js';
 export * from './expressions/jmespath.js';
 export * from './expressions/expression-schema.js';
@@ -42,14 +34,6 @@ export { GitProvidersService } from './settings/git-providers-service.js';
 export { ApiKeysService, type SeedApiKeyInput } from './keys/api-keys-service.js';
 export { WebhooksService, generateWebhookSecret, type WebhookSecrets } from './webhooks/webhooks-service.js';
 export { createAgentPlatform, type AgentPlatform, type AgentPlatformOptions } from './platform.js';
-export * from './schemas/automation.js';
-export * from './schemas/automation-validation.js';
-export * from './schemas/metrics.js';
-export * from './schemas/agent-events.js';
-export * from './schemas/run.js';
-export * from './schemas/subscription.js';
-export * from './schemas/delivery.js';
-export * from './schemas/github-link.js';
 export * from './signatures/index.js';
 export { AutomationIndex, type AutomationIndexOptions } from './matching/automation-index.js';
 export { SourceIndex } from './matching/source-index.js';
@@ -61,9 +45,6 @@ export { decodeUtf8, jsonNestingExceeds, MAX_JSON_DEPTH, parseJsonText } from '.
 export { AutomationsService, HEALTH_PENDING_LIMIT, toRunView } from './automations/automations-service.js';
 export { DeliveriesService } from './ingest/deliveries-service.js';
 export { GithubLinksService, storedLinksResolver, type GithubLinkInput } from './ingest/github-links-service.js';
-export * from './schemas/sandbox-spec.js';
-export * from './schemas/sandbox.js';
-export * from './schemas/app-conversation.js';
 export type {
   AgentEvent,
   AgentOutcome,
@@ -79,7 +60,6 @@ export { emptyAgentSettings } from './agents/agent-environment.js';
 export { chooseAgent, createAgentRouter, type AgentChoice, type AgentRouterOptions } from './agents/agent-router.js';
 export { createAgentPlatformTools } from './automations/agent-tools.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
-export * from './schemas/v1-pages.js';
 export { SandboxesService, type SandboxPage } from './sandboxes/sandboxes-service.js';
 export { ConversationsService, type Page } from './conversations/conversations-service.js';
 export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';

@@ -52,7 +52,7 @@ export class ConversationWriter {
   async setStatus(status: ExecutionStatus): Promise<void> {
     const record = await this.context.storage.conversations.get(this.conversationId);
     if (record) await this.context.storage.conversations.update({ ...record, execution_status: status, updated_at: nowIso(this.context) });
-    await this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: status } });
+    await this.appendStateUpdate(status);
   }
 
   /**
@@ -61,12 +61,7 @@ export class ConversationWriter {
    */
   async close(outcome: AgentOutcome, options: { sandboxRemoved: boolean; executionStatus?: ExecutionStatus }): Promise<void> {
     const executionStatus = options.executionStatus ?? (outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error');
-    await this.append({
-      kind: 'ConversationStateUpdateEvent',
-      source: 'environment',
-      message: null,
-      data: { key: 'execution_status', value: executionStatus },
-    });
+    await this.appendStateUpdate(executionStatus);
     await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
     const current = await this.context.storage.conversations.get(this.conversationId);
     if (current) {
@@ -77,5 +72,9 @@ export class ConversationWriter {
         updated_at: nowIso(this.context),
       });
     }
+  }
+
+  private appendStateUpdate(status: ExecutionStatus): Promise<ConversationEvent> {
+    return this.append({ kind: 'ConversationStateUpdateEvent', source: 'environment', message: null, data: { key: 'execution_status', value: status } });
   }
 }

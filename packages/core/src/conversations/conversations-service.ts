@@ -57,18 +57,16 @@ export class ConversationsService {
   private readonly watchers: ConversationEventWatchers;
   private readonly agents: ConversationAgents | null;
   private readonly runtime: SandboxRuntime | null;
-  private readonly hasAgent: boolean;
 
   constructor(
     private readonly context: ServiceContext,
     /** What agent jobs are built from; `null` without a sandbox runtime. */
-    jobs: AgentJobServices | null,
+    private readonly jobs: AgentJobServices | null,
     options: { timeoutSeconds: number } = { timeoutSeconds: 1800 },
   ) {
     this.watchers = new ConversationEventWatchers(context.storage);
     this.runtime = jobs?.runtime ?? null;
     this.agents = jobs ? new ConversationAgents(context, jobs, options, this.stopping.signal) : null;
-    this.hasAgent = Boolean(jobs?.agent);
   }
 
   /**
@@ -351,7 +349,7 @@ export class ConversationsService {
    * is a 409: the user paused it, and resuming the agent must not undo that silently.
    */
   private async resumeRecord(record: AppConversationRecord, principal: Principal): Promise<void> {
-    if (!this.runtime || !this.agents || !this.hasAgent) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime or agent is configured');
+    if (!this.runtime || !this.agents || !this.jobs?.agent) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime or agent is configured');
     const sandbox = record.sandbox_id ? await this.runtime.inspect(record.sandbox_id).catch(() => null) : null;
     if (sandbox?.status === 'PAUSED') throw new PlatformError('CONFLICT', "The conversation's sandbox is paused: resume it first");
     const claimed = { ...record, execution_status: 'running' as const, pause_requested: null, updated_at: nowIso(this.context) };
