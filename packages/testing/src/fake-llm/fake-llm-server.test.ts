@@ -522,7 +522,8 @@ describe('fake LLM server wire format', () => {
     const llm = await start({
       turns: [
         { text: 'late', delayMs: 30 },
-        { text: 'abandoned', delayMs: 30 },
+        // Long enough that the client surely leaves while the server still waits to answer.
+        { text: 'abandoned', delayMs: 500 },
       ],
     });
     const started = Date.now();
@@ -536,7 +537,10 @@ describe('fake LLM server wire format', () => {
       body: JSON.stringify({ ...openAiBody, stream: true }),
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 5);
+    // The client goes away once the server has the request (not before it arrives, which would
+    // leave its turn unused), while the server waits to answer.
+    while (llm.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+    controller.abort();
     await expect(abandoned).rejects.toThrow();
     await new Promise((resolve) => setTimeout(resolve, 40));
 
