@@ -8,6 +8,6 @@ export { createPGliteStorage } from './create-pglite-storage.js';
 export { migrate, type MigrateOptions } from './migrate-api.js';
 export type { AppliedMigration, MigrationResult } from './migrate.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export type { CommonStorageOptions, PGliteStorageOptions, PostgresStorageOptions } from './options.js';
+export type { CommonStorageOptions, GroupCommitLimits, PGliteStorageOptions, PostgresStorageOptions } from './options.js';
 export { DEFAULT_TRANSACTION_ATTEMPTS } from './backoff.js';
 export { DEFAULT_CONNECTION_TIMEOUT_MS } from './pg-backend.js';

@@ -19,6 +19,21 @@ export interface CommonStorageOptions {
    * statement run beside it) give up with a `StorageUnavailableError`; default 15.
    */
   maxTransactionAttempts?: number;
+  /**
+   * Group commit of inbound deliveries (on by default): deliveries recorded while a batch is being
+   * committed wait and go together in the next one — one statement, one commit — and each is
+   * answered once the commit holding it is done. A delivery the database refuses fails alone.
+   * `false` writes each delivery in a statement of its own.
+   */
+  groupCommit?: false | GroupCommitLimits;
+}
+
+/** The bounds of a group commit. */
+export interface GroupCommitLimits {
+  /** Most deliveries in one batch; default 64. */
+  maxBatch?: number;
+  /** Most batches being committed at once; default 2 on PostgreSQL, 1 on PGlite (one connection). */
+  maxInFlight?: number;
 }
 
 /** `createPostgresStorage`: a PostgreSQL server through a node-postgres pool. */

@@ -5,7 +5,8 @@
  */
 import type { StorageAdapter } from '@agent-platform/core';
 import { applyMigrations } from './migrate.js';
-import { createRepositories, PRUNE_EXPIRED_CLAIMS, type ClaimHooks } from './repositories/index.js';
+import type { CommonStorageOptions, GroupCommitLimits } from './options.js';
+import { createRepositories, deliveryBatcher, PRUNE_EXPIRED_CLAIMS, type ClaimHooks, type DeliveryBatcher } from './repositories/index.js';
 import { createRunQueue } from './run-queue.js';
 import type { Backend } from './sql/sql.js';
 
@@ -15,7 +16,14 @@ const PRUNE_EVERY = 32;
 const PRUNE_BATCH = 128;
 
 /** Migrates (unless told not to) and hands out the adapter; closes the backend if that fails. */
-export async function openStorage(backend: Backend, options: { migrate?: boolean }): Promise<StorageAdapter> {
+export async function openStorage(backend: Backend, options: CommonStorageOptions): Promise<StorageAdapter> {
+  let limits: BatchLimits | false;
+  try {
+    limits = options.groupCommit === false ? false : groupCommitLimits(backend, options.groupCommit ?? {});
+  } catch (error) {
+    await backend.close().catch(() => undefined);
+    throw error;
+  }
   if (options.migrate !== false) {
     try {
       await applyMigrations(backend);
@@ -24,10 +32,29 @@ export async function openStorage(backend: Backend, options: { migrate?: boolean
       throw error;
     }
   }
-  return storageOver(backend);
+  return storageOver(backend, limits);
 }
 
-export function storageOver(backend: Backend): StorageAdapter {
+/** Default of {@link GroupCommitLimits.maxBatch}. */
+export const DEFAULT_MAX_BATCH = 64;
+
+type BatchLimits = Required<GroupCommitLimits>;
+
+function groupCommitLimits(backend: Backend, limits: GroupCommitLimits): BatchLimits {
+  const maxBatch = limits.maxBatch ?? DEFAULT_MAX_BATCH;
+  // One connection (PGlite) runs one statement at a time: a second batch would only queue behind it.
+  const maxInFlight = limits.maxInFlight ?? (backend.name === 'pglite' ? 1 : 2);
+  for (const [name, value] of [
+    ['maxBatch', maxBatch],
+    ['maxInFlight', maxInFlight],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`groupCommit.${name} must be a positive integer, got ${value}`);
+  }
+  return { maxBatch, maxInFlight };
+}
+
+/** `groupCommit`: the bounds of the group commit of deliveries, or `false` for none. */
+export function storageOver(backend: Backend, groupCommit: BatchLimits | false): StorageAdapter {
   let claims = 0;
   const hooks: ClaimHooks = {
     claimed(now) {
@@ -37,7 +64,8 @@ export function storageOver(backend: Backend): StorageAdapter {
       if (claims % PRUNE_EVERY === 0) backend.detach((sql) => sql.query(PRUNE_EXPIRED_CLAIMS, [now, PRUNE_BATCH]));
     },
   };
-  const repositories = createRepositories(backend.sql, hooks);
+  const batcher: DeliveryBatcher | undefined = groupCommit === false ? undefined : deliveryBatcher(backend.sql, hooks, groupCommit);
+  const repositories = createRepositories(backend.sql, hooks, batcher);
   return {
     name: backend.name,
     ...repositories,

@@ -4,9 +4,10 @@
  * @module
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite } from '@agent-platform/core';
+import { GroupCommit } from '../group-commit.js';
 import { fromText, toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
-import { INSERT_RUNS } from './runs.js';
+import { prepareDeliveryWrite, recordDeliveryBatch, type PreparedDeliveryWrite } from './delivery-batch.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
 /** What the adapter does around claims: prune expired ones now and then, off the caller's path. */
@@ -39,47 +40,31 @@ SELECT EXISTS (SELECT 1 FROM taken) AS taken,
        (SELECT delivery_id FROM agent_platform.dedup_claims
          WHERE org_id = $1 AND source = $2 AND key = $3 AND expires_at > $6) AS holder`;
 
-/**
- * `recordDelivery` in one statement, so a delivery costs one round trip and needs no transaction:
- * the claim (as {@link CLAIM}, skipped when `$3` is null), then the delivery and its runs, written
- * only when the claim was taken. A unique violation anywhere fails the whole statement, so the
- * claim is never left without its delivery. The holder is read from the statement's snapshot,
- * which never includes this statement's own claim.
- */
-const RECORD = `
-WITH taken AS (
-  INSERT INTO agent_platform.dedup_claims AS c (org_id, source, key, delivery_id, expires_at)
-  SELECT $1, $2, $3, $4, $5 WHERE $3::text IS NOT NULL
-  ON CONFLICT (org_id, source, key) DO UPDATE
-    SET delivery_id = EXCLUDED.delivery_id, expires_at = EXCLUDED.expires_at
-    WHERE c.expires_at <= $6
-  RETURNING 1
-), go AS (
-  SELECT 1 AS go WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM taken)
-), delivery AS (
-  INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data)
-  SELECT $4, $1, $2, $7, $8, $9::jsonb FROM go
-  RETURNING 1
-), runs AS (
-  ${INSERT_RUNS}
-  FROM go, jsonb_array_elements($10::jsonb) AS r(value)
-  RETURNING 1
-)
-SELECT EXISTS (SELECT 1 FROM go) AS written,
-       (SELECT delivery_id FROM agent_platform.dedup_claims
-         WHERE org_id = $1 AND source = $2 AND key = $3 AND expires_at > $6) AS holder`;
-
-interface RecordRow {
-  written: boolean;
-  holder: string | null;
-}
-
 interface ClaimRow {
   taken: boolean;
   holder: string | null;
 }
 
-export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRepository {
+/** Where the adapter's own `recordDelivery` sends its writes: a group commit (none in a transaction). */
+export type DeliveryBatcher = GroupCommit<PreparedDeliveryWrite, { duplicateOf: string | null }>;
+
+/**
+ * A group commit of delivery writes over `sql` (the adapter's own, outside any transaction): each
+ * batch one statement, so one commit.
+ */
+export function deliveryBatcher(sql: Sql, hooks: ClaimHooks, limits: { maxBatch: number; maxInFlight: number }): DeliveryBatcher {
+  return new GroupCommit({
+    write: (batch) => recordDeliveryBatch(sql, batch, hooks.claimed),
+    key: (write) => write.batchKey,
+    ...limits,
+  });
+}
+
+/**
+ * @param batcher - The adapter's group commit, for its own repositories; inside a transaction
+ *   there is none, and a delivery is written by the transaction's own statement.
+ */
+export function deliveriesRepository(sql: Sql, hooks: ClaimHooks, batcher?: DeliveryBatcher): DeliveriesRepository {
   return {
     async insert(record) {
       await insertOrConflict(
@@ -132,29 +117,11 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks): DeliveriesRep
       throw new Error(`claimDedupKey: the claim of key "${claim.key}" changed hands ${CLAIM_ATTEMPTS} times in a row`);
     },
     async recordDelivery(write: DeliveryWrite) {
-      const { delivery, claim } = write;
-      const params = [
-        toText(delivery.org_id),
-        toText(delivery.source),
-        claim ? toText(claim.key) : null,
-        toText(delivery.id),
-        claim ? claim.expiresAt : null,
-        claim ? claim.now : null,
-        toText(delivery.status),
-        delivery.received_at,
-        toJsonb(delivery),
-        toJsonb(write.runs),
-      ];
-      for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt += 1) {
-        const { rows } = await sql.query<RecordRow>(RECORD, params);
-        const row = rows[0];
-        if (row?.written) {
-          if (claim) hooks.claimed(claim.now);
-          return { duplicateOf: null };
-        }
-        if (row?.holder) return { duplicateOf: fromText(row.holder) };
-      }
-      throw new Error(`recordDelivery: the claim of key "${claim?.key}" changed hands ${CLAIM_ATTEMPTS} times in a row`);
+      const prepared = prepareDeliveryWrite(write);
+      if (batcher) return batcher.submit(prepared);
+      const [outcome] = await recordDeliveryBatch(sql, [prepared], hooks.claimed);
+      if (!outcome?.ok) throw outcome?.error;
+      return outcome.value;
     },
   };
 }

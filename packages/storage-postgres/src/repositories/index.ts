@@ -8,7 +8,7 @@ import type { Sql } from '../sql/sql.js';
 import { apiKeysRepository } from './api-keys.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
-import { deliveriesRepository, type ClaimHooks } from './deliveries.js';
+import { deliveriesRepository, type ClaimHooks, type DeliveryBatcher } from './deliveries.js';
 import { githubLinksRepository } from './github-links.js';
 import { outboundMessagesRepository } from './outbound-messages.js';
 import { runsRepository } from './runs.js';
@@ -18,10 +18,11 @@ import { subscriptionsRepository } from './subscriptions.js';
 import { providerTokensRepository, settingsRepository } from './user-records.js';
 import { webhooksRepository } from './webhooks.js';
 
-export type { ClaimHooks } from './deliveries.js';
-export { PRUNE_EXPIRED_CLAIMS } from './deliveries.js';
+export type { ClaimHooks, DeliveryBatcher } from './deliveries.js';
+export { deliveryBatcher, PRUNE_EXPIRED_CLAIMS } from './deliveries.js';
 
-export function createRepositories(sql: Sql, hooks: ClaimHooks): StorageRepositories {
+/** `batcher`: the group commit of the adapter's own deliveries (none inside a transaction). */
+export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: DeliveryBatcher): StorageRepositories {
   return {
     settings: settingsRepository(sql),
     providerTokens: providerTokensRepository(sql),
@@ -29,7 +30,7 @@ export function createRepositories(sql: Sql, hooks: ClaimHooks): StorageReposito
     webhooks: webhooksRepository(sql),
     automations: automationsRepository(sql),
     runs: runsRepository(sql),
-    deliveries: deliveriesRepository(sql, hooks),
+    deliveries: deliveriesRepository(sql, hooks, batcher),
     githubLinks: githubLinksRepository(sql),
     sandboxes: sandboxesRepository(sql),
     conversations: conversationsRepository(sql),
