@@ -103,7 +103,8 @@ export async function recordDeliveryBatch(sql: Sql, writes: readonly PreparedDel
   let pending = writes.map((_, index) => index);
   for (let attempt = 1; pending.length > 0; attempt += 1) {
     if (attempt > CLAIM_ATTEMPTS) {
-      for (const index of pending) outcomes[index] = { ok: false, error: new Error('recordDelivery: the claim of its key changed hands too many times in a row') };
+      for (const index of pending)
+        outcomes[index] = { ok: false, error: new Error('recordDelivery: the claim of its key changed hands too many times in a row') };
       break;
     }
     let rows: BatchRow[];

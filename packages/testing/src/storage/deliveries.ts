@@ -364,6 +364,47 @@ export function describeDeliveries(ctx: SuiteContext): void {
         expect(stored.filter(Boolean)).toHaveLength(1);
       });
 
+      it('of concurrent records of many keys, each sent three times, one per key writes and the others name it', async () => {
+        const orgId = uniqueId('org');
+        const firsts = Array.from({ length: 12 }, () => write({ org_id: orgId }));
+        const all = firsts.flatMap((first) => [
+          first,
+          write({ org_id: orgId, source: first.delivery.source, dedup_key: first.delivery.dedup_key }),
+          write({ org_id: orgId, source: first.delivery.source, dedup_key: first.delivery.dedup_key }),
+        ]);
+        // Interleaved, so the copies of one key are never next to each other.
+        const order = all.map((_, index) => index).sort((a, b) => (a % 3) - (b % 3) || a - b);
+        const answers = await Promise.all(order.map((index) => ctx.adapter.deliveries.recordDelivery(all[index] as (typeof all)[number])));
+        const answerOf = new Map(order.map((index, position) => [index, answers[position]]));
+        for (let key = 0; key < firsts.length; key += 1) {
+          const copies = [0, 1, 2].map((copy) => key * 3 + copy);
+          const winners = copies.filter((index) => answerOf.get(index)?.duplicateOf === null);
+          expect(winners).toHaveLength(1);
+          const winner = (all[winners[0] as number] as (typeof all)[number]).delivery.id;
+          for (const index of copies) if (index !== winners[0]) expect(answerOf.get(index)).toEqual({ duplicateOf: winner });
+        }
+        expect((await ctx.adapter.deliveries.list(orgId, { limit: 100, offset: 0 })).total).toBe(firsts.length);
+      });
+
+      it('a refused record among concurrent ones fails alone: the others are written', async () => {
+        const taken = makeRunRecord();
+        await ctx.adapter.runs.insertMany([taken]);
+        const orgId = uniqueId('org');
+        const writes = Array.from({ length: 8 }, () => write({ org_id: orgId }));
+        const refused = writes[5] as (typeof writes)[number];
+        refused.runs = [{ ...taken, org_id: orgId }];
+        const results = await Promise.allSettled(writes.map((one) => ctx.adapter.deliveries.recordDelivery(one)));
+        for (const [index, result] of results.entries()) {
+          if (index === 5) {
+            expect(result.status).toBe('rejected');
+            expect((result as PromiseRejectedResult).reason).toBeInstanceOf(StorageConflictError);
+          } else expect(result).toEqual({ status: 'fulfilled', value: { duplicateOf: null } });
+        }
+        const listed = await ctx.adapter.deliveries.list(orgId, { limit: 100, offset: 0 });
+        expect(new Set(listed.items.map((delivery) => delivery.id))).toEqual(new Set(writes.filter((one) => one !== refused).map((one) => one.delivery.id)));
+        for (const one of writes) for (const run of one.runs) if (one !== refused) expect(await ctx.adapter.runs.get(run.org_id, run.id)).toEqual(run);
+      });
+
       it('inside a transaction that rolls back, leaves nothing', async () => {
         const undone = write();
         const error = new Error('rollback');
