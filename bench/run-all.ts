@@ -8,6 +8,7 @@ for (const program of [
   'ingest-stages.ts',
   'sandbox-start.ts',
   'ingest-postgres.ts',
+  'ingest-durable.ts',
   'client-overhead.ts',
   'event-to-agent.ts',
   'matching-freshness.ts',

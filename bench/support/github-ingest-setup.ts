@@ -11,13 +11,13 @@ export const ORGS = 1000;
 export const AUTOMATIONS_PER_ORG = 10;
 
 /**
- * One signed body per org: `@octokit/webhooks-examples`' `pull_request.opened` (21 KB) with
- * `repository.owner.login` set to `owner-<org>`.
+ * One signed body per org (`orgs` of them, default 1,000): `@octokit/webhooks-examples`'
+ * `pull_request.opened` (21 KB) with `repository.owner.login` set to `owner-<org>`.
  */
-export function signedPullRequestBodies(): { body: Buffer; signature: string }[] {
+export function signedPullRequestBodies(orgs = ORGS): { body: Buffer; signature: string }[] {
   const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as { name: string; examples: Record<string, any>[] }[];
   const opened = examples.find((definition) => definition.name === 'pull_request')!.examples.find((payload) => payload.action === 'opened')!;
-  return Array.from({ length: ORGS }, (_, org) => {
+  return Array.from({ length: orgs }, (_, org) => {
     const payload = structuredClone(opened);
     payload.repository.owner.login = `owner-${org}`;
     const body = Buffer.from(JSON.stringify(payload));
@@ -26,11 +26,11 @@ export function signedPullRequestBodies(): { body: Buffer; signature: string }[]
 }
 
 /**
- * 1,000 orgs each linked to account `owner-<i>`, with 10 automations per org of which 1% in all
- * (one in every tenth org) match `pull_request.opened`.
+ * `orgs` orgs (default 1,000) each linked to account `owner-<i>`, with 10 automations per org of
+ * which 1% in all (one in every tenth org) match `pull_request.opened`.
  */
-export async function seedGithubOrgs(platform: AgentPlatform): Promise<void> {
-  for (let org = 0; org < ORGS; org++) {
+export async function seedGithubOrgs(platform: AgentPlatform, orgs = ORGS): Promise<void> {
+  for (let org = 0; org < orgs; org++) {
     const orgId = `org-${org}`;
     await platform.githubLinks.link({ orgId, account: `owner-${org}` });
     for (let j = 0; j < AUTOMATIONS_PER_ORG; j++) {

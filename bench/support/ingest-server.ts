@@ -4,7 +4,14 @@
  * - `platform`: the reference Fastify app (memory storage) with the GitHub secret, 1,000 orgs
  *   each linked to account `owner-<i>`, and 10 automations per org of which 1% in all match;
  * - `bare`: a Fastify route that only parses the same JSON body;
- * - `octokit`: `@octokit/webhooks`' Node middleware (verifies and dispatches; stores nothing).
+ * - `octokit`: `@octokit/webhooks`' Node middleware (verifies and dispatches; stores nothing);
+ * - `platform-memory`, `platform-pglite`, `platform-postgres`: the reference server as `main.ts`
+ *   runs it with `AGENT_PLATFORM_EXECUTOR=off` (API only, no run executor) on that storage
+ *   (`AGENT_PLATFORM_DATA_DIR` for PGlite and `DATABASE_URL` for PostgreSQL, from this process's
+ *   environment), seeded like `platform` with argv[3] orgs (default 1,000; 0: already seeded);
+ * - `receiver-postgres`: the minimal durable receiver (`durable-receiver.ts`) on `DATABASE_URL`.
+ *
+ * On SIGINT the last two kinds close (in-flight requests finish, storage closes) before exiting.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +21,8 @@ import { loadConfig } from '@agent-platform/example-server/config';
 import { createServerPlatform } from '@agent-platform/example-server/platform';
 import Fastify from 'fastify';
 import { pino } from 'pino';
-import { GITHUB_SECRET, seedGithubOrgs } from './github-ingest-setup.js';
+import { durableReceiver } from './durable-receiver.js';
+import { GITHUB_SECRET, ORGS, seedGithubOrgs } from './github-ingest-setup.js';
 
 export const INGEST_PATH = '/api/automation/v1/events/github';
 
@@ -28,6 +36,26 @@ async function platformServer() {
   const { platform } = await createServerPlatform(config, logger);
   await seedGithubOrgs(platform);
   return createFastifyApp(platform, logger);
+}
+
+/** The reference server on `storage` as an API-only process; `close` stops the app, then the engine and its storage. */
+async function configuredPlatformServer(storage: 'memory' | 'pglite' | 'postgres', orgs: number) {
+  const logger = pino({ level: 'warn' });
+  const config = loadConfig({
+    AGENT_PLATFORM_STORAGE: storage,
+    DATABASE_URL: storage === 'postgres' ? process.env.DATABASE_URL : undefined,
+    AGENT_PLATFORM_DATA_DIR: storage === 'pglite' ? process.env.AGENT_PLATFORM_DATA_DIR : undefined,
+    AGENT_PLATFORM_EXECUTOR: 'off',
+    AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+    AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
+  });
+  const server = await createServerPlatform(config, logger);
+  if (orgs > 0) await seedGithubOrgs(server.platform, orgs);
+  const app = await createFastifyApp(server.platform, logger);
+  // As main.ts: API-only processes still hear the changes other processes make.
+  await server.platform.start({ executeRuns: config.executor });
+  app.addHook('onClose', async () => server.close());
+  return app;
 }
 
 async function bareServer() {
@@ -45,12 +73,31 @@ async function start(): Promise<number> {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return (server.address() as AddressInfo).port;
   }
-  const app = mode === 'platform' ? await platformServer() : await bareServer();
+  const orgs = process.argv[3] === undefined ? ORGS : Number(process.argv[3]);
+  const closing =
+    mode === 'platform-memory' || mode === 'platform-pglite' || mode === 'platform-postgres'
+      ? await configuredPlatformServer(mode.slice('platform-'.length) as 'memory' | 'pglite' | 'postgres', orgs)
+      : mode === 'receiver-postgres'
+        ? await durableReceiver(process.env.DATABASE_URL!, INGEST_PATH, GITHUB_SECRET)
+        : null;
+  if (closing) closeOnExit = () => closing.close();
+  const app = closing ?? (mode === 'platform' ? await platformServer() : await bareServer());
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
 }
 
+let closeOnExit: (() => Promise<unknown>) | null = null;
 const port = await start();
 process.send?.({ port });
-// Exit normally on SIGINT so a --cpu-prof profile is written.
-process.once('SIGINT', () => process.exit(0));
+// Exit normally on SIGINT so a --cpu-prof profile is written; stores are closed first (at most 30 s).
+process.once('SIGINT', () => {
+  if (!closeOnExit) process.exit(0);
+  setTimeout(() => process.exit(1), 30_000).unref();
+  closeOnExit().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+});
