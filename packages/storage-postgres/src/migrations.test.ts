@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeDeliveryRecord } from '@agent-platform/testing';
 import { createPostgresStorage, migrate, MIGRATIONS } from './index.js';
 import { applyMigrations } from './migrate.js';
 import { postgresBackend } from './create-postgres-storage.js';
@@ -95,6 +96,39 @@ describe.skipIf(!available)('migrate on PostgreSQL', () => {
       await expect(applyMigrations(backend, [{ version: 2, name: 'gap', sql: '' }])).rejects.toThrow(/numbered 1, 2, 3/);
     } finally {
       await backend.close();
+    }
+  });
+  it('reads a delivery stored before its payload had a column of its own as one stored after', async () => {
+    const { url } = await freshDatabase();
+    const backend = postgresBackend({ connectionString: url });
+    const old = makeDeliveryRecord({ payload_json: '{"zen":"Keep it logically awesome."}' });
+    try {
+      await applyMigrations(backend, MIGRATIONS.slice(0, 3));
+      await backend.sql.query(`INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`, [
+        old.id,
+        old.org_id,
+        old.source,
+        old.status,
+        old.received_at,
+        JSON.stringify(old),
+      ]);
+    } finally {
+      await backend.close();
+    }
+    const storage = await createPostgresStorage({ connectionString: url });
+    try {
+      const fresh = makeDeliveryRecord({ org_id: old.org_id, payload_json: '{"zen":"Design for failure."}' });
+      await storage.deliveries.insert(fresh);
+      expect(await storage.deliveries.get(old.org_id, old.id)).toEqual(old);
+      expect(await storage.deliveries.get(old.org_id, fresh.id)).toEqual(fresh);
+      expect((await storage.deliveries.list(old.org_id, { limit: 5, offset: 0 })).items).toEqual(expect.arrayContaining([old, fresh]));
+      const [row] = await query<{ payload: string | null; in_data: string | null }>(
+        url,
+        `SELECT payload, data->>'payload_json' AS in_data FROM agent_platform.deliveries WHERE id = '${fresh.id}'`,
+      );
+      expect(row).toEqual({ payload: fresh.payload_json, in_data: null });
+    } finally {
+      await storage.close();
     }
   });
 });

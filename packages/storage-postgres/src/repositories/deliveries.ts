@@ -5,8 +5,9 @@
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite } from '@agent-platform/core';
 import { GroupCommit } from '../group-commit.js';
-import { fromText, toJsonb, toText } from '../sql/json.js';
+import { fromText, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
+import { DELIVERY_DATA, deliveryData, deliveryPayload } from './delivery-rows.js';
 import { prepareDeliveryWrite, recordDeliveryBatch, type PreparedDeliveryWrite } from './delivery-batch.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
@@ -69,14 +70,22 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks, batcher?: Deli
     async insert(record) {
       await insertOrConflict(
         sql,
-        `INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb) ON CONFLICT DO NOTHING RETURNING 1`,
-        [toText(record.id), toText(record.org_id), toText(record.source), toText(record.status), record.received_at, toJsonb(record)],
+        `INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data, payload)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7) ON CONFLICT DO NOTHING RETURNING 1`,
+        [
+          toText(record.id),
+          toText(record.org_id),
+          toText(record.source),
+          toText(record.status),
+          record.received_at,
+          deliveryData(record),
+          deliveryPayload(record),
+        ],
         `A delivery with id ${record.id} already exists`,
       );
     },
     async get(orgId, id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.deliveries WHERE id = $1 AND org_id = $2', [
+      const { rows } = await sql.query<DataRow>(`SELECT ${DELIVERY_DATA} AS data FROM agent_platform.deliveries WHERE id = $1 AND org_id = $2`, [
         toText(id),
         toText(orgId),
       ]);
@@ -98,7 +107,7 @@ export function deliveriesRepository(sql: Sql, hooks: ClaimHooks, batcher?: Deli
       return offsetPage<DeliveryRecord>(
         sql,
         `SELECT (SELECT count(*) FROM agent_platform.deliveries WHERE ${filter})::int AS total,
-                array(SELECT data::text FROM agent_platform.deliveries WHERE ${filter}
+                array(SELECT ${DELIVERY_DATA} FROM agent_platform.deliveries WHERE ${filter}
                       ORDER BY received_at DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}) AS items`,
         params,
       );

@@ -16,14 +16,17 @@ import type { Outcome } from '../group-commit.js';
 import { isRetryable, isUnavailable } from '../sql/errors.js';
 import { fromText, toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
+import { deliveryData, deliveryPayload } from './delivery-rows.js';
 import { INSERT_RUNS } from './runs.js';
 
 /** A delivery write with its JSON made once, in the caller's turn, before it joins a batch. */
 export interface PreparedDeliveryWrite {
   /** `toText` of the delivery's id: what `data->>'id'` reads. */
   id: string;
-  /** The delivery record as stored in `data`. */
+  /** The delivery record as stored in `data`: without its payload, which has a column of its own. */
   data: string;
+  /** The payload (`payload_json`) as stored in `payload`, or `null`. */
+  payload: string | null;
   /** `[id, run]` pairs, as JSON, one per run. */
   runs: string[];
   claim: { key: string; expiresAt: string; now: string } | null;
@@ -37,7 +40,8 @@ export function prepareDeliveryWrite(write: DeliveryWrite): PreparedDeliveryWrit
   const owner = JSON.stringify(id);
   return {
     id,
-    data: toJsonb(delivery),
+    data: deliveryData(delivery),
+    payload: deliveryPayload(delivery),
     runs: write.runs.map((run) => `[${owner},${toJsonb(run)}]`),
     claim: claim ? { key: toText(claim.key), expiresAt: claim.expiresAt, now: claim.now } : null,
     batchKey: claim ? JSON.stringify([delivery.org_id, delivery.source, claim.key]) : null,
@@ -46,15 +50,18 @@ export function prepareDeliveryWrite(write: DeliveryWrite): PreparedDeliveryWrit
 
 /**
  * $1: the deliveries (a JSON array of records); $2-$4: per delivery, its claim's key (NULL for
- * none), expiry and `now`; $5: the runs, a JSON array of `[delivery id, run]`. One row per
- * delivery, in order: whether it was written, else the live claim's holder (from the snapshot).
+ * none), expiry and `now`; $5: the runs, a JSON array of `[delivery id, run]`; from $6 on, each
+ * delivery's payload, a parameter of its own (sent as it is: an array would escape it). One row
+ * per delivery, in order: whether it was written, else the live claim's holder (from the snapshot).
  */
-const RECORD_BATCH = `
+function recordBatchStatement(size: number): string {
+  const payloads = Array.from({ length: size }, (_, index) => `$${index + 6}::text`).join(', ');
+  return `
 WITH input AS (
   SELECT d.n, d.value AS data, d.value->>'id' AS id, d.value->>'org_id' AS org_id, d.value->>'source' AS source,
-         c.key, c.expires_at, c.now
+         c.key, c.expires_at, c.now, c.payload
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS d(value, n)
-  JOIN unnest($2::text[], $3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS c(key, expires_at, now, n) USING (n)
+  JOIN unnest($2::text[], $3::timestamptz[], $4::timestamptz[], ARRAY[${payloads}]) WITH ORDINALITY AS c(key, expires_at, now, payload, n) USING (n)
 ), taken AS (
   INSERT INTO agent_platform.dedup_claims AS c (org_id, source, key, delivery_id, expires_at)
   SELECT org_id, source, key, id, expires_at FROM input WHERE key IS NOT NULL
@@ -66,8 +73,8 @@ WITH input AS (
 ), go AS (
   SELECT * FROM input WHERE key IS NULL OR id IN (SELECT delivery_id FROM taken)
 ), delivery AS (
-  INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data)
-  SELECT id, org_id, source, data->>'status', (data->>'received_at')::timestamptz, data FROM go
+  INSERT INTO agent_platform.deliveries (id, org_id, source, status, received_at, data, payload)
+  SELECT id, org_id, source, data->>'status', (data->>'received_at')::timestamptz, data, payload FROM go
   RETURNING 1
 ), runs AS (
   ${INSERT_RUNS}
@@ -79,6 +86,11 @@ SELECT EXISTS (SELECT 1 FROM go WHERE go.id = i.id) AS written,
        (SELECT c.delivery_id FROM agent_platform.dedup_claims c
          WHERE c.org_id = i.org_id AND c.source = i.source AND c.key = i.key AND c.expires_at > i.now) AS holder
 FROM input i ORDER BY i.n`;
+}
+
+/** The statement for each batch size, made once. */
+const statements: string[] = [];
+const statementFor = (size: number): string => (statements[size] ??= recordBatchStatement(size));
 
 interface BatchRow {
   written: boolean;
@@ -109,7 +121,7 @@ export async function recordDeliveryBatch(sql: Sql, writes: readonly PreparedDel
     }
     let rows: BatchRow[];
     try {
-      rows = (await sql.query<BatchRow>(RECORD_BATCH, batchParams(pending.map((index) => writes[index] as PreparedDeliveryWrite)))).rows;
+      rows = (await sql.query<BatchRow>(statementFor(pending.length), batchParams(pending.map((index) => writes[index] as PreparedDeliveryWrite)))).rows;
     } catch (error) {
       if (isUnavailable(error) || isRetryable(error)) throw error;
       if (pending.length === 1) {
@@ -142,5 +154,6 @@ function batchParams(writes: readonly PreparedDeliveryWrite[]): unknown[] {
     writes.map((write) => write.claim?.expiresAt ?? null),
     writes.map((write) => write.claim?.now ?? null),
     `[${writes.flatMap((write) => write.runs).join(',')}]`,
+    ...writes.map((write) => write.payload),
   ];
 }
