@@ -21,6 +21,7 @@ import { AutomationIndex, type AutomationIndexOptions } from './matching/automat
 import { AutomationsService } from './automations/automations-service.js';
 import { DeliveriesService } from './ingest/deliveries-service.js';
 import { GithubLinksService, storedLinksResolver } from './ingest/github-links-service.js';
+import { GithubOrgCache } from './ingest/github-org-cache.js';
 import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
@@ -178,6 +179,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const auth = options.auth ?? createStoredApiKeyAuthenticator({ storage: context.storage, clock: context.clock });
   const index = new AutomationIndex(context.storage, context.clock, options.matching);
   const webhooks = new WebhooksService(context);
+  // Which orgs a GitHub delivery reaches, read once per installation and accounts (a host's own resolver is its business).
+  const githubOrgs = new GithubOrgCache(storedLinksResolver(context.storage), context.clock);
   const automations = new AutomationsService(context, index, triggerMarks);
   const settings = new SettingsService(context);
   const jobs: AgentJobServices | null = options.runtime
@@ -195,9 +198,11 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   changes.on((change) => {
     if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
     else if (change.type === 'webhooks.changed') webhooks.cache.invalidateOrg(change.orgId);
+    else if (change.type === 'github-links.changed') githubOrgs.invalidateAll();
     else if (change.type === 'reset') {
       index.invalidateAll();
       webhooks.cache.invalidateAll();
+      githubOrgs.invalidateAll();
     }
   });
   changes.on((change) => conversations.onChange(change));
@@ -227,7 +232,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       maxBodyBytes: maxEventBodyBytes,
       signatureToleranceSeconds: options.events?.signatureToleranceSeconds ?? 300,
       githubWebhookSecrets: options.github?.webhookSecrets ?? [],
-      resolveGithubOrgs: options.github?.resolveOrgs ?? storedLinksResolver(context.storage),
+      resolveGithubOrgs: options.github?.resolveOrgs ?? githubOrgs.resolve,
     }),
     deliveries: new DeliveriesService(context, index, recording),
     githubLinks: new GithubLinksService(context),

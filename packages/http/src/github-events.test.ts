@@ -150,6 +150,25 @@ describe.each(BINDINGS)('native GitHub deliveries on %s', (binding) => {
     expect(response.json).toEqual({ received: true, matched: 0, runs_created: [] });
   });
 
+  it('reaches an account linked (or no longer reaches one unlinked) from the next delivery on', async () => {
+    const automation = await createAutomation(api, { source: 'github', on: 'issues.*', filter: "repository.owner.login == 'late-linker'" });
+    const payload = githubExample('issues', (p) => p.action === 'opened' || p.action === 'edited');
+    const theirs = {
+      ...payload,
+      repository: { ...(payload.repository as object), owner: { login: 'late-linker' } },
+      organization: undefined,
+      installation: undefined,
+    };
+    const runs = async () => (await api.request('GET', `/api/automation/v1/${automation}/runs`)).json.total;
+    expect((await sendGithub(api, 'issues', theirs)).json.matched).toBe(0);
+    await api.platform.githubLinks.link({ orgId: 'acme', account: 'late-linker' });
+    expect((await sendGithub(api, 'issues', theirs)).json.matched).toBe(1);
+    expect(await runs()).toBe(1);
+    await api.platform.githubLinks.unlink({ orgId: 'acme', account: 'late-linker' });
+    expect((await sendGithub(api, 'issues', theirs)).json).toEqual({ received: true, matched: 0, runs_created: [] });
+    expect(await runs()).toBe(1);
+  });
+
   it('answers 404 when no GitHub secret is configured', async () => {
     const bare = await startHarness(binding);
     try {

@@ -69,6 +69,7 @@ describe('coalescePending', () => {
 describe('decodeChange', () => {
   it('takes the three published kinds with their members only, and nothing else', () => {
     expect(decodeChange('{"type":"run.cancelled","orgId":"o","runId":"r","extra":1}')).toEqual({ type: 'run.cancelled', orgId: 'o', runId: 'r' });
+    expect(decodeChange('{"type":"github-links.changed","orgId":"o"}')).toEqual({ type: 'github-links.changed' });
     for (const payload of [
       undefined,
       '',

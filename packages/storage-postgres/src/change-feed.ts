@@ -46,6 +46,8 @@ function normalizeChange(value: unknown): PublishedChange | null {
       return text('orgId') && text('source') ? { type: 'automations.changed', orgId: change.orgId as string, source: change.source as string } : null;
     case 'webhooks.changed':
       return text('orgId') ? { type: 'webhooks.changed', orgId: change.orgId as string } : null;
+    case 'github-links.changed':
+      return { type: 'github-links.changed' };
     case 'conversation.events':
       return text('conversationId') && Number.isInteger(change.seq)
         ? { type: 'conversation.events', conversationId: change.conversationId as string, seq: change.seq as number }

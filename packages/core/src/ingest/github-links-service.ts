@@ -22,12 +22,15 @@ export class GithubLinksService {
   async link(input: GithubLinkInput): Promise<GithubLink> {
     const record: GithubLink = { ...refOf(input), org_id: input.orgId, created_at: nowIso(this.context) };
     await this.context.storage.githubLinks.put(record);
+    await this.context.announce({ type: 'github-links.changed' });
     return record;
   }
 
   async unlink(input: GithubLinkInput): Promise<boolean> {
     const ref = refOf(input);
-    return this.context.storage.githubLinks.delete(ref.kind, ref.key, input.orgId);
+    const deleted = await this.context.storage.githubLinks.delete(ref.kind, ref.key, input.orgId);
+    if (deleted) await this.context.announce({ type: 'github-links.changed' });
+    return deleted;
   }
 
   list(orgId: string): Promise<GithubLink[]> {

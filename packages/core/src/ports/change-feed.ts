@@ -20,6 +20,8 @@ export type StorageChange =
   | { type: 'automations.changed'; orgId: string; source: string }
   /** A webhook source of this org was registered, changed, rotated or deleted. */
   | { type: 'webhooks.changed'; orgId: string }
+  /** A GitHub installation or account was linked to an org, or unlinked. */
+  | { type: 'github-links.changed' }
   /** Events were appended to a conversation, up to `seq`: live streams read on from where they are. */
   | { type: 'conversation.events'; conversationId: string; seq: number }
   /**

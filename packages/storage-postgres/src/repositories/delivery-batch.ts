@@ -90,7 +90,7 @@ FROM input i ORDER BY i.n`;
 
 /** The statement for each batch size, made once. */
 const statements: string[] = [];
-const statementFor = (size: number): string => (statements[size] ??= recordBatchStatement(size));
+export const statementFor = (size: number): string => (statements[size] ??= recordBatchStatement(size));
 
 interface BatchRow {
   written: boolean;
@@ -147,7 +147,7 @@ export async function recordDeliveryBatch(sql: Sql, writes: readonly PreparedDel
   return outcomes as DeliveryOutcome[];
 }
 
-function batchParams(writes: readonly PreparedDeliveryWrite[]): unknown[] {
+export function batchParams(writes: readonly PreparedDeliveryWrite[]): unknown[] {
   return [
     `[${writes.map((write) => write.data).join(',')}]`,
     writes.map((write) => write.claim?.key ?? null),
