@@ -32,7 +32,10 @@ export interface CommonStorageOptions {
 export interface GroupCommitLimits {
   /** Most deliveries in one batch; default 64. */
   maxBatch?: number;
-  /** Most batches being committed at once; default 2 on PostgreSQL, 1 on PGlite (one connection). */
+  /**
+   * Most batches being committed at once; default 1: the next batch gathers while one commits.
+   * More makes batches smaller, and each costs the server a statement to parse, plan and flush.
+   */
   maxInFlight?: number;
 }
 
