@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_DIR, launchDirectory, loadConfig, parseStorage } from './config.js';
 
+const MEMORY_DEFAULTS = { kind: 'memory', maxDeliveries: 10_000, maxDeliveriesPerOrg: 1_000 };
+
 describe('the data directory', () => {
   it('is ./.agent-platform in the directory pnpm start was typed in (INIT_CWD), not the package script’s', () => {
     expect(parseStorage({ INIT_CWD: '/home/me/agent-platform' })).toEqual({ kind: 'pglite', dataDir: '/home/me/agent-platform/.agent-platform' });
@@ -21,8 +23,54 @@ describe('the data directory', () => {
   });
 
   it('is not used with PostgreSQL or memory storage', () => {
-    expect(parseStorage({ INIT_CWD: '/srv/app', AGENT_PLATFORM_STORAGE: 'memory' })).toEqual({ kind: 'memory' });
+    expect(parseStorage({ INIT_CWD: '/srv/app', AGENT_PLATFORM_STORAGE: 'memory' })).toEqual(MEMORY_DEFAULTS);
     expect(parseStorage({ DATABASE_URL: 'postgres://u:p@db/agents' })).toEqual({ kind: 'postgres', url: 'postgres://u:p@db/agents' });
+  });
+});
+
+describe('the memory store’s bounds', () => {
+  const MAX = 'AGENT_PLATFORM_MEMORY_MAX_DELIVERIES';
+  const PER_ORG = 'AGENT_PLATFORM_MEMORY_MAX_DELIVERIES_PER_ORG';
+
+  it('are 10,000 deliveries in all and 1,000 per org unless set (blank is unset)', () => {
+    expect(loadConfig({ AGENT_PLATFORM_STORAGE: 'memory' }).storage).toEqual(MEMORY_DEFAULTS);
+    expect(parseStorage({ AGENT_PLATFORM_STORAGE: 'memory', [MAX]: ' ', [PER_ORG]: '' })).toEqual(MEMORY_DEFAULTS);
+  });
+
+  it('take positive integers, each on its own, and "unlimited"', () => {
+    expect(parseStorage({ AGENT_PLATFORM_STORAGE: 'memory', [MAX]: '50000', [PER_ORG]: ' 200 ' })).toEqual({
+      kind: 'memory',
+      maxDeliveries: 50_000,
+      maxDeliveriesPerOrg: 200,
+    });
+    expect(parseStorage({ AGENT_PLATFORM_STORAGE: 'memory', [MAX]: '1' })).toEqual({ ...MEMORY_DEFAULTS, maxDeliveries: 1 });
+    expect(parseStorage({ AGENT_PLATFORM_STORAGE: 'memory', [PER_ORG]: 'unlimited' })).toEqual({ ...MEMORY_DEFAULTS, maxDeliveriesPerOrg: Infinity });
+    expect(parseStorage({ AGENT_PLATFORM_STORAGE: 'memory', [MAX]: 'Unlimited', [PER_ORG]: 'UNLIMITED' })).toEqual({
+      kind: 'memory',
+      maxDeliveries: Infinity,
+      maxDeliveriesPerOrg: Infinity,
+    });
+  });
+
+  it.each(['0', '-5', '1.5', '1e4', '10k', '0x10', 'Infinity', '9007199254740993', 'none'])('stop the server on %j, naming the variable', (value) => {
+    for (const name of [MAX, PER_ORG]) {
+      expect(() => loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', [name]: value })).toThrow(
+        expect.objectContaining({ name: 'ConfigError', message: `${name} must be a positive integer or "unlimited", got "${value}"` }),
+      );
+    }
+  });
+
+  it('stop the server when set for PGlite or PostgreSQL, where they would bound nothing', () => {
+    for (const name of [MAX, PER_ORG]) {
+      expect(() => loadConfig({ INIT_CWD: '/srv/app', [name]: '100' })).toThrow(
+        `${name} applies only to AGENT_PLATFORM_STORAGE=memory (this server stores in pglite): unset it, or set AGENT_PLATFORM_STORAGE=memory`,
+      );
+      expect(() => parseStorage({ DATABASE_URL: 'postgres://u:p@db/agents', [name]: 'unlimited' })).toThrow(
+        /applies only to AGENT_PLATFORM_STORAGE=memory \(this server stores in postgres\)/,
+      );
+    }
+    // Blank is unset.
+    expect(parseStorage({ INIT_CWD: '/srv/app', [MAX]: ' ' })).toEqual({ kind: 'pglite', dataDir: '/srv/app/.agent-platform' });
   });
 });
 

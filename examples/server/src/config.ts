@@ -4,6 +4,7 @@
  * @module
  */
 import path from 'node:path';
+import { DEFAULT_MAX_DELIVERIES, DEFAULT_MAX_DELIVERIES_PER_ORG } from '@agent-platform/storage-memory';
 
 export interface SeededKey {
   userId: string;
@@ -52,7 +53,12 @@ export interface ServerConfig {
 }
 
 export type StorageConfig =
-  | { kind: 'memory' }
+  /**
+   * The newest `maxDeliveries` deliveries are kept, at most `maxDeliveriesPerOrg` per org
+   * (`AGENT_PLATFORM_MEMORY_MAX_DELIVERIES`, `AGENT_PLATFORM_MEMORY_MAX_DELIVERIES_PER_ORG`;
+   * `Infinity`: no bound), so a demo left running stays bounded.
+   */
+  | { kind: 'memory'; maxDeliveries: number; maxDeliveriesPerOrg: number }
   /** `dataDir` is absolute (see {@link launchDirectory}). */
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'postgres'; url: string };
@@ -170,14 +176,42 @@ export function launchDirectory(env: Env = process.env): string {
   return env.INIT_CWD?.trim() || process.cwd();
 }
 
+/** The memory store's bounds, which mean nothing to another storage. */
+const MEMORY_BOUNDS = ['AGENT_PLATFORM_MEMORY_MAX_DELIVERIES', 'AGENT_PLATFORM_MEMORY_MAX_DELIVERIES_PER_ORG'] as const;
+
+/** A positive integer, or `unlimited` (`Infinity`); unset: `fallback`. */
+function parseBound(name: string, value: string | undefined, fallback: number): number {
+  const text = value?.trim();
+  if (!text) return fallback;
+  if (text.toLowerCase() === 'unlimited') return Infinity;
+  const count = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(count) || count < 1) throw new ConfigError(`${name} must be a positive integer or "unlimited", got "${value}"`);
+  return count;
+}
+
 /**
  * `DATABASE_URL` → PostgreSQL; otherwise embedded PGlite in `AGENT_PLATFORM_DATA_DIR` (default
  * `./.agent-platform`, relative to {@link launchDirectory}); `AGENT_PLATFORM_STORAGE=memory`
- * keeps nothing (tests, demos).
+ * keeps nothing after a restart (tests, demos), and only the newest deliveries meanwhile
+ * (`AGENT_PLATFORM_MEMORY_MAX_DELIVERIES`, default 10,000, and
+ * `AGENT_PLATFORM_MEMORY_MAX_DELIVERIES_PER_ORG`, default 1,000; `unlimited` for no bound).
  */
 export function parseStorage(env: Env): StorageConfig {
   const kind = env.AGENT_PLATFORM_STORAGE?.trim() || (env.DATABASE_URL?.trim() ? 'postgres' : 'pglite');
-  if (kind === 'memory') return { kind };
+  if (kind === 'memory') {
+    return {
+      kind,
+      maxDeliveries: parseBound(MEMORY_BOUNDS[0], env[MEMORY_BOUNDS[0]], DEFAULT_MAX_DELIVERIES),
+      maxDeliveriesPerOrg: parseBound(MEMORY_BOUNDS[1], env[MEMORY_BOUNDS[1]], DEFAULT_MAX_DELIVERIES_PER_ORG),
+    };
+  }
+  // Set for another storage, a bound would silently bound nothing.
+  const misplaced = MEMORY_BOUNDS.find((name) => env[name]?.trim());
+  if (misplaced && ['pglite', 'postgres'].includes(kind)) {
+    throw new ConfigError(
+      `${misplaced} applies only to AGENT_PLATFORM_STORAGE=memory (this server stores in ${kind}): unset it, or set AGENT_PLATFORM_STORAGE=memory`,
+    );
+  }
   if (kind === 'pglite') return { kind, dataDir: path.resolve(launchDirectory(env), env.AGENT_PLATFORM_DATA_DIR?.trim() || DEFAULT_DATA_DIR) };
   if (kind === 'postgres') {
     const url = env.DATABASE_URL?.trim();

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAesGcmSecretBox, generateSecretKey, isPlatformError } from '@agent-platform/core';
+import { createAesGcmSecretBox, generateSecretKey, isPlatformError, type DeliveryRecord } from '@agent-platform/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { DATA_FILES, explainKeyMismatch, prepareDataDir, resolveSecretKey } from './storage.js';
+import { DATA_FILES, explainKeyMismatch, openStorage, prepareDataDir, resolveSecretKey } from './storage.js';
 import { recordingLogger } from '../test-support/recording-logger.js';
 
 const parent = mkdtempSync(path.join(tmpdir(), 'agent-platform-storage-'));
@@ -92,3 +92,63 @@ describe('the data directory lock', () => {
     expect(readFileSync(otherLock, 'utf8').trim()).toBe(String(process.pid));
   });
 });
+
+describe('memory storage', () => {
+  it('keeps the deliveries the AGENT_PLATFORM_MEMORY_* bounds allow, and says so', async () => {
+    const { logger, messages } = recordingLogger();
+    const config = loadConfig({
+      AGENT_PLATFORM_STORAGE: 'memory',
+      AGENT_PLATFORM_MEMORY_MAX_DELIVERIES: '3',
+      AGENT_PLATFORM_MEMORY_MAX_DELIVERIES_PER_ORG: '2',
+    });
+    const storage = await openStorage(config, logger);
+    expect(messages('warn')).toEqual([
+      'AGENT_PLATFORM_STORAGE=memory: nothing is kept after the server stops; meanwhile it keeps the newest 3 deliveries (2 per org)',
+    ]);
+    const busy = [1, 2, 3].map((n) => delivery('org-busy', n));
+    const other = [4, 5].map((n) => delivery('org-other', n));
+    for (const record of [...busy, ...other]) await storage.deliveries.insert(record);
+    // The busy org's third evicted its first (2 per org); the other org's second, the store's oldest (3 in all).
+    expect((await storage.deliveries.list('org-busy', { limit: 10, offset: 0 })).items).toEqual([busy[2]]);
+    expect((await storage.deliveries.list('org-other', { limit: 10, offset: 0 })).items).toEqual([...other].reverse());
+    await storage.close();
+  });
+
+  it('logs the default bounds, and unlimited ones', async () => {
+    const { logger, messages } = recordingLogger();
+    for (const [total, perOrg] of [
+      ['', ''],
+      ['unlimited', ''],
+      ['', 'unlimited'],
+      ['unlimited', 'unlimited'],
+    ]) {
+      const env = { AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_MEMORY_MAX_DELIVERIES: total, AGENT_PLATFORM_MEMORY_MAX_DELIVERIES_PER_ORG: perOrg };
+      await (await openStorage(loadConfig(env), logger)).close();
+    }
+    expect(messages('warn').map((message) => message.replace(/.*; meanwhile it keeps /, ''))).toEqual([
+      'the newest 10,000 deliveries (1,000 per org)',
+      'the newest 1,000 deliveries per org',
+      'the newest 10,000 deliveries',
+      'every delivery',
+    ]);
+  });
+});
+
+/** A delivery of `orgId` received `seconds` after a fixed instant. */
+function delivery(orgId: string, seconds: number): DeliveryRecord {
+  return {
+    id: `dlv_${orgId}_${seconds}`,
+    org_id: orgId,
+    source: 'github',
+    provider_delivery_id: null,
+    event_key: 'pull_request.opened',
+    status: 'unmatched',
+    detail: null,
+    outcomes: [],
+    runs_created: [],
+    replay_of: null,
+    received_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString(),
+    payload_json: JSON.stringify({ action: 'opened', number: seconds }),
+    dedup_key: `github:${orgId}:${seconds}`,
+  };
+}

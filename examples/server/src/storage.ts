@@ -25,8 +25,9 @@ export const DATA_FILES = {
 export async function openStorage(config: ServerConfig, logger: Logger): Promise<StorageAdapter> {
   const { storage } = config;
   if (storage.kind === 'memory') {
-    logger.warn('AGENT_PLATFORM_STORAGE=memory: nothing is kept after the server stops');
-    return createMemoryStorage();
+    const { maxDeliveries, maxDeliveriesPerOrg } = storage;
+    logger.warn(`AGENT_PLATFORM_STORAGE=memory: nothing is kept after the server stops; meanwhile it keeps ${kept(maxDeliveries, maxDeliveriesPerOrg)}`);
+    return createMemoryStorage({ maxDeliveries, maxDeliveriesPerOrg });
   }
   if (storage.kind === 'pglite') {
     const dataDir = prepareDataDir(storage.dataDir);
@@ -37,6 +38,13 @@ export async function openStorage(config: ServerConfig, logger: Logger): Promise
   const url = new URL(storage.url);
   logger.info({ host: url.hostname, port: url.port || '5432', database: url.pathname.slice(1) }, 'storage: PostgreSQL');
   return createPostgresStorage({ connectionString: storage.url });
+}
+
+/** Which deliveries the memory store keeps, as the log says it. */
+function kept(maxDeliveries: number, maxDeliveriesPerOrg: number): string {
+  const count = (max: number) => max.toLocaleString('en-US');
+  if (maxDeliveries === Infinity) return maxDeliveriesPerOrg === Infinity ? 'every delivery' : `the newest ${count(maxDeliveriesPerOrg)} deliveries per org`;
+  return `the newest ${count(maxDeliveries)} deliveries${maxDeliveriesPerOrg === Infinity ? '' : ` (${count(maxDeliveriesPerOrg)} per org)`}`;
 }
 
 const locked = new Set<string>();

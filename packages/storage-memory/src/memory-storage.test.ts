@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { PlatformError, StorageConflictError, StorageUnavailableError } from '@agent-platform/core';
 import { decodePageCursor } from '@agent-platform/core/adapter-kit';
-import type { StorageRepositories } from '@agent-platform/core';
+import type { DeliveryRecord, StorageRepositories } from '@agent-platform/core';
 import {
   fixtureTime,
   makeApiKeyRecord,
@@ -20,7 +20,8 @@ import {
   testStorageAdapter,
   uniqueId,
 } from '@agent-platform/testing';
-import { DEFAULT_MAX_DELIVERIES_PER_ORG, DRIVER_NAME, createMemoryStorage } from './index.js';
+import { MIN_STORED_BYTES_LENGTH } from './database/stored-text.js';
+import { DEFAULT_MAX_DELIVERIES, DEFAULT_MAX_DELIVERIES_PER_ORG, DRIVER_NAME, createMemoryStorage } from './index.js';
 
 testStorageAdapter('memory', () => createMemoryStorage());
 
@@ -163,13 +164,16 @@ describe('createMemoryStorage', () => {
     expect(() => createMemoryStorage({ seed: { runs: [run, run] } })).toThrow(StorageConflictError);
   });
 
-  it('refuses a maxDeliveriesPerOrg that is not a positive integer or Infinity', () => {
-    expect(DEFAULT_MAX_DELIVERIES_PER_ORG).toBe(10_000);
-    for (const max of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createMemoryStorage({ maxDeliveriesPerOrg: max })).toThrow(RangeError);
+  it('refuses a maxDeliveries or maxDeliveriesPerOrg that is not a positive integer or Infinity', () => {
+    expect(DEFAULT_MAX_DELIVERIES).toBe(10_000);
+    expect(DEFAULT_MAX_DELIVERIES_PER_ORG).toBe(1_000);
+    for (const option of ['maxDeliveries', 'maxDeliveriesPerOrg'] as const) {
+      for (const max of [0, -1, 1.5, Number.NaN, -Infinity]) {
+        expect(() => createMemoryStorage({ [option]: max })).toThrow(new RangeError(`${option} must be a positive integer or Infinity, got ${max}`));
+      }
+      expect(() => createMemoryStorage({ [option]: Infinity })).not.toThrow();
+      expect(() => createMemoryStorage({ [option]: 1 })).not.toThrow();
     }
-    expect(() => createMemoryStorage({ maxDeliveriesPerOrg: Infinity })).not.toThrow();
-    expect(() => createMemoryStorage({ maxDeliveriesPerOrg: 1 })).not.toThrow();
   });
 
   it("evicts an org's oldest deliveries beyond maxDeliveriesPerOrg, leaving other orgs and dedup claims alone", async () => {
@@ -236,6 +240,136 @@ describe('createMemoryStorage', () => {
       }),
     ).rejects.toBe(error);
     expect(await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).toEqual({ items: newestFirst, total: 3 });
+  });
+
+  it('keeps the default bounds: 1,000 deliveries per org, 10,000 in all', async () => {
+    const storage = createMemoryStorage();
+    const write = (orgId: string, n: number) =>
+      storage.deliveries.insert(makeDeliveryRecord({ org_id: orgId, received_at: fixtureTime(n), payload_json: null }));
+    const busy = uniqueId('org');
+    for (let n = 0; n < 1_001; n += 1) await write(busy, n);
+    expect((await storage.deliveries.list(busy, { limit: 1, offset: 0 })).total).toBe(1_000);
+    const others = Array.from({ length: 10 }, () => uniqueId('org'));
+    for (let n = 0; n < 9_500; n += 1) await write(others[n % others.length] ?? '', 2_000 + n);
+    // 1,000 + 9,500 is 500 over the total: the oldest 500, all the busy org's, were evicted.
+    expect((await storage.deliveries.list(busy, { limit: 1, offset: 0 })).total).toBe(500);
+    for (const orgId of others) expect((await storage.deliveries.list(orgId, { limit: 1, offset: 0 })).total).toBe(950);
+  });
+
+  it('evicts the oldest deliveries across orgs beyond maxDeliveries (by received_at, then id), leaving dedup claims alone', async () => {
+    const storage = createMemoryStorage({ maxDeliveries: 3, maxDeliveriesPerOrg: Infinity });
+    const [a, b, c] = [uniqueId('org'), uniqueId('org'), uniqueId('org')];
+    const first = makeDeliveryRecord({ org_id: a, received_at: fixtureTime(1) });
+    const second = makeDeliveryRecord({ org_id: b, received_at: fixtureTime(2) });
+    const third = makeDeliveryRecord({ org_id: a, received_at: fixtureTime(3) });
+    for (const record of [first, second, third]) {
+      expect(await storage.deliveries.claimDedupKey(makeDedupClaim(record))).toBeNull();
+      await storage.deliveries.insert(record);
+    }
+    // A fourth, in another org, evicts org a's first delivery: the oldest of the store.
+    const fourth = makeDeliveryRecord({ org_id: c, received_at: fixtureTime(4) });
+    await storage.deliveries.insert(fourth);
+    expect(await storage.deliveries.get(a, first.id)).toBeNull();
+    expect(await storage.deliveries.list(a, { limit: 10, offset: 0 })).toEqual({ items: [third], total: 1 });
+    expect(await storage.deliveries.get(b, second.id)).toEqual(second);
+    expect(await storage.deliveries.get(c, fourth.id)).toEqual(fourth);
+    // Its dedup claim still holds the key until it expires.
+    expect(await storage.deliveries.claimDedupKey(makeDedupClaim(first, { deliveryId: uniqueId('dlv'), now: fixtureTime(10) }))).toBe(first.id);
+    // Through recordDelivery too; at the same instant the lower id goes first.
+    const tied = ['dlv_tie_b', 'dlv_tie_a'].map((id) => makeDeliveryRecord({ id, org_id: b, received_at: fixtureTime(5) }));
+    for (const delivery of tied) {
+      expect(await storage.deliveries.recordDelivery({ delivery, runs: [], claim: null })).toEqual({ duplicateOf: null });
+    }
+    // They evicted org b's second and org a's third: the store holds the fourth and the tied two.
+    expect(await storage.deliveries.get(b, second.id)).toBeNull();
+    expect(await storage.deliveries.get(a, third.id)).toBeNull();
+    const later = [6, 7].map((n) => makeDeliveryRecord({ org_id: c, received_at: fixtureTime(n) }));
+    for (const record of later) await storage.deliveries.insert(record);
+    expect((await storage.deliveries.list(b, { limit: 10, offset: 0 })).items.map((row) => row.id)).toEqual(['dlv_tie_b']);
+    expect((await storage.deliveries.list(c, { limit: 10, offset: 0 })).items).toEqual([...later].reverse());
+    // An inserted delivery older than all the others is evicted at once.
+    const stale = makeDeliveryRecord({ org_id: a, received_at: fixtureTime(0) });
+    await storage.deliveries.insert(stale);
+    expect(await storage.deliveries.get(a, stale.id)).toBeNull();
+  });
+
+  it('applies both bounds together, and to seed records', async () => {
+    const [a, b] = [uniqueId('org'), uniqueId('org')];
+    const seeded = [1, 2, 3].map((n) => makeDeliveryRecord({ org_id: a, received_at: fixtureTime(n) }));
+    const storage = createMemoryStorage({ maxDeliveries: 4, maxDeliveriesPerOrg: 2, seed: { deliveries: seeded } });
+    const ids = async (orgId: string) => (await storage.deliveries.list(orgId, { limit: 10, offset: 0 })).items.map((row) => row.id);
+    // The per-org bound kept org a's two newest.
+    expect(await ids(a)).toEqual([seeded[2]?.id, seeded[1]?.id]);
+    const fromB = [4, 5, 6].map((n) => makeDeliveryRecord({ org_id: b, received_at: fixtureTime(n) }));
+    for (const record of fromB) await storage.deliveries.insert(record);
+    // Org b's third went past its own bound (its first evicted), never past the total.
+    expect(await ids(b)).toEqual([fromB[2]?.id, fromB[1]?.id]);
+    expect(await ids(a)).toEqual([seeded[2]?.id, seeded[1]?.id]);
+    // A fifth delivery in all, in a third org, evicts the oldest of the store: org a's.
+    const c = makeDeliveryRecord({ received_at: fixtureTime(7) });
+    await storage.deliveries.insert(c);
+    expect(await ids(a)).toEqual([seeded[2]?.id]);
+    expect(await ids(b)).toEqual([fromB[2]?.id, fromB[1]?.id]);
+    expect(await ids(c.org_id)).toEqual([c.id]);
+  });
+
+  it('restores deliveries evicted by the total bound when the transaction rolls back', async () => {
+    const storage = createMemoryStorage({ maxDeliveries: 2 });
+    const committed = [1, 2].map((n) => makeDeliveryRecord({ received_at: fixtureTime(n), payload_json: longPayload(n) }));
+    for (const record of committed) await storage.deliveries.insert(record);
+    const read = () => Promise.all(committed.map((record) => storage.deliveries.get(record.org_id, record.id)));
+    const error = new Error('rollback');
+    await expect(
+      storage.transaction(async (tx) => {
+        for (const n of [3, 4]) {
+          const delivery = makeDeliveryRecord({ received_at: fixtureTime(n), payload_json: longPayload(n) });
+          await tx.deliveries.recordDelivery({ delivery, runs: [], claim: makeDedupClaim(delivery) });
+        }
+        expect(await Promise.all(committed.map((record) => tx.deliveries.get(record.org_id, record.id)))).toEqual([null, null]);
+        // Readers outside the transaction still see the committed deliveries.
+        expect(await read()).toEqual(committed);
+        throw error;
+      }),
+    ).rejects.toBe(error);
+    expect(await read()).toEqual(committed);
+    // Their payloads are intact once later deliveries take the room again (and evict them).
+    const after = [5, 6].map((n) => makeDeliveryRecord({ received_at: fixtureTime(n), payload_json: longPayload(n + 100) }));
+    await storage.deliveries.insert(after[0] as DeliveryRecord);
+    expect(await storage.deliveries.get(committed[1]?.org_id ?? '', committed[1]?.id ?? '')).toEqual(committed[1]);
+    await storage.deliveries.insert(after[1] as DeliveryRecord);
+    expect(await Promise.all(after.map((record) => storage.deliveries.get(record.org_id, record.id)))).toEqual(after);
+  });
+
+  it('reads back long payloads exactly, hostile ones included, while evictions reuse their room', async () => {
+    const storage = createMemoryStorage({ maxDeliveries: 3 });
+    const pad = (text: string) => text + 'x'.repeat(MIN_STORED_BYTES_LENGTH);
+    const payloads = [
+      longPayload(1),
+      pad('\u0000'),
+      pad('nul \u0000 inside, BOM \ufeff, é ü 中文 🎉 \u2028'),
+      pad('\ufeff at the start'),
+      pad('lone high \ud800 surrogate'),
+      pad('lone low \udfff surrogate'),
+      pad('reversed pair \ude00\ud83d'),
+      pad('pair at the end \ud83d\ude00'),
+      `${pad('')}\ud800`,
+      longPayload(2).replace('a', '\u0000'),
+      '',
+      'short \ud800',
+    ];
+    const stored: DeliveryRecord[] = [];
+    for (const [n, payload] of payloads.entries()) {
+      const record = makeDeliveryRecord({ received_at: fixtureTime(n), payload_json: payload });
+      await storage.deliveries.insert(record);
+      stored.push(record);
+      for (const kept of stored.slice(-3)) {
+        const got = await storage.deliveries.get(kept.org_id, kept.id);
+        expect(got?.payload_json === kept.payload_json).toBe(true);
+        expect(got).toEqual(kept);
+        expect((await storage.deliveries.list(kept.org_id, { limit: 1, offset: 0 })).items).toEqual([kept]);
+        expect((await storage.deliveries.list(kept.org_id, { limit: 1, offset: 0, status: kept.status })).items).toEqual([kept]);
+      }
+    }
   });
 
   it("prunes claims that expired by a later claim's now", async () => {
@@ -414,3 +548,8 @@ describe('createMemoryStorage', () => {
     expect(heardByB).toEqual([]);
   });
 });
+
+/** A JSON payload of about 21 KB (a GitHub pull request event's size), different for each `n`. */
+function longPayload(n: number): string {
+  return JSON.stringify({ n, body: 'a'.repeat(21_000 + (n % 7)), note: `payload ${n}` });
+}

@@ -39,10 +39,18 @@
  *   completes and releases runs under that same lock.
  * - The change feed (`changes`) lives in this process: each store has its own, and the adapter
  *   publishes nothing by itself — whoever changes something announces it.
- * - Memory stays bounded where records pile up: an org keeps at most
- *   {@link MemoryStorageOptions.maxDeliveriesPerOrg} deliveries (the oldest are evicted), and
- *   expired dedup claims are pruned a few at a time by later claims. Dedup claims are kept apart
- *   from deliveries, so evicting a delivery never frees its dedup key early. Runs are not evicted.
+ * - Memory stays bounded where records pile up: the store keeps at most
+ *   {@link MemoryStorageOptions.maxDeliveries} deliveries across orgs and an org at most
+ *   {@link MemoryStorageOptions.maxDeliveriesPerOrg} (the oldest are evicted, O(1) amortised per
+ *   insert), and expired dedup claims are pruned a few at a time by later claims. Dedup claims
+ *   are kept apart from deliveries, so evicting a delivery never frees its dedup key early. Runs
+ *   are not evicted.
+ * - With either bound set (the default), a delivery's payload of 4 KB or more is kept as its
+ *   UTF-8 bytes outside the V8 heap, in blocks that evicted deliveries hand on to new ones
+ *   (`database/stored-text.ts`), and turned back into the string on reads; a payload with a
+ *   lone surrogate stays a string, so every record reads back exactly as written. Retained
+ *   payloads then cost the garbage collector almost nothing: under load over HTTP the reference
+ *   server's GC share fell from 17.5 % to 7 % of its CPU time.
  * @module
  */
 import { StorageUnavailableError } from '@agent-platform/core';
@@ -72,8 +80,23 @@ import { createRunQueue } from './run-queue.js';
 
 export const DRIVER_NAME = 'memory';
 
-/** Default of {@link MemoryStorageOptions.maxDeliveriesPerOrg}. */
-export const DEFAULT_MAX_DELIVERIES_PER_ORG = 10_000;
+/**
+ * Default of {@link MemoryStorageOptions.maxDeliveries}: 10,000 deliveries, about 250 MB at
+ * ~25 KB of payload each (a GitHub `pull_request` event is 20–30 KB). Measured with 21 KB
+ * `pull_request.opened` payloads: 270 MB of RSS once full, of which 215 MB are the payloads'
+ * bytes (outside the V8 heap) and 17 MB the rest of the rows, so a demo left running on a
+ * 1 GB machine stays well inside it, however many orgs it serves. It is still twenty pages of
+ * 50 in the delivery log for each of ten busy orgs.
+ */
+export const DEFAULT_MAX_DELIVERIES = 10_000;
+
+/**
+ * Default of {@link MemoryStorageOptions.maxDeliveriesPerOrg}: 1,000 (about 25 MB at ~25 KB), a
+ * tenth of {@link DEFAULT_MAX_DELIVERIES}: one busy org fills at most a tenth of the store, so it
+ * cannot push out every other org's recent deliveries, and a single-org demo keeps twenty pages
+ * of its log.
+ */
+export const DEFAULT_MAX_DELIVERIES_PER_ORG = 1_000;
 
 /** Records to start with, written as if inserted one by one (conflicts throw). */
 export interface MemoryStorageSeed {
@@ -83,7 +106,7 @@ export interface MemoryStorageSeed {
   webhooks?: readonly WebhookRecord[];
   automations?: readonly AutomationRecord[];
   runs?: readonly RunRecord[];
-  /** Subject to {@link MemoryStorageOptions.maxDeliveriesPerOrg} like any insert. */
+  /** Subject to {@link MemoryStorageOptions.maxDeliveries} and `maxDeliveriesPerOrg` like any insert. */
   deliveries?: readonly DeliveryRecord[];
   githubLinks?: readonly GithubLinkRecord[];
 }
@@ -92,11 +115,26 @@ export interface MemoryStorageOptions {
   /** Records the store starts with, e.g. a fixed API key for a demo server. */
   seed?: MemoryStorageSeed;
   /**
-   * Most deliveries kept per org; default 10,000, `Infinity` for no limit. A `deliveries.insert`
-   * that takes an org past it evicts the org's oldest deliveries (lowest `received_at`, then
-   * lowest id) — the inserted one itself, if it is the oldest. Eviction is a write like any
-   * other: a rolled-back transaction restores what it evicted. An evicted delivery reads as
-   * missing, its id may be inserted again, and its dedup claim lives on until `expiresAt`.
+   * Most deliveries kept in all, across orgs; default {@link DEFAULT_MAX_DELIVERIES} (10,000),
+   * `Infinity` for no limit. An insert (`deliveries.insert`, `recordDelivery`, a seed record)
+   * that takes the store past it evicts the oldest delivery of any org (lowest `received_at`,
+   * then lowest id, in code-unit order) — the inserted one itself, if it is the oldest. Memory
+   * then stays near `maxDeliveries` × the payload size (~25 KB for a GitHub pull request event:
+   * 250 MB at the default).
+   *
+   * Eviction is a write like any other: a rolled-back transaction restores what it evicted. An
+   * evicted delivery reads as missing (`get` null, gone from lists and totals), its id may be
+   * inserted again, its dedup claim lives on until `expiresAt` (a redelivery is still
+   * recognised), and runs created for it stay (a run executed after its delivery is gone gets
+   * no payload).
+   */
+  maxDeliveries?: number;
+  /**
+   * Most deliveries kept per org; default {@link DEFAULT_MAX_DELIVERIES_PER_ORG} (1,000),
+   * `Infinity` for no limit. An insert that takes an org past it evicts that org's oldest
+   * delivery (same order and rules as {@link maxDeliveries}), so one busy org cannot evict
+   * everyone else's history. Both bounds hold at once; a filtered delivery list scans at most
+   * this many deliveries.
    */
   maxDeliveriesPerOrg?: number;
 }
@@ -108,14 +146,13 @@ export interface MemoryStorageOptions {
  * adapter itself (or its run queue) waits for the transaction to finish, and the transaction
  * waits for it.
  *
- * @throws RangeError when `maxDeliveriesPerOrg` is not a positive integer (or `Infinity`).
+ * @throws RangeError when `maxDeliveries` or `maxDeliveriesPerOrg` is not a positive integer (or `Infinity`).
  */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): StorageAdapter {
-  const maxDeliveriesPerOrg = options.maxDeliveriesPerOrg ?? DEFAULT_MAX_DELIVERIES_PER_ORG;
-  if (!(maxDeliveriesPerOrg >= 1) || (!Number.isInteger(maxDeliveriesPerOrg) && maxDeliveriesPerOrg !== Infinity)) {
-    throw new RangeError(`maxDeliveriesPerOrg must be a positive integer or Infinity, got ${maxDeliveriesPerOrg}`);
-  }
-  const db = createDatabase(maxDeliveriesPerOrg);
+  const db = createDatabase({
+    maxDeliveries: bound('maxDeliveries', options.maxDeliveries, DEFAULT_MAX_DELIVERIES),
+    maxDeliveriesPerOrg: bound('maxDeliveriesPerOrg', options.maxDeliveriesPerOrg, DEFAULT_MAX_DELIVERIES_PER_ORG),
+  });
   const mutex = new Mutex();
   let closed = false;
 
@@ -184,6 +221,13 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
       });
     },
   };
+}
+
+/** A bound as given (a positive integer or `Infinity`), or its default when not given. */
+function bound(name: string, value: number | undefined, fallback: number): number {
+  const max = value ?? fallback;
+  if (!(max >= 1) || (!Number.isInteger(max) && max !== Infinity)) throw new RangeError(`${name} must be a positive integer or Infinity, got ${max}`);
+  return max;
 }
 
 /** Writes the seed records through the same rules as inserts, before anyone can read the store. */

@@ -21,7 +21,8 @@ import type {
   WebhookRecord,
 } from '@agent-platform/core';
 import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey } from './keys.js';
-import { AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
+import { TextStore, type StoredText } from './stored-text.js';
+import { AgeIndex, AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
 
 /** A dedup claim as stored: who holds the key, and until when. */
 export interface DedupClaimRow {
@@ -32,12 +33,26 @@ export interface DedupClaimRow {
   readonly expires_at: string;
 }
 
+/**
+ * A delivery as stored: its payload as UTF-8 bytes outside the V8 heap where it can be (see
+ * `stored-text.ts`); repositories turn it back into a {@link DeliveryRecord} on the way out.
+ */
+export interface DeliveryRow extends Omit<DeliveryRecord, 'payload_json'> {
+  readonly payload_json: StoredText | null;
+}
+
 /** The key of the single group of an index that orders a whole table. */
 export const ALL = '';
 
 export type Database = ReturnType<typeof createDatabase>;
 
-export function createDatabase(maxDeliveriesPerOrg: number) {
+/** How many deliveries the store keeps (see `MemoryStorageOptions`); `Infinity`: no bound. */
+export interface DeliveryBounds {
+  readonly maxDeliveries: number;
+  readonly maxDeliveriesPerOrg: number;
+}
+
+export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryBounds) {
   const apiKeysByHash = new UniqueIndex<ApiKeyRecord>((row) => row.key_hash);
   const apiKeysByUser = new GroupIndex<ApiKeyRecord>((row) => row.user_id);
   const webhooksBySource = new UniqueIndex<WebhookRecord>((row) => pairKey(row.org_id, row.source));
@@ -84,11 +99,14 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     timeOf: (row) => row.created_at,
     order: 'oldest-first',
   });
-  const deliveriesByOrg = new OrderedIndex<DeliveryRecord>({
+  const deliveriesByOrg = new OrderedIndex<DeliveryRow>({
     keyOf: (row) => row.org_id,
     timeOf: (row) => row.received_at,
     order: 'newest-first',
   });
+  // Every delivery, oldest first across orgs, for the total bound (none without one): the same
+  // order as an org's group, by `received_at` then id.
+  const deliveriesByAge = new AgeIndex<DeliveryRow>((row) => row.received_at);
   // One group holding every claim, soonest expiry first, for pruning.
   const dedupClaimsByExpiry = new OrderedIndex<DedupClaimRow>({
     keyOf: () => ALL,
@@ -143,6 +161,9 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     timeOf: (row) => row.next_attempt_at ?? '',
     order: 'oldest-first',
   });
+  // Long payloads, as bytes in reused blocks off the V8 heap; a delivery gone for good gives its
+  // block back. Only when deliveries are evicted: with no bound there would be no block to reuse.
+  const texts = new TextStore(maxDeliveries !== Infinity || maxDeliveriesPerOrg !== Infinity);
   const tables = {
     settings: new Table<SettingsRecord>((row) => row.user_id),
     providerTokens: new Table<ProviderTokensRecord>((row) => row.user_id),
@@ -150,7 +171,11 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
     runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation]),
-    deliveries: new Table<DeliveryRecord>((row) => row.id, [deliveriesByOrg]),
+    deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
+      release: (row) => {
+        if (row.payload_json !== null) texts.release(row.payload_json);
+      },
+    }),
     dedupClaims: new Table<DedupClaimRow>((row) => claimKey(row.org_id, row.source, row.key), [dedupClaimsByExpiry]),
     githubLinks: new Table<GithubLinkRecord>((row) => linkKey(row.kind, row.key, row.org_id), [githubLinksByRef, githubLinksByOrg]),
     sandboxes: new Table<SandboxRecord>((row) => row.id, [sandboxesByUser]),
@@ -162,7 +187,9 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     outboundMessages: new Table<OutboundMessageRecord>((row) => row.id, [messagesBySubscription, messagesBySubscriptionStatus, pendingMessagesByDue]),
   };
   return {
+    maxDeliveries,
     maxDeliveriesPerOrg,
+    texts,
     ...tables,
     /** Every table and log, for a transaction to begin, commit or roll back together. */
     transactional: Object.values(tables),
@@ -179,6 +206,7 @@ export function createDatabase(maxDeliveriesPerOrg: number) {
     runningRunsByKey,
     countedRunsByAutomation,
     deliveriesByOrg,
+    deliveriesByAge,
     dedupClaimsByExpiry,
     githubLinksByRef,
     githubLinksByOrg,

@@ -1,29 +1,52 @@
 /**
- * Deliveries, listed per org newest first and capped per org (the oldest are evicted), and the
- * dedup claims that decide which of many redeliveries is recorded as new. Claims are kept apart
- * from deliveries, so evicting a delivery never frees its dedup key early.
+ * Deliveries, listed per org newest first and capped per org and in total (the oldest are
+ * evicted), and the dedup claims that decide which of many redeliveries is recorded as new.
+ * Claims are kept apart from deliveries, so evicting a delivery never frees its dedup key early.
  * @module
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite, RunRecord } from '@agent-platform/core';
 import { readView, type Access } from '../database/access.js';
 import { cloneJson } from '../database/clone-json.js';
-import { ALL, type Database } from '../database/database.js';
+import { ALL, type Database, type DeliveryRow } from '../database/database.js';
 import { claimKey } from '../database/keys.js';
-import { offsetPage } from '../database/pages.js';
 import { instantOf } from '../table/index.js';
-import { assertNew, copyOwned } from './rows.js';
+import { assertNew } from './rows.js';
 import { assertNewRuns, insertRuns } from './runs.js';
 
 /** Expired dedup claims dropped per claim made; more than one, so a backlog shrinks. */
 const CLAIMS_PRUNED_PER_CLAIM = 4;
 
-/** The insert rule, run against live state by whoever holds the lock (or by seeding). */
-export function insertDelivery(db: Database, row: DeliveryRecord): void {
-  assertNew(db.deliveries, row, 'A delivery');
+/** A private copy of a record as it is stored: its payload as bytes off the heap where it can be. */
+function toRow(db: Database, record: DeliveryRecord): DeliveryRow {
+  return record.payload_json === null ? record : { ...record, payload_json: db.texts.store(record.payload_json) };
+}
+
+/** A private copy of a stored delivery, as the record it was stored from. */
+function toRecord(db: Database, row: DeliveryRow): DeliveryRecord {
+  const payload = row.payload_json;
+  if (payload === null || typeof payload === 'string') return cloneJson(row as DeliveryRecord);
+  const record: DeliveryRecord = cloneJson({ ...row, payload_json: null });
+  record.payload_json = db.texts.read(payload);
+  return record;
+}
+
+/**
+ * The insert rule, run against live state by whoever holds the lock (or by seeding), on a private
+ * copy of the record.
+ */
+export function insertDelivery(db: Database, record: DeliveryRecord): void {
+  assertNew(db.deliveries, record, 'A delivery');
+  const row = toRow(db, record);
   db.deliveries.put(row);
-  // The org is at most one over the limit here, so this evicts one delivery at most.
+  // The org and the store are each at most one over their bound here, and evicting the org's
+  // oldest takes the store back under its own, so this evicts one delivery at most. A delete is
+  // a write like any other: a transaction's rollback puts the evicted delivery back.
   while (db.deliveriesByOrg.size(row.org_id) > db.maxDeliveriesPerOrg) {
     const oldest = db.deliveriesByOrg.oldest(row.org_id);
+    if (oldest === undefined || !db.deliveries.delete(oldest)) break;
+  }
+  while (db.deliveriesByAge.size > db.maxDeliveries) {
+    const oldest = db.deliveriesByAge.oldest();
     if (oldest === undefined || !db.deliveries.delete(oldest)) break;
   }
 }
@@ -81,17 +104,18 @@ export function deliveriesRepository(db: Database, access: Access): DeliveriesRe
       await access.write(() => insertDelivery(db, row));
     },
     async get(orgId, id) {
-      return copyOwned(readView(access, db.deliveries).get(id), orgId);
+      const row = readView(access, db.deliveries).get(id);
+      return row !== undefined && row.org_id === orgId ? toRecord(db, row) : null;
     },
     async list(orgId, { limit, offset, source, status }) {
       const rows = readView(access, db.deliveries).ordered(db.deliveriesByOrg, orgId);
-      if (source === undefined && status === undefined) return offsetPage(rows, { limit, offset });
+      if (source === undefined && status === undefined) return { items: rows.page(offset, limit).map((row) => toRecord(db, row)), total: rows.size };
       // A filtered list scans the org's deliveries: at most `maxDeliveriesPerOrg` of them.
       const items: DeliveryRecord[] = [];
       let total = 0;
       for (const row of rows.all()) {
         if ((source !== undefined && row.source !== source) || (status !== undefined && row.status !== status)) continue;
-        if (total >= offset && items.length < limit) items.push(cloneJson(row));
+        if (total >= offset && items.length < limit) items.push(toRecord(db, row));
         total += 1;
       }
       return { items, total };

@@ -3,6 +3,7 @@
  * know nothing of records, which `database/` builds the store's tables from.
  * @module
  */
+export { AgeIndex } from './age-index.js';
 export { AppendLog, type AppendLogView } from './append-log.js';
 export { GroupIndex, UniqueIndex } from './hash-indexes.js';
 export { instantOf, OrderedIndex, type OrderedIndexOptions } from './ordered-index.js';

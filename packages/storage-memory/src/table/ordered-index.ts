@@ -60,6 +60,23 @@ class SortedEntries {
     }
   }
 
+  /**
+   * Drops the first entry if it is `primaryKey`'s: eviction and expiry drop the oldest, found so
+   * without computing its entry. A primary key has one entry in a group at most.
+   */
+  removeFirstIf(primaryKey: string): boolean {
+    const first = this.#entries[this.#head];
+    if (first === undefined || first.primaryKey !== primaryKey) return false;
+    if (this.size === 1) {
+      this.#clear();
+      return true;
+    }
+    this.#entries[this.#head] = undefined;
+    this.#head += 1;
+    this.#compact();
+    return true;
+  }
+
   /** True when the entry was there. */
   remove(entry: Entry): boolean {
     const entries = this.#entries;
@@ -72,10 +89,7 @@ class SortedEntries {
     } else if (position === this.#head) {
       entries[position] = undefined;
       this.#head += 1;
-      if (this.#head >= 64 && this.#head * 2 >= entries.length) {
-        this.#entries = entries.slice(this.#head);
-        this.#head = 0;
-      }
+      this.#compact();
     } else {
       entries.splice(position, 1);
     }
@@ -85,6 +99,14 @@ class SortedEntries {
   #clear(): void {
     this.#entries = [];
     this.#head = 0;
+  }
+
+  /** Drops the slots before the head once they are half the array. */
+  #compact(): void {
+    if (this.#head >= 64 && this.#head * 2 >= this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
   }
 
   /** The first position whose entry is not below `entry`. */
@@ -176,7 +198,7 @@ export class OrderedIndex<V> {
     if (key === undefined) return;
     const group = this.#groups.get(key);
     if (!group) return;
-    group.remove(this.#entry(row, primaryKey));
+    if (!group.removeFirstIf(primaryKey)) group.remove(this.#entry(row, primaryKey));
     if (group.size === 0) this.#groups.delete(key);
   }
 

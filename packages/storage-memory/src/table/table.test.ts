@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupIndex, OrderedIndex, Table, UniqueIndex } from './index.js';
+import { AgeIndex, GroupIndex, OrderedIndex, Table, UniqueIndex } from './index.js';
 
 interface Row {
   id: string;
@@ -151,5 +151,93 @@ describe('Table with ordered indexes', () => {
         .page(48, 3)
         .map((row) => row.id),
     ).toEqual(['r0951', 'r0950', 'middle']);
+  });
+});
+
+describe('AgeIndex and released rows', () => {
+  it('keeps the oldest row and the count of a whole table through random writes, evictions, commits and rollbacks, and releases every dropped row once', () => {
+    const next = random(20_251_127);
+    const age = new AgeIndex<Row>((row) => row.at);
+    const perGroup = new OrderedIndex<Row>({ keyOf: (row) => row.group, timeOf: (row) => row.at, order: 'newest-first' });
+    const released = new Map<Row, number>();
+    const table = new Table<Row>((row) => row.id, [perGroup, age], {
+      release: (row) => released.set(row, (released.get(row) ?? 0) + 1),
+    });
+    const everPut = new Set<Row>();
+    let committed = new Map<string, Row>();
+    let live = new Map<string, Row>();
+    let inTransaction = false;
+    let clock = 0;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const check = (): void => {
+      expect(age.size).toBe(live.size);
+      expect(age.oldest()).toBe([...live.values()].sort(ascending)[0]?.id);
+      // A released row is stored nowhere (neither live nor as a committed pre-image), and released once.
+      const stillStored = [...released.keys()].filter((row) => table.live.get(row.id) === row || table.committed.get(row.id) === row);
+      expect(stillStored).toEqual([]);
+      expect([...released.values()].filter((count) => count !== 1)).toEqual([]);
+    };
+
+    for (let step = 0; step < 6_000; step += 1) {
+      const roll = next();
+      if (roll < 0.02 && !inTransaction) {
+        table.begin();
+        inTransaction = true;
+      } else if (roll < 0.04 && inTransaction) {
+        if (next() < 0.5) {
+          table.commit();
+          committed = new Map(live);
+        } else {
+          table.rollback();
+          live = new Map(committed);
+        }
+        inTransaction = false;
+      } else if (roll < 0.25 && live.size > 0) {
+        // Evict the oldest, as the total bound does, or a row from the middle, as a group's bound does.
+        const id = next() < 0.5 ? (age.oldest() ?? '') : (perGroup.oldest(pick(['g1', 'g2', 'g3'])) ?? pick([...live.keys()]));
+        expect(table.delete(id)).toBe(true);
+        live.delete(id);
+      } else {
+        // Mostly in time order, sometimes late, often at the same instant; ids come back.
+        clock += Math.floor(next() * 2) - (next() < 0.05 ? 20 : 0);
+        const existing = live.size > 0 && next() < 0.1 ? pick([...live.values()]) : undefined;
+        const row: Row = { id: existing?.id ?? `r${Math.floor(next() * 3_000)}`, group: pick(['g1', 'g2', 'g3']), at: time(clock), flag: true };
+        table.put(row);
+        everPut.add(row);
+        live.set(row.id, row);
+      }
+      if (!inTransaction) committed = new Map(live);
+      if (step % 50 === 0) check();
+    }
+    if (inTransaction) table.commit();
+    committed = live;
+    check();
+    // Every row put and no longer stored was released, exactly once.
+    expect([...everPut].filter((row) => (released.get(row) ?? 0) !== (live.get(row.id) === row ? 0 : 1))).toEqual([]);
+  });
+
+  it('marks rows evicted from the middle dead, and sweeps them', () => {
+    const age = new AgeIndex<Row>((row) => row.at);
+    const table = new Table<Row>((row) => row.id, [age]);
+    const id = (n: number) => `r${String(n).padStart(4, '0')}`;
+    for (let n = 0; n < 1_000; n += 1) table.put({ id: id(n), group: 'g', at: time(n), flag: true });
+    // Every other row from the middle, then the oldest ones: the head skips the dead slots.
+    for (let n = 1; n < 1_000; n += 2) table.delete(id(n));
+    expect(age.size).toBe(500);
+    for (let n = 0; n < 900; n += 2) {
+      expect(age.oldest()).toBe(id(n));
+      table.delete(id(n));
+    }
+    expect(age.size).toBe(50);
+    expect(age.oldest()).toBe(id(900));
+    // A row put back where its dead slot was, and one before the head.
+    table.begin();
+    table.delete(id(950));
+    table.rollback();
+    table.put({ id: id(1), group: 'g', at: time(1), flag: true });
+    expect(age.oldest()).toBe(id(1));
+    expect(age.size).toBe(51);
+    table.delete(id(1));
+    expect(age.oldest()).toBe(id(900));
   });
 });

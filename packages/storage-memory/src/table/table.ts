@@ -7,10 +7,11 @@
  * outside the transaction skip its uncommitted writes without taking the lock.
  * @module
  */
+import type { AgeIndex } from './age-index.js';
 import type { GroupIndex, UniqueIndex } from './hash-indexes.js';
 import type { OrderedIndex } from './ordered-index.js';
 
-type Index<V> = UniqueIndex<V> | GroupIndex<V> | OrderedIndex<V>;
+type Index<V> = UniqueIndex<V> | GroupIndex<V> | OrderedIndex<V> | AgeIndex<V>;
 
 /** A group of an {@link OrderedIndex}, as one view of the table sees it. */
 export interface OrderedRows<V> {
@@ -31,9 +32,20 @@ export interface TableView<V> {
   ordered(index: OrderedIndex<V>, key: string): OrderedRows<V>;
 }
 
+export interface TableOptions<V> {
+  /**
+   * Called once with each row that left the table for good: replaced or deleted outside a
+   * transaction, replaced or deleted by a transaction that committed (the pre-image), written by
+   * a transaction and then replaced, deleted or rolled back. Nothing in the table refers to it
+   * afterwards, so resources it holds can be reused.
+   */
+  release?: (row: V) => void;
+}
+
 export class Table<V> {
   readonly #rows = new Map<string, V>();
   readonly #indexes: readonly Index<V>[];
+  readonly #release: ((row: V) => void) | undefined;
   /** Whether a transaction is running. */
   #active = false;
   /**
@@ -50,8 +62,10 @@ export class Table<V> {
   constructor(
     readonly primaryKeyOf: (row: V) => string,
     indexes: readonly Index<V>[] = [],
+    options: TableOptions<V> = {},
   ) {
     this.#indexes = indexes;
+    this.#release = options.release;
     this.live = {
       get: (primaryKey) => this.#rows.get(primaryKey),
       find: (index, key) => {
@@ -105,6 +119,7 @@ export class Table<V> {
     this.#rows.set(primaryKey, row);
     if (previous === undefined) for (const index of this.#indexes) index.add(row, primaryKey);
     else for (const index of this.#indexes) index.move(previous, row, primaryKey);
+    if (previous !== undefined && previous !== row) this.#replaced(primaryKey, previous);
   }
 
   /** True when a row was deleted. */
@@ -114,6 +129,7 @@ export class Table<V> {
     this.#remember(primaryKey, previous);
     for (const index of this.#indexes) index.remove(previous, primaryKey);
     this.#rows.delete(primaryKey);
+    this.#replaced(primaryKey, previous);
     return true;
   }
 
@@ -123,8 +139,13 @@ export class Table<V> {
   }
 
   commit(): void {
+    const undo = this.#undo;
     this.#active = false;
     this.#undo = null;
+    const release = this.#release;
+    if (!undo || !release) return;
+    // Pre-images the transaction replaced or deleted are gone now.
+    for (const [primaryKey, previous] of undo) if (previous !== undefined && this.#rows.get(primaryKey) !== previous) release(previous);
   }
 
   rollback(): void {
@@ -132,6 +153,14 @@ export class Table<V> {
     this.#active = false;
     this.#undo = null;
     if (!undo) return;
+    const release = this.#release;
+    if (release) {
+      // The transaction's own rows are dropped.
+      for (const [primaryKey, previous] of undo) {
+        const current = this.#rows.get(primaryKey);
+        if (current !== undefined && current !== previous) release(current);
+      }
+    }
     // Unindex every changed row before re-indexing any pre-image, so a unique key that moved
     // between rows inside the transaction ends up pointing at its committed owner.
     for (const primaryKey of undo.keys()) {
@@ -146,6 +175,16 @@ export class Table<V> {
       this.#rows.set(primaryKey, previous);
       for (const index of this.#indexes) index.add(previous, primaryKey);
     }
+  }
+
+  /**
+   * `previous` left the live rows: released at once, unless it is the running transaction's
+   * pre-image, which a rollback puts back (a commit releases it).
+   */
+  #replaced(primaryKey: string, previous: V): void {
+    const release = this.#release;
+    if (!release) return;
+    if (!this.#active || this.#undo?.get(primaryKey) !== previous) release(previous);
   }
 
   #remember(primaryKey: string, previous: V | undefined): void {
