@@ -98,9 +98,9 @@ describe.each(backends)('group commit of deliveries on %s', (_name, runs, backen
       storage,
       writes.map((one) => one.delivery.id),
     );
-    // The first deliveries go at once, alone; the rest queue behind them and share commits.
-    expect(transactions).toBeGreaterThanOrEqual(2);
-    expect(transactions).toBeLessThanOrEqual(6);
+    // Submitted in one turn of the event loop, they share one commit (or a few, should a batch fill up).
+    expect(transactions).toBeGreaterThanOrEqual(1);
+    expect(transactions).toBeLessThanOrEqual(3);
   });
 
   it.runIf(runs)('with groupCommit: false, writes each delivery in a commit of its own', async () => {

@@ -24,10 +24,10 @@ function heldWriter() {
     write,
     batches,
     mostInFlight: () => mostInFlight,
-    /** Lets every batch started so far finish. */
+    /** Lets every batch started so far finish, and the ones they start, for a few turns of the event loop. */
     async releaseAll() {
-      while (releases.length > 0) {
-        releases.shift()?.();
+      for (let turn = 0; turn < 10; turn += 1) {
+        while (releases.length > 0) releases.shift()?.();
         await new Promise((resolve) => setImmediate(resolve));
       }
     },
@@ -37,16 +37,23 @@ function heldWriter() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('GroupCommit', () => {
-  it('writes the first write at once, alone, and the ones queued meanwhile together in the next batch', async () => {
+  it('writes what was submitted in one turn together, on the next turn, and what came while it committed in the next batch', async () => {
     const writer = heldWriter();
     const group = new GroupCommit<Write, number>({ write: writer.write, key: () => null, maxBatch: 100, maxInFlight: 1 });
-    const answers = [1, 2, 3, 4].map((n) => group.submit({ n }));
+    const first = [1, 2].map((n) => group.submit({ n }));
+    expect(writer.batches).toEqual([]);
     await tick();
-    expect(writer.batches).toEqual([[1]]);
+    expect(writer.batches).toEqual([[1, 2]]);
+    const second = [3, 4].map((n) => group.submit({ n }));
+    await tick();
+    expect(writer.batches).toEqual([[1, 2]]);
     await writer.releaseAll();
     await writer.releaseAll();
-    expect(await Promise.all(answers)).toEqual([10, 20, 30, 40]);
-    expect(writer.batches).toEqual([[1], [2, 3, 4]]);
+    expect(await Promise.all([...first, ...second])).toEqual([10, 20, 30, 40]);
+    expect(writer.batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 
   it('keeps at most maxInFlight batches of at most maxBatch writes', async () => {
@@ -54,7 +61,10 @@ describe('GroupCommit', () => {
     const group = new GroupCommit<Write, number>({ write: writer.write, key: () => null, maxBatch: 3, maxInFlight: 2 });
     const answers = Array.from({ length: 10 }, (_, n) => group.submit({ n: n + 1 }));
     await tick();
-    expect(writer.batches).toEqual([[1], [2]]);
+    expect(writer.batches).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     for (let round = 0; round < 6; round += 1) await writer.releaseAll();
     expect(await Promise.all(answers)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
     expect(writer.mostInFlight()).toBe(2);
@@ -75,7 +85,7 @@ describe('GroupCommit', () => {
     ];
     for (let round = 0; round < 5; round += 1) await writer.releaseAll();
     await Promise.all(answers);
-    expect(writer.batches).toEqual([[1], [2, 3, 5, 6], [4]]);
+    expect(writer.batches).toEqual([[1, 3, 5, 6], [2], [4]]);
   });
 
   it('fails a refused write alone, and every write of a batch whose writer throws', async () => {

@@ -1,8 +1,13 @@
 /**
  * Group commit: writes that arrive while a batch is being committed wait, and go together in the
- * next one. At low load a write goes at once, alone (nothing waits for a timer); under load each
- * commit — one round trip and one WAL flush — carries every write that queued behind the one
- * before it, so the cost of a commit is shared instead of paid once per write.
+ * next one. Under load each commit — one round trip and one WAL flush — carries every write that
+ * queued behind the one before it, so the cost of a commit is shared instead of paid once per write.
+ *
+ * A batch starts on the event loop's next turn (`setImmediate`), never on a timer: at low load a
+ * write waits a few microseconds, alone. That turn is what lets the requests already received
+ * join: with embedded PGlite a statement runs synchronously on this thread, so requests pile up
+ * unread in their sockets while a batch runs, and a batch started as soon as the first of them
+ * was read would hold that one alone.
  *
  * - At most `maxInFlight` batches are being written at a time, each of at most `maxBatch` writes.
  * - Writes that must not share a batch (two claims of one dedup key: the second must see the first
@@ -33,6 +38,7 @@ interface Waiting<W, R> {
 export class GroupCommit<W, R> {
   private queue: Waiting<W, R>[] = [];
   private inFlight = 0;
+  private scheduled = false;
 
   constructor(private readonly options: GroupCommitOptions<W, R>) {}
 
@@ -40,6 +46,16 @@ export class GroupCommit<W, R> {
   submit(write: W): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Starts what can be started on the next turn of the event loop, once what was read this turn has queued. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       this.pump();
     });
   }
@@ -51,7 +67,7 @@ export class GroupCommit<W, R> {
       this.inFlight += 1;
       void this.run(batch).finally(() => {
         this.inFlight -= 1;
-        this.pump();
+        if (this.queue.length > 0) this.schedule();
       });
     }
   }
