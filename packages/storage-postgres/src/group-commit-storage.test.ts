@@ -86,6 +86,14 @@ const backends: [string, boolean, Backend][] = [
   ],
 ];
 
+describe('groupCommit', () => {
+  it('refuses bounds that are not positive integers', async () => {
+    for (const bad of [{ maxBatch: 0 }, { maxInFlight: 1.5 }, { maxBatch: -1 }]) {
+      await expect(createPGliteStorage({ db: pglite(), groupCommit: bad })).rejects.toThrow(RangeError);
+    }
+  });
+});
+
 describe.each(backends)('group commit of deliveries on %s', (_name, runs, backend) => {
   it.runIf(runs)('writes 40 concurrent deliveries in a few commits, each answered once written', async () => {
     const [storage] = await backend.open();

@@ -19,7 +19,7 @@ const PRUNE_BATCH = 128;
 export async function openStorage(backend: Backend, options: CommonStorageOptions): Promise<StorageAdapter> {
   let limits: BatchLimits | false;
   try {
-    limits = options.groupCommit === false ? false : groupCommitLimits(backend, options.groupCommit ?? {});
+    limits = options.groupCommit === false ? false : groupCommitLimits(options.groupCommit ?? {});
   } catch (error) {
     await backend.close().catch(() => undefined);
     throw error;
@@ -40,7 +40,7 @@ export const DEFAULT_MAX_BATCH = 64;
 
 type BatchLimits = Required<GroupCommitLimits>;
 
-function groupCommitLimits(backend: Backend, limits: GroupCommitLimits): BatchLimits {
+function groupCommitLimits(limits: GroupCommitLimits): BatchLimits {
   const maxBatch = limits.maxBatch ?? DEFAULT_MAX_BATCH;
   // One batch committing while the next gathers: measured best on PostgreSQL (bench/ingest-durable.ts),
   // and PGlite's one connection would only queue a second.
