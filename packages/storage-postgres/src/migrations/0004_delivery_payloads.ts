@@ -8,6 +8,11 @@
  * lz4, as the distributions ship it; not PGlite, which keeps pglz) — several times cheaper than
  * pglz for about the same size.
  *
+ * `toast_tuple_target` is raised to nearly a page, so a delivery whose compressed row fits (a 21 KB
+ * GitHub payload is about 2.6 KB with lz4) stays in its heap page instead of being cut into TOAST
+ * chunks: one heap tuple and its index entries per delivery instead of three or four more, each
+ * with its WAL record.
+ *
  * Rows written before keep their payload in `data` (the column is NULL); reads take the column
  * when it is set, so both kinds read the same.
  * @module
@@ -19,6 +24,7 @@ export const deliveryPayloadsMigration: Migration = {
   name: 'delivery_payloads',
   sql: /* sql */ `
 ALTER TABLE agent_platform.deliveries ADD COLUMN payload text;
+ALTER TABLE agent_platform.deliveries SET (toast_tuple_target = 8160);
 DO $$
 BEGIN
   ALTER TABLE agent_platform.deliveries ALTER COLUMN payload SET COMPRESSION lz4;
