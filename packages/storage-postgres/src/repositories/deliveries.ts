@@ -4,7 +4,7 @@
  * @module
  */
 import type { DedupClaim, DeliveriesRepository, DeliveryRecord, DeliveryWrite } from '@agent-platform/core';
-import { GroupCommit } from '../group-commit.js';
+import { GroupCommit } from '../batching/group-commit.js';
 import { fromText, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
 import { DELIVERY_DATA, deliveryData, deliveryPayload } from './delivery-rows.js';

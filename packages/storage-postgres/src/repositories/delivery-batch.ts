@@ -12,7 +12,7 @@
  * @module
  */
 import type { DeliveryWrite } from '@agent-platform/core';
-import type { Outcome } from '../group-commit.js';
+import type { Outcome } from '../batching/group-commit.js';
 import { isRetryable, isUnavailable } from '../sql/errors.js';
 import { fromText, toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
