@@ -6,6 +6,7 @@
  * again after `ttlMs` should an announcement be lost.
  * @module
  */
+import { LruMap } from '../kernel/lru-map.js';
 import type { Clock } from '../ports/clock.js';
 import type { GithubDeliveryInfo, GithubOrgResolver } from './github-delivery.js';
 
@@ -25,11 +26,10 @@ interface Entry {
 const keyOf = (delivery: Readonly<GithubDeliveryInfo>): string => JSON.stringify([delivery.installationId, delivery.accounts]);
 
 export class GithubOrgCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LruMap<Entry>;
   /** Bumped by invalidation, so a lookup that began before it is not cached. */
   private generation = 0;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
 
   constructor(
     private readonly lookup: GithubOrgResolver,
@@ -37,7 +37,7 @@ export class GithubOrgCache {
     options: GithubOrgCacheOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 5_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.entries = new LruMap(options.maxEntries ?? 10_000);
   }
 
   /** The resolver ingest calls. */
@@ -45,19 +45,10 @@ export class GithubOrgCache {
     const key = keyOf(delivery);
     const now = this.clock.now().getTime();
     const entry = this.entries.get(key);
-    if (entry && now - entry.cachedAt < this.ttlMs) {
-      // Refresh recency for the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return entry.orgs;
-    }
+    if (entry && now - entry.cachedAt < this.ttlMs) return entry.orgs;
     const generation = this.generation;
     const orgs = [...(await this.lookup(delivery))];
-    if (this.generation === generation) {
-      this.entries.delete(key);
-      this.entries.set(key, { orgs, cachedAt: now });
-      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    }
+    if (this.generation === generation) this.entries.set(key, { orgs, cachedAt: now });
     return orgs;
   };
 

@@ -8,6 +8,7 @@
  * about a second).
  * @module
  */
+import { LruMap } from '../kernel/lru-map.js';
 import type { Clock } from '../ports/clock.js';
 import type { StorageAdapter } from '../ports/storage.js';
 import { SourceIndex } from './source-index.js';
@@ -33,11 +34,10 @@ interface Entry {
 const cacheKey = (orgId: string, source: string) => `${orgId}\u0000${source}`;
 
 export class AutomationIndex {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LruMap<Entry>;
   private readonly building = new Map<string, Promise<SourceIndex>>();
   private readonly generations = new Map<string, number>();
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
 
   constructor(
     private readonly storage: StorageAdapter,
@@ -45,7 +45,7 @@ export class AutomationIndex {
     options: AutomationIndexOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.entries = new LruMap(options.maxEntries ?? 10_000);
   }
 
   /** The index of the org's enabled automations for `source`. */
@@ -53,9 +53,6 @@ export class AutomationIndex {
     const key = cacheKey(orgId, source);
     const entry = this.entries.get(key);
     if (entry) {
-      // Refresh recency for the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
       if (this.clock.now().getTime() - entry.builtAt >= this.ttlMs && !this.building.has(key)) {
         // Stale: rebuild in the background and answer from the old index meanwhile.
         this.build(key, orgId, source).catch(() => {
@@ -93,7 +90,6 @@ export class AutomationIndex {
         if (this.building.get(key) === promise) this.building.delete(key);
         if ((this.generations.get(key) ?? 0) === generation) {
           this.entries.set(key, { index, builtAt, generation });
-          if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
         }
         return index;
       },

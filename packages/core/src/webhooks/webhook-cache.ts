@@ -7,6 +7,7 @@
  * made-up source names cannot crowd real ones out.
  * @module
  */
+import { LruMap } from '../kernel/lru-map.js';
 import type { Clock } from '../ports/clock.js';
 import type { StorageAdapter } from '../ports/storage.js';
 import type { SecretBox } from '../ports/secret-box.js';
@@ -35,12 +36,11 @@ interface Entry {
 const keyOf = (orgId: string, source: string) => `${orgId}\u0000${source}`;
 
 export class WebhookCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LruMap<Entry>;
   /** Bumped per org by invalidation, so a read that began before it is not cached. */
   private readonly generations = new Map<string, number>();
   private generationAll = 0;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
 
   constructor(
     private readonly storage: StorageAdapter,
@@ -49,7 +49,7 @@ export class WebhookCache {
     options: WebhookCacheOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 5_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.entries = new LruMap(options.maxEntries ?? 10_000);
   }
 
   /** The source's webhook, enabled or not; `null` when there is none. */
@@ -57,12 +57,7 @@ export class WebhookCache {
     const key = keyOf(orgId, source);
     const now = this.clock.now().getTime();
     const entry = this.entries.get(key);
-    if (entry && now - entry.cachedAt < this.ttlMs) {
-      // Refresh recency for the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return entry.webhook;
-    }
+    if (entry && now - entry.cachedAt < this.ttlMs) return entry.webhook;
     const generation = this.generation(orgId);
     const record = await this.storage.webhooks.getBySource(orgId, source);
     if (!record) {
@@ -74,19 +69,14 @@ export class WebhookCache {
       current: this.secrets.open(record.secret),
       previous: record.previous_secret ? this.secrets.open(record.previous_secret) : null,
     };
-    if (this.generation(orgId) === generation) {
-      this.entries.delete(key);
-      this.entries.set(key, { webhook, cachedAt: now });
-      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    }
+    if (this.generation(orgId) === generation) this.entries.set(key, { webhook, cachedAt: now });
     return webhook;
   }
 
   /** A webhook of `orgId` was registered, changed, rotated or deleted. */
   invalidateOrg(orgId: string): void {
     this.generations.set(orgId, (this.generations.get(orgId) ?? 0) + 1);
-    const prefix = `${orgId}\u0000`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.entries.deletePrefix(`${orgId}\u0000`);
   }
 
   /** Changes may have been missed (the change feed reconnected): forget everything. */
