@@ -29,7 +29,7 @@ export function uuidV7Hex(now: number = Date.now()): string {
 }
 
 /**
- * Ids such as `wh_01936b2f...`: a UUID version 7 without dashes (see {@link uuidV7Hex}), so ids
+ * Ids such as `wh_01936b2f...`: a UUID version 7 without dashes, so ids
  * of one kind sort by creation time.
  */
 export const randomIdGenerator: IdGenerator = {
