@@ -8,20 +8,13 @@ import { GroupCommit } from '../batching/group-commit.js';
 import { fromText, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
 import { DELIVERY_DATA, deliveryData, deliveryPayload } from './delivery-rows.js';
-import { prepareDeliveryWrite, recordDeliveryBatch, type PreparedDeliveryWrite } from './delivery-batch.js';
+import { CLAIM_ATTEMPTS, prepareDeliveryWrite, recordDeliveryBatch, type PreparedDeliveryWrite } from './delivery-batch.js';
 import { insertOrConflict, limitOffset, offsetPage, recordOf, type DataRow } from './rows.js';
 
 /** What the adapter does around claims: prune expired ones now and then, off the caller's path. */
 export interface ClaimHooks {
   claimed(now: string): void;
 }
-
-/**
- * How often the claim statement is run again when it neither took the key nor saw who holds it:
- * only when the holder committed after the statement's snapshot was taken, which a new snapshot
- * (the next statement, outside a transaction) sees.
- */
-const CLAIM_ATTEMPTS = 5;
 
 /**
  * One statement decides the claim: the INSERT takes a free key, or an expired claim's row under

@@ -98,10 +98,11 @@ interface BatchRow {
 }
 
 /**
- * How often a delivery's claim is tried again when it was neither taken nor seen held: only when
- * its holder committed after the statement's snapshot, which the next statement sees.
+ * How often a claim is tried again when it was neither taken nor seen held (here and by
+ * `claimDedupKey`): only when its holder committed after the statement's snapshot, which the next
+ * statement sees.
  */
-const CLAIM_ATTEMPTS = 5;
+export const CLAIM_ATTEMPTS = 5;
 
 export type DeliveryOutcome = Outcome<{ duplicateOf: string | null }>;
 
