@@ -14,6 +14,8 @@ export * from './kernel/validation.js';
 // The ports: what an embedder passes in (and may implement).
 export * from './ports/index.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';
+// Traces and metrics (OpenTelemetry API): what a host passes in, and what agent runners share.
+export * from './telemetry/index.js';
 export * from './expressions/glob.js';
 export * from './expressions/jmespath.js';
 export * from './expressions/expression-schema.js';

@@ -38,6 +38,7 @@ import { OutboundEvents } from './outbound/outbound-events.js';
 import { OutboundDispatcher } from './outbound/dispatcher.js';
 import { resolveOutboundOptions, type OutboundOptions } from './outbound/options.js';
 import { SubscriptionsService } from './outbound/subscriptions-service.js';
+import { createTelemetry, type TelemetryOptions } from './telemetry/telemetry.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -84,6 +85,11 @@ export interface AgentPlatformOptions {
   executor?: Omit<RunExecutorOptions, 'queue'>;
   /** Outbound events to subscribers (DESIGN §16): address policy, retries, disabling. */
   outbound?: OutboundOptions;
+  /**
+   * Where spans and metrics go (OpenTelemetry). Default: the global providers as they are when
+   * the platform is created, so register an SDK first; without one nothing is recorded.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 export interface StartOptions {
@@ -161,6 +167,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIdGenerator,
     logger: options.logger ?? noopLogger,
+    telemetry: createTelemetry(options.telemetry),
   };
   const changes = new ChangeDispatcher(options.storage);
   const outboundEvents = new OutboundEvents(ports);

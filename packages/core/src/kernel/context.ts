@@ -10,6 +10,7 @@ import type { Logger } from '../ports/logger.js';
 import type { SecretBox } from '../ports/secret-box.js';
 import type { StorageAdapter } from '../ports/storage.js';
 import type { OutboundEventType } from '../schemas/subscription.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** Where platform events go to subscribers (DESIGN §16). Never throws and is never awaited: an event's own work does not wait for its fan-out. */
 export interface OutboundEventSink {
@@ -35,6 +36,8 @@ export interface ServiceContext {
   announce(change: PublishedChange): Promise<void>;
   /** Fan-out of platform events to subscribers. */
   readonly outbound: OutboundEventSink;
+  /** Where spans and metrics go (OpenTelemetry); no-ops without an SDK. */
+  readonly telemetry: Telemetry;
 }
 
 export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();
