@@ -15,6 +15,7 @@ import type { DeliveryRecord } from '../schemas/delivery.js';
 import { StorageUnavailableError } from '../ports/storage.js';
 import type { VerifyFailure } from '../signatures/types.js';
 import { header, type RequestHeaders } from './request-headers.js';
+import { traceFields } from '../telemetry/tracing.js';
 
 /**
  * Refusals of a body (400), by the start of their message: the reason, and whether the message
@@ -43,6 +44,7 @@ export function logDelivery(logger: Logger, delivery: DeliveryRecord, duplicateO
     status,
     matched: duplicateOf === null ? delivery.runs_created.length : 0,
     runIds: duplicateOf === null ? delivery.runs_created : [],
+    ...traceFields(),
   };
   if (duplicateOf !== null) line.duplicateOf = duplicateOf;
   else if (delivery.detail !== null) line.detail = delivery.detail;
@@ -55,7 +57,7 @@ export function logUnroutedGithubDelivery(logger: Logger, eventKey: string, head
   if (!logsAt(logger, 'info')) return;
   const providerDeliveryId = header(headers, 'x-github-delivery')?.trim().slice(0, 200) || null;
   logger.info(
-    { kind: 'delivery', orgId: null, source: 'github', deliveryId: null, providerDeliveryId, eventKey, status: 'unrouted', matched: 0, runIds: [] },
+    { kind: 'delivery', orgId: null, source: 'github', deliveryId: null, providerDeliveryId, eventKey, status: 'unrouted', matched: 0, runIds: [], ...traceFields() },
     'delivery unrouted: no org is linked to its installation or accounts',
   );
 }
@@ -69,7 +71,7 @@ export function logRefusal(logger: Logger, error: unknown, orgId: string | null,
   const status = isPlatformError(error) ? error.status : error instanceof StorageUnavailableError ? 503 : 500;
   if (!logsAt(logger, 'warn')) return;
   const { reason, detail } = refusal(error);
-  const line: Record<string, unknown> = { kind: 'delivery', orgId, source, status: 'refused', httpStatus: status, reason };
+  const line: Record<string, unknown> = { kind: 'delivery', orgId, source, status: 'refused', httpStatus: status, reason, ...traceFields() };
   if (detail !== null) line.detail = detail;
   logger.warn(line, 'delivery refused');
 }

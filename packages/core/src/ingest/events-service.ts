@@ -20,6 +20,7 @@ import type { RequestHeaders } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 import { prepareDelivery, recordDeliveries, type PreparedDelivery } from './record-delivery.js';
 import type { TriggerMarks } from './trigger-marks.js';
+import { inIngestSpan, type IngestNote } from './ingest-span.js';
 
 export interface InboundRequest {
   /** Header names lower-cased (as Node gives them). */
@@ -58,12 +59,14 @@ export class EventsService {
    * delivery when it is recorded, or the refusal with its reason (DESIGN §15).
    */
   async ingest(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
-    try {
-      return await this.ingestCustom(orgId, source, request);
-    } catch (error) {
-      logRefusal(this.context.logger, error, orgId, source);
-      throw error;
-    }
+    return inIngestSpan(this.context, { orgId, source, headers: request.headers }, async (note) => {
+      try {
+        return await this.ingestCustom(orgId, source, request, note);
+      } catch (error) {
+        logRefusal(this.context.logger, error, orgId, source);
+        throw error;
+      }
+    });
   }
 
   /**
@@ -72,15 +75,17 @@ export class EventsService {
    * logged, or the refusal once.
    */
   async ingestGithub(request: InboundRequest): Promise<IngestResult> {
-    try {
-      return await this.ingestFromGithub(request);
-    } catch (error) {
-      logRefusal(this.context.logger, error, null, GITHUB_SOURCE);
-      throw error;
-    }
+    return inIngestSpan(this.context, { orgId: null, source: GITHUB_SOURCE, headers: request.headers }, async (note) => {
+      try {
+        return await this.ingestFromGithub(request, note);
+      } catch (error) {
+        logRefusal(this.context.logger, error, null, GITHUB_SOURCE);
+        throw error;
+      }
+    });
   }
 
-  private async ingestCustom(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
+  private async ingestCustom(orgId: string, source: string, request: InboundRequest, note: (note: IngestNote) => void): Promise<IngestResult> {
     const cached = await this.webhooks.cache.get(orgId, source);
     if (!cached?.record.enabled) throw unknownSource();
     const webhook = cached.record;
@@ -99,16 +104,18 @@ export class EventsService {
       payloadJson,
     });
     const [result] = await recordDeliveries(this.context, [prepared], this.options);
+    note({ status: prepared.delivery.status as IngestNote['status'], eventKey: prepared.delivery.event_key });
     return result as IngestResult;
   }
 
-  private async ingestFromGithub(request: InboundRequest): Promise<IngestResult> {
+  private async ingestFromGithub(request: InboundRequest, note: (note: IngestNote) => void): Promise<IngestResult> {
     const secrets = this.options.githubWebhookSecrets;
     if (secrets.length === 0) throw new PlatformError('NOT_FOUND', 'GitHub webhooks are not configured');
     if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
     const verified = verifySignature({ scheme: 'github', headers: request.headers, body: request.body, secrets, now: this.context.clock.now() });
     if (!verified.ok) throw new PlatformError('UNAUTHORIZED', verified.message, { cause: verified });
     const delivery = readGithubDelivery(request.headers, request.body);
+    note({ status: 'unmatched', eventKey: delivery.eventKey });
     const orgs = [...new Set(await this.options.resolveGithubOrgs(delivery))];
     if (orgs.length === 0) {
       logUnroutedGithubDelivery(this.context.logger, delivery.eventKey, request.headers);

@@ -62,7 +62,12 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
   }
   const eventKey = event.eventKey.key;
   const sourceIndex = await index.get(event.orgId, event.source);
+  const span = context.telemetry.tracer.startSpan('agent_platform.match', {
+    attributes: { 'agent_platform.source': event.source, 'agent_platform.event_key': eventKey, 'agent_platform.automations.candidates': sourceIndex.size },
+  });
   const { outcomes, matched } = matchEvent(sourceIndex, eventKey, event.payload);
+  span.setAttribute('agent_platform.automations.matched', matched.length);
+  span.end();
   const runs: RunRecord[] = [];
   const runByAutomation = new Map<string, string>();
   const flows: FlowRun[] = [];

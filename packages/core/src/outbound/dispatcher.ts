@@ -15,6 +15,7 @@ import type { ResolvedOutboundOptions } from './options.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { sendOutbound, type OutboundResponse } from './sender.js';
 import { toSubscriptionView } from './subscription-view.js';
+import { contextOf, failSpan, inSpan, SpanKind, traceparentOf } from '../telemetry/tracing.js';
 
 /** Attempts kept on a message: the oldest go first. */
 export const MAX_ATTEMPTS_KEPT = 50;
@@ -110,7 +111,7 @@ export class OutboundDispatcher {
     const number = message.attempt + 1;
     const started = performance.now();
     const at = this.context.clock.now();
-    const response = await this.post(subscription, message, at);
+    const response = await this.postInSpan(subscription, message, number, at);
     const entry: OutboundAttempt = {
       attempt: number,
       at: at.toISOString(),
@@ -120,12 +121,15 @@ export class OutboundDispatcher {
     };
     const attempts = [...message.attempts, entry].slice(-MAX_ATTEMPTS_KEPT);
     const now = this.context.clock.now();
+    const { metrics } = this.context.telemetry;
     if (response.error === null) {
+      metrics.outboundAttempt('delivered');
       await this.settle(message, { status: 'delivered', attempt: number, attempts, detail: null, next_attempt_at: null });
       await this.succeeded(subscription, now);
       return;
     }
     const next = nextAttemptAt(number, now, this.options.retryDelaysMs, this.options.random);
+    metrics.outboundAttempt(next ? 'retry' : 'failed');
     await this.settle(
       message,
       next
@@ -146,7 +150,30 @@ export class OutboundDispatcher {
     await this.failed(subscription, now, response.error);
   }
 
-  private post(subscription: SubscriptionRecord, message: OutboundMessageRecord, at: Date): Promise<OutboundResponse> {
+  /**
+   * One attempt's span (`agent_platform.outbound.send`, a client span in the trace of the work
+   * that emitted the event), whose context the request carries as its `traceparent`.
+   */
+  private postInSpan(subscription: SubscriptionRecord, message: OutboundMessageRecord, attempt: number, at: Date): Promise<OutboundResponse> {
+    const attributes: Record<string, string | number> = {
+      'agent_platform.outbound.message.id': message.id,
+      'agent_platform.outbound.subscription.id': subscription.id,
+      'agent_platform.outbound.event_type': message.event_type,
+      'agent_platform.outbound.attempt': attempt,
+      'http.request.method': 'POST',
+    };
+    // The host only: a subscriber's URL may carry a token in its path or query.
+    const host = URL.canParse(subscription.url) ? new URL(subscription.url).hostname : null;
+    if (host) attributes['server.address'] = host;
+    return inSpan(this.context.telemetry.tracer, 'agent_platform.outbound.send', { parent: contextOf(message.trace_parent), kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const response = await this.post(subscription, message, at, traceparentOf());
+      if (response.statusCode !== null) span.setAttribute('http.response.status_code', response.statusCode);
+      if (response.error !== null) failSpan(span, new Error('the subscriber did not accept the message'));
+      return response;
+    });
+  }
+
+  private post(subscription: SubscriptionRecord, message: OutboundMessageRecord, at: Date, traceParent: string | null): Promise<OutboundResponse> {
     const body = JSON.stringify(message.payload);
     let secret: string;
     try {
@@ -157,7 +184,7 @@ export class OutboundDispatcher {
     const headers = signatureHeaders({ scheme: 'standard-webhooks', secret, body, now: at, id: message.id });
     return sendOutbound({
       url: subscription.url,
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, ...(traceParent ? { traceparent: traceParent } : {}) },
       body,
       timeoutMs: this.options.timeoutMs,
       allowPrivate: this.options.allowPrivateAddresses,

@@ -6,6 +6,7 @@
  * this process's own changes drop it at once. An org with no subscribers costs a map lookup.
  * @module
  */
+import { traceparentOf } from '../telemetry/tracing.js';
 import type { OutboundEventType, OutboundMessageRecord, SubscriptionRecord } from '../schemas/subscription.js';
 import type { OutboundEventSink, ServiceContext } from '../kernel/context.js';
 
@@ -42,7 +43,7 @@ export class OutboundEvents implements OutboundEventSink {
     // The common case on ingest's path — an org known to have no subscriber for this type — stays synchronous.
     const cached = this.cache.get(orgId);
     if (cached && Date.now() - cached.at < CACHE_MS && !cached.subscriptions.some((subscription) => subscription.event_types.includes(type))) return;
-    const work = this.store(orgId, type, data).catch((error: unknown) => {
+    const work = this.store(orgId, type, data, traceparentOf()).catch((error: unknown) => {
       this.context.logger.warn({ kind: 'outbound', orgId, type, err: (error as Error).message }, 'outbound event not stored');
     });
     this.inFlight.add(work);
@@ -59,7 +60,7 @@ export class OutboundEvents implements OutboundEventSink {
     this.cache.delete(orgId);
   }
 
-  private async store(orgId: string, type: OutboundEventType, data: Record<string, unknown>): Promise<void> {
+  private async store(orgId: string, type: OutboundEventType, data: Record<string, unknown>, traceParent: string | null): Promise<void> {
     const subscribers = (await this.subscriptionsOf(orgId)).filter((subscription) => subscription.event_types.includes(type));
     if (subscribers.length === 0) return;
     const now = this.context.clock.now().toISOString();
@@ -79,6 +80,7 @@ export class OutboundEvents implements OutboundEventSink {
       updated_at: now,
       lease_owner: null,
       lease_expires_at: null,
+      ...(traceParent !== null ? { trace_parent: traceParent } : {}),
     }));
     await this.context.storage.outboundMessages.insertMany(messages);
     this.notifyPending();

@@ -8,6 +8,6 @@ export function toSubscriptionView(record: SubscriptionRecord): Subscription {
 
 /** A message as returned: the sender's lease stays internal. */
 export function toOutboundMessageView(record: OutboundMessageRecord): OutboundMessage {
-  const { lease_owner: _owner, lease_expires_at: _expires, ...view } = record;
+  const { lease_owner: _owner, lease_expires_at: _expires, trace_parent: _trace, ...view } = record;
   return view;
 }

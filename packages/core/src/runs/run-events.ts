@@ -6,7 +6,7 @@
  * @module
  */
 import type { LogLevel } from '../ports/logger.js';
-import type { RunRecord, RunStatus } from '../schemas/run.js';
+import { FINAL_RUN_STATUSES, type RunRecord, type RunStatus } from '../schemas/run.js';
 import type { OutboundEventType } from '../schemas/subscription.js';
 import type { ServiceContext } from '../kernel/context.js';
 import { toRunView } from './run-view.js';
@@ -19,9 +19,20 @@ const EVENT_OF: Partial<Record<RunStatus, OutboundEventType>> = {
   CANCELLED: 'run.cancelled',
 };
 
+/** The run metrics: attempts started, runs finished by status, and how long a finished attempt ran. */
+function countTransition(context: ServiceContext, run: RunRecord): void {
+  const { metrics } = context.telemetry;
+  if (run.status === 'RUNNING') metrics.runStarted();
+  else if (FINAL_RUN_STATUSES.includes(run.status)) {
+    const seconds = run.started_at && run.completed_at ? (Date.parse(run.completed_at) - Date.parse(run.started_at)) / 1000 : null;
+    metrics.runFinished(run.status, seconds);
+  }
+}
+
 /** Logs `run`'s move from `from` to its status now, and tells subscribers. */
 export function noteRunTransition(context: ServiceContext, run: RunRecord, from: RunStatus | null, level?: LogLevel): void {
   logRunTransition(context.logger, run, from, level);
+  countTransition(context, run);
   const type = EVENT_OF[run.status];
   if (type) context.outbound.emit(run.org_id, type, toRunView(run));
 }

@@ -10,6 +10,7 @@
  */
 import { logsAt, type Logger, type LogLevel } from '../ports/logger.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
+import { traceFields } from '../telemetry/tracing.js';
 
 const MESSAGES: Record<RunStatus, string> = {
   PENDING: 'run requeued',
@@ -35,6 +36,7 @@ export function logRunTransition(logger: Logger, run: RunRecord, from: RunStatus
     from,
     to: run.status,
     attempt: run.attempt,
+    ...traceFields(),
   };
   if (run.delivery_id) line.deliveryId = run.delivery_id;
   if (run.error_detail) line.reason = run.error_detail;

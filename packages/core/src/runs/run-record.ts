@@ -5,6 +5,7 @@
  */
 import type { RunRecord } from '../schemas/run.js';
 import type { ServiceContext } from '../kernel/context.js';
+import { traceparentOf } from '../telemetry/tracing.js';
 
 /** What distinguishes one new run from another. */
 export interface NewRun {
@@ -20,8 +21,9 @@ export interface NewRun {
   concurrencyKey?: string | null;
 }
 
-/** A PENDING run that has never been attempted. */
+/** A PENDING run that has never been attempted, in the trace of the work creating it (if traced). */
 export function newRunRecord(context: ServiceContext, run: NewRun): RunRecord {
+  const traceParent = traceparentOf();
   return {
     id: context.ids.newId('run'),
     org_id: run.orgId,
@@ -41,5 +43,6 @@ export function newRunRecord(context: ServiceContext, run: NewRun): RunRecord {
     metrics: null,
     dispatch_payload_json: run.manual?.payloadJson ?? null,
     ...(run.concurrencyKey != null ? { concurrency_key: run.concurrencyKey } : {}),
+    ...(traceParent !== null ? { trace_parent: traceParent } : {}),
   };
 }

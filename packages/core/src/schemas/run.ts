@@ -49,6 +49,11 @@ export const runRecordSchema = runSchema.extend({
   lease_expires_at: timestampSchema.nullish(),
   /** A PENDING run waiting out a retry backoff is not claimed before this time; internal. */
   not_before: timestampSchema.nullish(),
+  /**
+   * The W3C `traceparent` of the span that created the run (its delivery's, or the dispatch
+   * request's), so the run's spans join that trace, whichever process executes it; internal.
+   */
+  trace_parent: z.string().nullish(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -138,6 +138,8 @@ export type OutboundMessage = z.infer<typeof outboundMessageSchema>;
 export const outboundMessageRecordSchema = outboundMessageFieldsSchema.extend({
   lease_owner: z.string().nullable(),
   lease_expires_at: timestampSchema.nullable(),
+  /** The W3C `traceparent` of the span that emitted the event: its sends join that trace. */
+  trace_parent: z.string().nullish(),
 });
 export type OutboundMessageRecord = z.infer<typeof outboundMessageRecordSchema>;
 

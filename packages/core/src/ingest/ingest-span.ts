@@ -1,0 +1,63 @@
+/**
+ * The span and metrics of one inbound request (DESIGN §20): a span per request —
+ * `agent_platform.ingest`, continuing the sender's `traceparent` (or the host's HTTP span) — with
+ * its source, org, event key, outcome, delivery id and how many runs it created; and the
+ * `agent_platform.deliveries` counter and ingest-latency histogram by source and outcome. The
+ * runs it creates carry the span's context, so their execution joins this trace.
+ * @module
+ */
+import type { ServiceContext } from '../kernel/context.js';
+import type { IngestResult } from '../schemas/delivery.js';
+import type { IngestOutcome } from '../telemetry/metrics.js';
+import { inboundParent, inSpan, type Span } from '../telemetry/tracing.js';
+import type { RequestHeaders } from './request-headers.js';
+
+/** What a recorded request tells its span: the delivery's status before dedup, and its event key. */
+export interface IngestNote {
+  status: 'matched' | 'unmatched' | 'ignored';
+  eventKey: string | null;
+}
+
+/** Runs `work` (one inbound request) in its span, and counts it. */
+export async function inIngestSpan(
+  context: ServiceContext,
+  target: { orgId: string | null; source: string; headers: RequestHeaders },
+  work: (note: (note: IngestNote) => void) => Promise<IngestResult>,
+): Promise<IngestResult> {
+  const started = performance.now();
+  const { tracer, metrics } = context.telemetry;
+  const { parent, kind } = inboundParent(target.headers);
+  const attributes: Record<string, string> = { 'agent_platform.source': target.source };
+  if (target.orgId !== null) attributes['agent_platform.org.id'] = target.orgId;
+  return inSpan(tracer, 'agent_platform.ingest', { parent, kind, attributes }, async (span) => {
+    let noted: IngestNote | null = null;
+    let result: IngestResult;
+    try {
+      result = await work((note) => {
+        noted = note;
+      });
+    } catch (error) {
+      span.setAttribute('agent_platform.delivery.outcome', 'refused');
+      metrics.delivery(target.source, 'refused', (performance.now() - started) / 1000);
+      throw error;
+    }
+    const outcome = outcomeOf(result, noted);
+    describe(span, result, outcome, noted);
+    metrics.delivery(target.source, outcome, (performance.now() - started) / 1000);
+    return result;
+  });
+}
+
+function outcomeOf(result: IngestResult, note: IngestNote | null): IngestOutcome {
+  if (result.duplicate) return 'duplicate';
+  if (result.matched > 0) return 'matched';
+  return note?.status === 'ignored' ? 'ignored' : 'unmatched';
+}
+
+function describe(span: Span, result: IngestResult, outcome: IngestOutcome, note: IngestNote | null): void {
+  if (!span.isRecording()) return;
+  span.setAttribute('agent_platform.delivery.outcome', outcome);
+  span.setAttribute('agent_platform.delivery.matched', result.matched);
+  if (result.delivery_id) span.setAttribute('agent_platform.delivery.id', result.delivery_id);
+  if (note?.eventKey) span.setAttribute('agent_platform.event_key', note.eventKey);
+}
