@@ -5,7 +5,7 @@
  * @module
  */
 import { MIGRATIONS, type Migration } from './migrations/index.js';
-import type { Backend } from './sql/sql.js';
+import type { Backend, Sql } from './sql/sql.js';
 
 /** A migration as recorded. */
 export interface AppliedMigration {
@@ -58,6 +58,17 @@ export async function applyMigrations(backend: Backend, migrations: readonly Mig
       version: versions.length === 0 ? 0 : Math.max(...versions),
     };
   }, 'read-committed');
+}
+
+/**
+ * The newest migration the database has (0 when none, or when the version table does not exist:
+ * a database nobody migrated), for readiness. Reads only: it takes no lock and creates nothing.
+ */
+export async function appliedVersion(sql: Sql): Promise<number> {
+  const { rows } = await sql.query<{ present: boolean }>("SELECT to_regclass('agent_platform.schema_migrations') IS NOT NULL AS present");
+  if (!rows[0]?.present) return 0;
+  const latest = await sql.query<{ version: number | null }>('SELECT max(version) AS version FROM agent_platform.schema_migrations');
+  return Number(latest.rows[0]?.version ?? 0);
 }
 
 /** Versions 1, 2, 3, ... in order: a gap or a repeat is a mistake in the list, caught before running. */

@@ -4,7 +4,8 @@
  * @module
  */
 import type { StorageAdapter } from '@agent-platform/core';
-import { applyMigrations } from './migrate.js';
+import { applyMigrations, appliedVersion } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
 import type { CommonStorageOptions, GroupCommitLimits } from './options.js';
 import { createRepositories, deliveryBatcher, PRUNE_EXPIRED_CLAIMS, type ClaimHooks, type DeliveryBatcher } from './repositories/index.js';
 import { createRunQueue } from './run-queue.js';
@@ -77,6 +78,10 @@ export function storageOver(backend: Backend, groupCommit: BatchLimits | false):
     },
     ping() {
       return backend.ping();
+    },
+    async migrationStatus() {
+      // Without `migrate: false` every migration was applied at open; with it, a deploy step applies them.
+      return { applied: await appliedVersion(backend.sql), latest: MIGRATIONS.length };
     },
     close() {
       return backend.close();

@@ -24,6 +24,7 @@ export {
   type DeliveryListOptions,
   type GithubLinksRepository,
   type RunsRepository,
+  type RunQueueSummary,
   type RunGuard,
   type RunPatch,
   type ListOptions,

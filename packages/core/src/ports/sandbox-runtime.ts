@@ -115,6 +115,11 @@ export interface SandboxRuntime {
    * existing ones. Time spent paused counts toward `timeoutMs`.
    */
   exec(sandboxId: string, input: ExecInput): AsyncIterable<ExecEvent>;
+  /**
+   * Resolves when the runtime can start sandboxes now (readiness: Docker's engine answers its
+   * `/_ping`); throws otherwise, and after `close()`. Optional: a runtime without it is not checked.
+   */
+  ping?(): Promise<void>;
   /** Stops and removes everything this runtime created (idempotent). */
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
+import type { SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { RunQueue } from './run-queue.js';
@@ -127,6 +128,21 @@ export interface RunsRepository {
   listLive(orgId: string, automationId: string, concurrencyKey: string | null): Promise<RunRecord[]>;
   /** How many of an automation's runs were created at or after `since` and are neither SKIPPED nor CANCELLED (rate limits). */
   countCreatedSince(orgId: string, automationId: string, since: string): Promise<number>;
+  /**
+   * Where the queue stands, over every org: read for the metrics at each scrape. Must not scan
+   * finished runs.
+   */
+  queueSummary(): Promise<RunQueueSummary>;
+}
+
+/** What {@link RunsRepository.queueSummary} answers. */
+export interface RunQueueSummary {
+  /** PENDING runs (those waiting out a backoff or held by flow control included). */
+  pending: number;
+  /** `created_at` of the oldest PENDING run; `null` when there is none. */
+  oldestPendingAt: string | null;
+  /** RUNNING runs per org; orgs with none are absent. */
+  runningByOrg: Record<string, number>;
 }
 
 /** The state a {@link RunsRepository.transition} requires. */
@@ -258,6 +274,8 @@ export interface SandboxesRepository {
   /** Replaces a stored record; false when there is none. */
   update(record: SandboxRecord): Promise<boolean>;
   delete(id: string): Promise<boolean>;
+  /** How many sandboxes are stored in each status (statuses with none are absent); read for the metrics. */
+  countByStatus(): Promise<Partial<Record<SandboxStatus, number>>>;
 }
 
 export interface ConversationsRepository {
@@ -406,5 +424,11 @@ export interface StorageAdapter extends StorageRepositories {
   transaction<T>(fn: (tx: StorageRepositories) => Promise<T>): Promise<T>;
   /** Resolves when the backend is reachable (readiness); throws otherwise. */
   ping(): Promise<void>;
+  /**
+   * The schema's migration state, for readiness: `applied` is the newest migration the database
+   * has (0 for none), `latest` the newest this adapter's code knows. Adapters with no schema to
+   * migrate (memory) leave it out. Throws when the backend is unreachable.
+   */
+  migrationStatus?(): Promise<{ applied: number; latest: number }>;
   close(): Promise<void>;
 }

@@ -126,6 +126,8 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     timeOf: (row) => row.created_at,
     order: 'newest-first',
   });
+  // Counted by status for the metrics.
+  const sandboxesByStatus = new GroupIndex<SandboxRecord>((row) => row.status);
   const conversationsByUser = new OrderedIndex<AppConversationRecord>({
     keyOf: (row) => row.created_by_user_id,
     timeOf: (row) => row.created_at,
@@ -178,7 +180,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     }),
     dedupClaims: new Table<DedupClaimRow>((row) => claimKey(row.org_id, row.source, row.key), [dedupClaimsByExpiry]),
     githubLinks: new Table<GithubLinkRecord>((row) => linkKey(row.kind, row.key, row.org_id), [githubLinksByRef, githubLinksByOrg]),
-    sandboxes: new Table<SandboxRecord>((row) => row.id, [sandboxesByUser]),
+    sandboxes: new Table<SandboxRecord>((row) => row.id, [sandboxesByUser, sandboxesByStatus]),
     conversations: new Table<AppConversationRecord>((row) => row.id, [conversationsByUser]),
     /** Each conversation's events by conversation id; an event's index is its `seq`. */
     events: new AppendLog<ConversationEvent>(),
@@ -211,6 +213,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     githubLinksByRef,
     githubLinksByOrg,
     sandboxesByUser,
+    sandboxesByStatus,
     conversationsByUser,
     startTasksByUser,
     subscriptionsByOrg,

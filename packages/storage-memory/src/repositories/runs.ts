@@ -71,6 +71,13 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
       const counted = readView(access, db.runs).ordered(db.countedRunsByAutomation, pairKey(orgId, automationId));
       return counted.size - firstAtOrAfter(counted, instantOf(since));
     },
+    async queueSummary() {
+      const view = readView(access, db.runs);
+      const pending = view.ordered(db.runsByStatus, 'PENDING');
+      const runningByOrg: Record<string, number> = {};
+      for (const run of view.ordered(db.runsByStatus, 'RUNNING').all()) runningByOrg[run.org_id] = (runningByOrg[run.org_id] ?? 0) + 1;
+      return { pending: pending.size, oldestPendingAt: pending.at(0)?.created_at ?? null, runningByOrg };
+    },
     async transition(orgId, id, guard, patch) {
       // Copied before queueing, so changes the caller makes while the write waits do not land.
       const rule = cloneJson(guard);

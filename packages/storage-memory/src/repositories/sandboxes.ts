@@ -2,8 +2,8 @@
  * Sandboxes: looked up by id (any user's, for the executor), listed per user in cursor pages.
  * @module
  */
-import type { SandboxesRepository } from '@agent-platform/core';
-import type { Access } from '../database/access.js';
+import { SANDBOX_STATUSES, type SandboxesRepository, type SandboxStatus } from '@agent-platform/core';
+import { readView, type Access } from '../database/access.js';
 import type { Database } from '../database/database.js';
 import { userOwnedRepository } from './user-owned.js';
 
@@ -12,6 +12,15 @@ export function sandboxesRepository(db: Database, access: Access): SandboxesRepo
     ...userOwnedRepository(db.sandboxes, db.sandboxesByUser, access, 'A sandbox'),
     async delete(id) {
       return access.write(() => db.sandboxes.delete(id));
+    },
+    async countByStatus() {
+      const view = readView(access, db.sandboxes);
+      const counts: Partial<Record<SandboxStatus, number>> = {};
+      for (const status of SANDBOX_STATUSES) {
+        const count = view.group(db.sandboxesByStatus, status).length;
+        if (count > 0) counts[status] = count;
+      }
+      return counts;
     },
   };
 }

@@ -102,6 +102,25 @@ export function runsRepository(sql: Sql): RunsRepository {
           : await sql.query<DataRow>(LIST_LIVE.keyed, [toText(orgId), toText(automationId), toText(concurrencyKey)]);
       return recordsOf<RunRecord>(rows);
     },
+    async queueSummary() {
+      // Through the (status, created_at, id) index: finished runs are never read.
+      const { rows } = await sql.query<{ status: string; org_id: string; n: number; oldest: string | Date | null }>(
+        `SELECT status, org_id, count(*)::int AS n, min(created_at) AS oldest FROM agent_platform.runs
+         WHERE status IN ('PENDING', 'RUNNING') GROUP BY status, org_id`,
+      );
+      let pending = 0;
+      let oldest: number | null = null;
+      const runningByOrg: Record<string, number> = {};
+      for (const row of rows) {
+        if (row.status === 'RUNNING') runningByOrg[row.org_id] = row.n;
+        else {
+          pending += row.n;
+          const at = row.oldest === null ? null : new Date(row.oldest).getTime();
+          if (at !== null && (oldest === null || at < oldest)) oldest = at;
+        }
+      }
+      return { pending, oldestPendingAt: oldest === null ? null : new Date(oldest).toISOString(), runningByOrg };
+    },
     async countCreatedSince(orgId, automationId, since) {
       const { rows } = await sql.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM agent_platform.runs

@@ -2,7 +2,7 @@
  * Sandboxes: looked up by id alone (the executor's view), listed per user in cursor pages.
  * @module
  */
-import type { SandboxRecord, SandboxesRepository } from '@agent-platform/core';
+import type { SandboxRecord, SandboxesRepository, SandboxStatus } from '@agent-platform/core';
 import { toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, recordOf, type DataRow } from './rows.js';
@@ -38,6 +38,15 @@ export function sandboxesRepository(sql: Sql): SandboxesRepository {
     async delete(id) {
       const { rowCount } = await sql.query('DELETE FROM agent_platform.sandboxes WHERE id = $1', [toText(id)]);
       return rowCount > 0;
+    },
+    async countByStatus() {
+      // A scan: sandboxes live as long as their runs or users keep them, so the table stays small.
+      const { rows } = await sql.query<{ status: SandboxStatus; n: number }>(
+        `SELECT data->>'status' AS status, count(*)::int AS n FROM agent_platform.sandboxes GROUP BY 1`,
+      );
+      const counts: Partial<Record<SandboxStatus, number>> = {};
+      for (const row of rows) if (row.status) counts[row.status] = row.n;
+      return counts;
     },
   };
 }

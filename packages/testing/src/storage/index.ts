@@ -16,6 +16,7 @@ import { describeLifecycle } from './lifecycle.js';
 import { describeOutboundMessages } from './outbound-messages.js';
 import { describeProviderTokens } from './provider-tokens.js';
 import { describeRuns } from './runs.js';
+import { describeQueueSummary } from './queue-summary.js';
 import { describeRunTransitions } from './run-transitions.js';
 import { describeSandboxes } from './sandboxes.js';
 import { describeSettings } from './settings.js';
@@ -61,6 +62,7 @@ export function testStorageAdapter(name: string, factory: StorageAdapterFactory,
     describeWebhooks(ctx);
     describeAutomations(ctx);
     describeRuns(ctx);
+    describeQueueSummary(ctx);
     describeRunTransitions(ctx);
     describeDeliveries(ctx);
     describeGithubLinks(ctx);
