@@ -57,7 +57,18 @@ export function logUnroutedGithubDelivery(logger: Logger, eventKey: string, head
   if (!logsAt(logger, 'info')) return;
   const providerDeliveryId = header(headers, 'x-github-delivery')?.trim().slice(0, 200) || null;
   logger.info(
-    { kind: 'delivery', orgId: null, source: 'github', deliveryId: null, providerDeliveryId, eventKey, status: 'unrouted', matched: 0, runIds: [], ...traceFields() },
+    {
+      kind: 'delivery',
+      orgId: null,
+      source: 'github',
+      deliveryId: null,
+      providerDeliveryId,
+      eventKey,
+      status: 'unrouted',
+      matched: 0,
+      runIds: [],
+      ...traceFields(),
+    },
     'delivery unrouted: no org is linked to its installation or accounts',
   );
 }

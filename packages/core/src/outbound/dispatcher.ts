@@ -165,12 +165,17 @@ export class OutboundDispatcher {
     // The host only: a subscriber's URL may carry a token in its path or query.
     const host = URL.canParse(subscription.url) ? new URL(subscription.url).hostname : null;
     if (host) attributes['server.address'] = host;
-    return inSpan(this.context.telemetry.tracer, 'agent_platform.outbound.send', { parent: contextOf(message.trace_parent), kind: SpanKind.CLIENT, attributes }, async (span) => {
-      const response = await this.post(subscription, message, at, traceparentOf());
-      if (response.statusCode !== null) span.setAttribute('http.response.status_code', response.statusCode);
-      if (response.error !== null) failSpan(span, new Error('the subscriber did not accept the message'));
-      return response;
-    });
+    return inSpan(
+      this.context.telemetry.tracer,
+      'agent_platform.outbound.send',
+      { parent: contextOf(message.trace_parent), kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        const response = await this.post(subscription, message, at, traceparentOf());
+        if (response.statusCode !== null) span.setAttribute('http.response.status_code', response.statusCode);
+        if (response.error !== null) failSpan(span, new Error('the subscriber did not accept the message'));
+        return response;
+      },
+    );
   }
 
   private post(subscription: SubscriptionRecord, message: OutboundMessageRecord, at: Date, traceParent: string | null): Promise<OutboundResponse> {

@@ -16,8 +16,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { failSpan, inSpan } from '../telemetry/tracing.js';
 
 export function tracedRuntime(runtime: SandboxRuntime, telemetry: Telemetry): SandboxRuntime {
-  const exec = (sandboxId: string, input: ExecInput): AsyncIterable<ExecEvent> =>
-    tracedExec(runtime, telemetry, sandboxId, input, otelContext.active());
+  const exec = (sandboxId: string, input: ExecInput): AsyncIterable<ExecEvent> => tracedExec(runtime, telemetry, sandboxId, input, otelContext.active());
   const start = (input: StartSandboxInput) =>
     inSpan(telemetry.tracer, 'agent_platform.sandbox.start', { attributes: { 'agent_platform.sandbox.runtime': runtime.name } }, async (span) => {
       const started = await runtime.start(input);

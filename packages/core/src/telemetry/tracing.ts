@@ -7,18 +7,7 @@
  * Attributes never carry secrets or payload values: ids, names, counts, statuses.
  * @module
  */
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 
 export { SpanKind, type Span, type Tracer };
 
