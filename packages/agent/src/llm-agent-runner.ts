@@ -8,6 +8,9 @@
  *
  * The run is a short function over its steps (`steps/`): each writes what it does to one
  * `EventSink`, which `streamEvents` turns into the port's `AgentEvent`s as they happen.
+ *
+ * Each run is traced (`telemetry/`): an `invoke_agent` span under the span active when it starts,
+ * a span per step, model call and tool call, and the GenAI token and duration metrics.
  * @module
  */
 import type { AgentOutcome, AgentRunInput, AgentRunner } from '@agent-platform/core';
@@ -17,19 +20,26 @@ import { prepareRun } from './run/prepare-run.js';
 import type { EventSink } from './sink/event-sink.js';
 import { streamEvents } from './sink/event-stream.js';
 import { takeStep } from './steps/take-step.js';
+import { AgentTelemetry } from './telemetry/agent-telemetry.js';
+import type { RunTelemetry } from './telemetry/run-telemetry.js';
 
 export type { LlmAgentRunnerOptions } from './run/options.js';
 
 export function createLlmAgentRunner(options: LlmAgentRunnerOptions = {}): AgentRunner {
-  return { run: (input) => streamEvents((sink) => runAgent(input, options, sink)) };
+  const telemetry = new AgentTelemetry(options.telemetry);
+  return { run: (input) => streamEvents((sink) => telemetry.invokeAgent(input, (trace) => runAgent(input, options, trace, sink))) };
 }
 
 /** One run: set up, steps until one ends it, its outcome reported, then what it holds released. */
-async function runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions, sink: EventSink): Promise<void> {
-  const prepared = await prepareRun(input, options, sink);
-  if ('outcome' in prepared) return sink.finish(prepared.outcome);
+async function runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions, telemetry: RunTelemetry, sink: EventSink): Promise<void> {
+  const finish = (outcome: AgentOutcome) => {
+    telemetry.finished(outcome);
+    return sink.finish(outcome);
+  };
+  const prepared = await prepareRun(input, options, telemetry, sink);
+  if ('outcome' in prepared) return finish(prepared.outcome);
   try {
-    await sink.finish(await steps(prepared.run));
+    await finish(await steps(prepared.run));
   } finally {
     await prepared.release();
   }
@@ -37,7 +47,7 @@ async function runAgent(input: AgentRunInput, options: LlmAgentRunnerOptions, si
 
 async function steps(run: AgentRun): Promise<AgentOutcome> {
   for (let iteration = 1; iteration <= run.maxIterations; iteration++) {
-    const outcome = await takeStep(run);
+    const outcome = await run.telemetry.step(() => takeStep(run));
     if (outcome) return outcome;
   }
   return { status: 'FAILED', reason: `max iterations reached (${run.maxIterations})`, metrics: run.metrics.snapshot() };

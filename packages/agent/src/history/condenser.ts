@@ -7,7 +7,7 @@
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { HistoryEvent } from './events.js';
-import { callModel, type StepUsage } from '../model/model-call.js';
+import { callModel, type ModelStep } from '../model/model-call.js';
 import { visibleEvents } from './history.js';
 
 export interface CondenserOptions {
@@ -66,7 +66,7 @@ export async function summarize(
   model: LanguageModelV3,
   forgotten: readonly HistoryEvent[],
   options: CondenserOptions & { signal: AbortSignal; maxRetries: number },
-): Promise<{ summary: string; usage: StepUsage }> {
+): Promise<ModelStep & { summary: string }> {
   const max = options.maxSummaryInputChars ?? 100_000;
   let transcript = forgotten.map(render).join('\n\n');
   if (transcript.length > max) transcript = transcript.slice(transcript.length - max);
@@ -85,5 +85,6 @@ export async function summarize(
     signal: options.signal,
     maxRetries: options.maxRetries,
   });
-  return { summary: result.text.trim() || '(no summary)', usage: result.usage };
+  // The call's report (usage, ids, attempts) goes with it: the condenser's calls are counted and traced as the loop's are.
+  return { ...result, summary: result.text.trim() || '(no summary)' };
 }

@@ -29,8 +29,8 @@ export class MetricsTracker {
     this.contextWindow = this.price({ input_tokens: 1, output_tokens: 1 })?.model.context_window ?? null;
   }
 
-  /** Adds one model call's usage and cost. */
-  add(usage: StepUsage): void {
+  /** Adds one model call's usage and cost; returns that call's cost in USD, or null when its price is unknown. */
+  add(usage: StepUsage): number | null {
     const turn: TokenUsage = {
       prompt_tokens: usage.inputTokens,
       completion_tokens: usage.outputTokens,
@@ -47,8 +47,12 @@ export class MetricsTracker {
       cache_read_tokens: Math.min(turn.cache_read_tokens, turn.prompt_tokens),
       cache_write_tokens: Math.min(turn.cache_write_tokens, Math.max(0, turn.prompt_tokens - turn.cache_read_tokens)),
     });
-    if (price) this.cost += price.total_price;
-    else this.known = false;
+    if (!price) {
+      this.known = false;
+      return null;
+    }
+    this.cost += price.total_price;
+    return price.total_price;
   }
 
   /** Whether the budget is spent (never, when there is none or the price is unknown). */

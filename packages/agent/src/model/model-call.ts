@@ -17,6 +17,12 @@ export interface ModelStep {
   calls: { toolCallId: string; toolName: string; input: unknown }[];
   responseId: string;
   usage: StepUsage;
+  /** The model that answered, as the provider named it (it may be more precise than the one asked for). */
+  responseModel: string | null;
+  /** Why the model stopped: the provider's own word (`stop`, `tool_calls`, `end_turn`, …), else the AI SDK's. */
+  finishReason: string | null;
+  /** Tries it took: 1, plus the retries. */
+  attempts: number;
 }
 
 /** Token usage of one call, flattened. */
@@ -89,7 +95,9 @@ export async function callModel(input: ModelCallInput): Promise<ModelStep> {
   let backoff = input.initialBackoffMs ?? 2000;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await streamOnce(input);
+      const step = await streamOnce(input);
+      step.attempts = attempt;
+      return step;
     } catch (error) {
       if (input.signal.aborted) throw error;
       errors.push(error);
@@ -109,7 +117,16 @@ async function streamOnce(input: ModelCallInput): Promise<ModelStep> {
     toolChoice: { type: 'auto' },
     abortSignal: input.signal,
   });
-  const step: ModelStep = { text: '', reasoning: '', calls: [], responseId: '', usage: emptyStepUsage() };
+  const step: ModelStep = {
+    text: '',
+    reasoning: '',
+    calls: [],
+    responseId: '',
+    usage: emptyStepUsage(),
+    responseModel: null,
+    finishReason: null,
+    attempts: 1,
+  };
   const reader = stream.getReader();
   try {
     for (;;) {
@@ -127,9 +144,11 @@ async function streamOnce(input: ModelCallInput): Promise<ModelStep> {
           break;
         case 'response-metadata':
           if (part.id) step.responseId = part.id;
+          if (part.modelId) step.responseModel = part.modelId;
           break;
         case 'finish':
           step.usage = flattenUsage(part.usage);
+          step.finishReason = part.finishReason.raw ?? part.finishReason.unified;
           break;
         case 'error':
           throw part.error;

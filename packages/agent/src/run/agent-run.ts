@@ -1,6 +1,7 @@
 /**
  * One run of the agent, as its steps share it: the owner's settings and model, the tools, the
- * history the model is shown, the metrics, what stops it and the sink its events go to.
+ * history the model is shown, the metrics and telemetry, what stops it and the sink its events
+ * go to.
  * @module
  */
 import type { AgentOutcome, AgentRunInput, AgentSettings } from '@agent-platform/core';
@@ -9,6 +10,7 @@ import type { HistoryEvent } from '../history/events.js';
 import type { MetricsTracker } from '../model/metrics.js';
 import type { ResolvedModel } from '../model/model.js';
 import type { EventSink } from '../sink/event-sink.js';
+import type { RunTelemetry } from '../telemetry/run-telemetry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Toolbox } from '../tools/toolbox.js';
 import type { RunStop } from './stop.js';
@@ -18,6 +20,8 @@ export interface AgentRun {
   readonly settings: AgentSettings;
   readonly model: ResolvedModel;
   readonly metrics: MetricsTracker;
+  /** The run's spans and metrics. */
+  readonly telemetry: RunTelemetry;
   /** The secret values of the owner's settings: never in what the model or the events see. */
   readonly secrets: readonly string[];
   readonly stop: RunStop;

@@ -2,6 +2,7 @@
  * The options of `createLlmAgentRunner`.
  * @module
  */
+import type { TelemetryOptions } from '@agent-platform/core';
 import type { CondenserOptions } from '../history/condenser.js';
 import type { TerminalOptions } from '../tools/terminal.js';
 
@@ -20,4 +21,9 @@ export interface LlmAgentRunnerOptions {
   defaultTimeoutMs?: number;
   /** MCP connection limits. */
   mcp?: { connectTimeoutMs?: number; callTimeoutMs?: number };
+  /**
+   * Where the agent's spans and metrics go (OpenTelemetry GenAI conventions). Default: the global
+   * tracer and meter providers, as they are when the runner is created.
+   */
+  telemetry?: TelemetryOptions;
 }

@@ -12,6 +12,7 @@ import { connectMcpServers, type McpToolset } from '../mcp/index.js';
 import { MetricsTracker } from '../model/metrics.js';
 import { ModelConfigError, resolveModel, type ResolvedModel } from '../model/model.js';
 import type { EventSink } from '../sink/event-sink.js';
+import type { RunTelemetry } from '../telemetry/run-telemetry.js';
 import { fileEditorTool } from '../tools/file-editor.js';
 import { mcpAgentTool } from '../tools/mcp-tools.js';
 import { platformTools } from '../tools/platform.js';
@@ -27,7 +28,7 @@ import { startStop } from './stop.js';
 /** A run ready for its steps, with what releases what it holds; or the outcome of one that cannot start. */
 export type PreparedRun = { run: AgentRun; release(): Promise<void> } | { outcome: AgentOutcome };
 
-export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOptions, sink: EventSink): Promise<PreparedRun> {
+export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOptions, telemetry: RunTelemetry, sink: EventSink): Promise<PreparedRun> {
   const { settings } = input;
   if (!settings.llmModel) return { outcome: { status: 'FAILED', reason: "the built-in agent needs an llm_model in the owner's settings" } };
   let model: ResolvedModel;
@@ -42,6 +43,7 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
     if (error instanceof ModelConfigError) return { outcome: { status: 'FAILED', reason: error.message } };
     throw error;
   }
+  telemetry.useModel(model);
 
   const secrets = secretValuesOf(settings);
   const stop = startStop(input.signal, input.timeoutMs ?? options.defaultTimeoutMs ?? 30 * 60_000);
@@ -80,6 +82,7 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
       settings,
       model,
       metrics,
+      telemetry,
       secrets,
       stop,
       sink,

@@ -1,8 +1,8 @@
 /**
  * One model call of a step: the history condensed if it needs it, the model called with it and
- * the tools, the usage counted and reported. An answer without a tool call ends the run (it is
- * recorded as the agent's message and is its final word), and so does a spent budget; otherwise
- * the step goes on with the tool calls.
+ * the tools (in its `chat` span), the usage counted and reported. An answer without a tool call
+ * ends the run (it is recorded as the agent's message and is its final word), and so does a
+ * spent budget; otherwise the step goes on with the tool calls.
  * @module
  */
 import type { AgentOutcome, MetricsSnapshot } from '@agent-platform/core';
@@ -29,19 +29,23 @@ export async function callModelStep(run: AgentRun): Promise<ModelTurn> {
   const { model, metrics } = run;
   let step: ModelStep;
   try {
-    step = await callModel({
-      model: model.model,
-      prompt: [{ role: 'system', content: run.systemPrompt }, ...toModelMessages(run.history)],
-      tools: run.tools.wire,
-      signal: run.stop.signal,
-      maxRetries: run.maxRetries,
-    });
+    step = await run.telemetry.chat(
+      { model, purpose: 'step', signal: run.stop.signal },
+      () =>
+        callModel({
+          model: model.model,
+          prompt: [{ role: 'system', content: run.systemPrompt }, ...toModelMessages(run.history)],
+          tools: run.tools.wire,
+          signal: run.stop.signal,
+          maxRetries: run.maxRetries,
+        }),
+      (reply) => metrics.add(reply.usage),
+    );
   } catch (error) {
     if (run.stop.signal.aborted) return end(stopped(run));
     return end({ status: 'FAILED', reason: describeModelError(error, model.name, run.secrets), metrics: metrics.snapshot() });
   }
   if (!step.responseId) step.responseId = `resp_${randomUUID()}`;
-  metrics.add(step.usage);
   const snapshot = metrics.snapshot();
   await run.sink.metrics(snapshot);
 

@@ -18,13 +18,16 @@ export async function condenseIfNeeded(run: AgentRun): Promise<'stopped' | 'done
   const forgotten = visibleEvents(history).filter((entry) => forgottenIds.includes(entry.id));
   let condensed: Awaited<ReturnType<typeof summarize>>;
   try {
-    condensed = await summarize(run.model.model, forgotten, { ...run.condenser, signal: run.stop.signal, maxRetries: run.maxRetries });
+    condensed = await run.telemetry.chat(
+      { model: run.model, purpose: 'condense', signal: run.stop.signal },
+      () => summarize(run.model.model, forgotten, { ...run.condenser, signal: run.stop.signal, maxRetries: run.maxRetries }),
+      (summary) => metrics.add(summary.usage),
+    );
   } catch (error) {
     if (run.stop.signal.aborted) return 'stopped';
     await run.sink.note({ type: 'condensation_failed', error: describeModelError(error, run.model.name, run.secrets) });
     return 'done';
   }
-  metrics.add(condensed.usage);
   await remember(run, condensationEvent(forgottenIds, condensed.summary, 1));
   await run.sink.metrics(metrics.snapshot());
   return 'done';

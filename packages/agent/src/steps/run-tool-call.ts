@@ -10,10 +10,25 @@ import { remember, type AgentRun } from '../run/agent-run.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { ModelReply } from './call-model.js';
 
-/** How a call ended for its step: answered, the task finished (the finish tool), or the run stopped during it. */
-export type ToolCallEnd = { type: 'answered' } | { type: 'finish'; finalResponse: string } | { type: 'stopped' };
+/**
+ * Why a call's answer is an error (its span's `error.type`): no such tool, arguments that do not
+ * check, the tool threw, or its result says so (a command's non-zero exit, an MCP error, …).
+ */
+export type ToolErrorType = 'unknown_tool' | 'invalid_arguments' | 'tool_failed' | 'tool_error';
 
-const ANSWERED: ToolCallEnd = { type: 'answered' };
+/**
+ * How a call ended for its step: answered (an error answer says what kind), rejected by the user,
+ * the task finished (the finish tool), or the run stopped during it.
+ */
+export type ToolCallEnd =
+  | { type: 'answered'; error: ToolErrorType | null }
+  | { type: 'rejected' }
+  | { type: 'finish'; finalResponse: string }
+  | { type: 'stopped' };
+
+const ANSWERED: ToolCallEnd = { type: 'answered', error: null };
+const ANSWERED_WITH_ERROR: ToolCallEnd = { type: 'answered', error: 'tool_error' };
+const REJECTED: ToolCallEnd = { type: 'rejected' };
 const STOPPED: ToolCallEnd = { type: 'stopped' };
 
 /** Runs the `index`th tool call of the model's reply. */
@@ -39,20 +54,20 @@ export async function runToolCall(run: AgentRun, reply: ModelReply, index: numbe
   });
   await remember(run, action);
 
-  const answerError = async (error: string) => {
+  const answerError = async (error: string, type: ToolErrorType): Promise<ToolCallEnd> => {
     await remember(run, agentErrorEvent(call.toolName, call.toolCallId, error));
-    return ANSWERED;
+    return { type: 'answered', error: type };
   };
-  if (!tool || !prepared) return answerError(`There is no tool named "${call.toolName}". Tools: ${run.tools.names.join(', ')}.`);
-  if (!prepared.ok) return answerError(prepared.error);
-  if (!(await confirmed(run, tool, action, call.toolCallId))) return ANSWERED;
+  if (!tool || !prepared) return answerError(`There is no tool named "${call.toolName}". Tools: ${run.tools.names.join(', ')}.`, 'unknown_tool');
+  if (!prepared.ok) return answerError(prepared.error, 'invalid_arguments');
+  if (!(await confirmed(run, tool, action, call.toolCallId))) return REJECTED;
 
   let result: ToolResult;
   try {
     result = await prepared.run(run.toolContext);
   } catch (error) {
     if (run.stop.signal.aborted) return STOPPED;
-    return answerError(`the tool failed: ${error instanceof Error ? error.message : String(error)}`);
+    return answerError(`the tool failed: ${error instanceof Error ? error.message : String(error)}`, 'tool_failed');
   }
   if (run.stop.signal.aborted) return STOPPED;
   // Secret values never reach the model (a third party) or the stored events.
@@ -69,7 +84,8 @@ export async function runToolCall(run: AgentRun, reply: ModelReply, index: numbe
       ...(result.observation ? { extra: result.observation } : {}),
     }),
   );
-  return result.finish ? { type: 'finish', finalResponse: text } : ANSWERED;
+  if (result.finish) return { type: 'finish', finalResponse: text };
+  return result.isError ? ANSWERED_WITH_ERROR : ANSWERED;
 }
 
 /** In confirmation mode, the user's decision on a tool that changes something; a rejection is recorded as the call's answer. */

@@ -1,7 +1,7 @@
 /**
  * One step of the loop (OpenHands' `agent.step`): the follow-ups the user sent meanwhile, one
- * model call, then each tool call it asked for, in order. It ends the run with an outcome, or
- * returns null for the next step.
+ * model call, then each tool call it asked for, in order, each in its `execute_tool` span. It
+ * ends the run with an outcome, or returns null for the next step.
  * @module
  */
 import type { AgentOutcome } from '@agent-platform/core';
@@ -17,8 +17,8 @@ export async function takeStep(run: AgentRun): Promise<AgentOutcome | null> {
   if (turn.type === 'end') return turn.outcome;
   // The finish tool ends the run once the step's other calls have run too.
   let finalResponse: string | null = null;
-  for (let index = 0; index < turn.step.calls.length; index++) {
-    const end = await runToolCall(run, turn, index);
+  for (const [index, call] of turn.step.calls.entries()) {
+    const end = await run.telemetry.toolCall(call, () => runToolCall(run, turn, index));
     if (end.type === 'stopped') return stopped(run);
     if (end.type === 'finish') finalResponse = end.finalResponse;
   }
