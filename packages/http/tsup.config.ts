@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild(['index', 'fastify', 'express', 'node']);
+export default packageBuild(['index', 'fastify', 'express', 'node', 'metrics']);

@@ -6,6 +6,7 @@
  * `AGENT_PLATFORM_DATA_DIR`.
  */
 import { readHttpLimits } from '@agent-platform/example-server/app';
+import { startTelemetry } from '@agent-platform/example-server/telemetry';
 import { loadConfig } from '@agent-platform/example-server/config';
 import { exitOnStartupError, onShutdown } from '@agent-platform/example-server/lifecycle';
 import { createLogger } from '@agent-platform/example-server/logger';
@@ -21,9 +22,13 @@ try {
   const config = loadConfig();
   logger.level = config.logLevel;
   const limits = readHttpLimits();
-  const { platform, close } = await createServerPlatform(config, logger);
+  // The server's tracing and metrics (OTEL_EXPORTER_OTLP_ENDPOINT, AGENT_PLATFORM_METRICS…), started before the platform.
+  const telemetry = await startTelemetry(config, logger);
+  const { platform, close } = await createServerPlatform(config, logger, telemetry.options);
   const app = express();
   app.disable('x-powered-by');
+  // Prometheus' text format, without credentials: keep /metrics off the public internet.
+  if (telemetry.metricsOnApiPort && telemetry.metricsHandler) app.get('/metrics', telemetry.metricsHandler);
   const api = createExpressRouter({ platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
   app.use(api);
   // Every answer in the API's shape: unknown paths, errors, and Node's own refusals (hardenNodeServer).
@@ -48,6 +53,7 @@ try {
     await Promise.all([api.closeStreams(), sockets.close()]);
     await closed;
     await close();
+    await telemetry.shutdown();
   });
 } catch (error) {
   exitOnStartupError(logger, error);

@@ -1,14 +1,22 @@
 import type { AgentPlatform } from '@agent-platform/core';
+import type { MetricsHandler } from '@agent-platform/http/metrics';
 import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '@agent-platform/http/fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import { readHttpLimits, type HttpLimits } from './http-limits.js';
 
 export { DEFAULT_HTTP_LIMITS, readHttpLimits, type HttpLimits } from './http-limits.js';
+// For the Express example, which reuses the server's setup (the package exports ./app).
 
 export interface FastifyAppOptions {
   /** Time to receive a request's headers, and the whole request (also the body deadline). Default: from the environment. */
   limits?: HttpLimits;
+  /**
+   * Serves `GET /metrics` (Prometheus' text format) with this handler, without credentials:
+   * keep the path off the public internet (a private network, or a proxy that refuses it).
+   * Default: no `/metrics`.
+   */
+  metrics?: MetricsHandler | null;
 }
 
 /**
@@ -24,5 +32,13 @@ export async function createFastifyApp(platform: AgentPlatform, logger: Logger, 
   await app.register(agentPlatformPlugin, { platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
   installFastifyErrorHandlers(app, { logger });
   app.get('/', (_request, reply) => reply.redirect('/console'));
+  const metrics = options.metrics;
+  if (metrics) {
+    // The handler writes the raw response itself; a scrape is not worth a log line.
+    app.get('/metrics', { logLevel: 'warn' }, (request, reply) => {
+      reply.hijack();
+      void metrics(request.raw, reply.raw);
+    });
+  }
   return app;
 }

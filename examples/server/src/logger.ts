@@ -4,6 +4,7 @@
  * choice. Credentials in headers are redacted should anything ever log them.
  * @module
  */
+import { trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 import { build as prettyStream, type MessageFormatFunc } from 'pino-pretty';
 
@@ -29,6 +30,7 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
     : logFormatFrom(process.env.AGENT_PLATFORM_LOG_FORMAT, Boolean(process.stdout.isTTY));
   const settings = {
     level,
+    mixin: traceMixin,
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-session-api-key"]', 'req.headers.cookie', '*.webhook_secret', '*.key', '*.token'],
       censor: '[redacted]',
@@ -54,6 +56,17 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   // A log format is not worth refusing to start over: say so, and go on.
   if (chosen.invalid !== null) logger.warn(`AGENT_PLATFORM_LOG_FORMAT must be pretty or json, got "${chosen.invalid}"; logging ${chosen.format}`);
   return logger;
+}
+
+/**
+ * `trace_id` and `span_id` of the active span, on every line logged inside one (a delivery, a
+ * run), so a line leads to its trace; nothing when no span is active (or none records: no
+ * tracing installed). Fields a line sets itself win over these.
+ */
+export function traceMixin(): { trace_id?: string; span_id?: string } {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (!spanContext || !trace.isSpanContextValid(spanContext)) return {};
+  return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
 }
 
 /** Shown in the line's head (time, level) or not worth a column. */

@@ -1,4 +1,4 @@
-import { createAgentPlatform, createAgentRouter, createCommandAgentRunner, type AgentPlatform } from '@agent-platform/core';
+import { createAgentPlatform, createAgentRouter, createCommandAgentRunner, type AgentPlatform, type TelemetryOptions } from '@agent-platform/core';
 import { createLlmAgentRunner } from '@agent-platform/agent';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { DATA_FILES, openSecretBox, openStorage, resolveSecretKey } from './storage.js';
@@ -20,9 +20,10 @@ export interface ServerPlatform {
  * `DATABASE_URL`, or memory), seeded API keys, sandboxes
  * as local processes (or Docker containers with `AGENT_PLATFORM_SANDBOX=docker`); the built-in LLM
  * agent for owners with `llm_model` set, and for the others the demo agent unless
- * `AGENT_PLATFORM_AGENT_COMMAND` names another.
+ * `AGENT_PLATFORM_AGENT_COMMAND` names another. Traces and metrics go to `telemetry`'s providers
+ * (`startTelemetry` in telemetry.ts), else to the global ones as they are now.
  */
-export async function createServerPlatform(config: ServerConfig, logger: Logger): Promise<ServerPlatform> {
+export async function createServerPlatform(config: ServerConfig, logger: Logger, telemetry: TelemetryOptions = {}): Promise<ServerPlatform> {
   const secretKey = resolveSecretKey(config, logger);
   const storage = await openStorage(config, logger);
   const runtime = config.sandbox === 'docker' ? createDockerRuntime({ images: config.dockerImages }) : createProcessRuntime();
@@ -41,10 +42,11 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger)
     publicUrl: config.publicUrl,
     // One line per delivery and per run transition (DESIGN §15).
     logger,
+    telemetry,
     github: { webhookSecrets: config.githubWebhookSecrets },
     runtime,
     agent: createAgentRouter({
-      llm: config.builtInAgent ? createLlmAgentRunner() : null,
+      llm: config.builtInAgent ? createLlmAgentRunner({ telemetry }) : null,
       fallback: createCommandAgentRunner(config.agentCommand ? { command: config.agentCommand } : demoAgent()),
       fallbackName,
     }),

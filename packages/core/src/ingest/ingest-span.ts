@@ -11,6 +11,10 @@ import type { IngestResult } from '../schemas/delivery.js';
 import type { IngestOutcome } from '../telemetry/metrics.js';
 import { inboundParent, inSpan, type Span } from '../telemetry/tracing.js';
 import type { RequestHeaders } from './request-headers.js';
+import { isPlatformError } from '../kernel/errors.js';
+
+/** The `source` label of requests refused because their source is not registered (or disabled). */
+export const UNKNOWN_SOURCE = '(unknown)';
 
 /** What a recorded request tells its span: the delivery's status before dedup, and its event key. */
 export interface IngestNote {
@@ -38,7 +42,9 @@ export async function inIngestSpan(
       });
     } catch (error) {
       span.setAttribute('agent_platform.delivery.outcome', 'refused');
-      metrics.delivery(target.source, 'refused', (performance.now() - started) / 1000);
+      // An unknown source's name is whatever the caller put in the URL: not a label value.
+      const known = !(isPlatformError(error) && error.code === 'NOT_FOUND');
+      metrics.delivery(known ? target.source : UNKNOWN_SOURCE, 'refused', (performance.now() - started) / 1000);
       throw error;
     }
     const outcome = outcomeOf(result, noted);

@@ -212,6 +212,7 @@ describe('metrics', () => {
     const answer = (await send({ type: 'Issue', title: PAYLOAD_VALUE })) as { runs_created: string[] };
     await send({ type: 'Comment' });
     await expect(platform.events.ingest('acme', 'linear', { headers: {}, body: Buffer.from('{}') })).rejects.toThrow();
+    await expect(platform.events.ingest('acme', 'made-up-by-caller', { headers: {}, body: Buffer.from('{}') })).rejects.toThrow();
     await vi.waitFor(async () => expect((await platform.storage.runs.get('acme', answer.runs_created[0] as string))?.status).toBe('COMPLETED'), {
       timeout: 10_000,
     });
@@ -221,6 +222,9 @@ describe('metrics', () => {
     expect(countOf(after, 'agent_platform.deliveries', { source: 'linear', outcome: 'unmatched' })).toBeGreaterThanOrEqual(1);
     expect(countOf(after, 'agent_platform.deliveries', { source: 'linear', outcome: 'refused' })).toBeGreaterThanOrEqual(1);
     expect(countOf(after, 'agent_platform.ingest.duration', { source: 'linear' })).toBeGreaterThanOrEqual(3);
+    // A source nobody registered is not a label value: the caller chose it.
+    expect(countOf(after, 'agent_platform.deliveries', { source: '(unknown)', outcome: 'refused' })).toBeGreaterThanOrEqual(1);
+    expect(countOf(after, 'agent_platform.deliveries', { source: 'made-up-by-caller' })).toBe(0);
     expect(countOf(after, 'agent_platform.runs.finished', { status: 'COMPLETED' }) - completedBefore).toBe(1);
     expect(countOf(after, 'agent_platform.run.duration', { status: 'COMPLETED' })).toBeGreaterThanOrEqual(1);
     expect(countOf(after, 'agent_platform.sandbox.commands', { runtime: 'process', result: 'ok' })).toBeGreaterThanOrEqual(1);
