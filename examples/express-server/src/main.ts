@@ -47,14 +47,19 @@ try {
   });
   const { port } = server.address() as AddressInfo;
   logger.info({ publicUrl: config.publicUrl }, `Server listening at http://${config.host}:${port}`);
-  onShutdown(logger, async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Event streams and sockets stay open until their clients leave: end them.
-    await Promise.all([api.closeStreams(), sockets.close()]);
-    await closed;
-    await close();
-    await telemetry.shutdown();
-  });
+  onShutdown(
+    logger,
+    async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Event streams and sockets stay open until their clients leave: end them.
+      await Promise.all([api.closeStreams(), sockets.close()]);
+      await closed;
+      await close();
+      await telemetry.shutdown();
+    },
+    // SIGTERM: readiness answers 503 and running runs get the grace, while HTTP still serves.
+    { drain: () => platform.drain({ graceMs: config.shutdownGraceMs }) },
+  );
 } catch (error) {
   exitOnStartupError(logger, error);
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DATA_DIR, launchDirectory, loadConfig, parseStorage } from './config.js';
+import { DEFAULT_DATA_DIR, DEFAULT_SHUTDOWN_GRACE_MS, launchDirectory, loadConfig, parseStorage } from './config.js';
 
 const MEMORY_DEFAULTS = { kind: 'memory', maxDeliveries: 10_000, maxDeliveriesPerOrg: 1_000 };
 
@@ -92,5 +92,54 @@ describe('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE', () => {
     expect(() => loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: 'maybe' })).toThrow(
       /AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE must be on or off/,
     );
+  });
+});
+
+describe('AGENT_PLATFORM_SHUTDOWN_GRACE_MS', () => {
+  const grace = (value?: string) => loadConfig({ AGENT_PLATFORM_STORAGE: 'memory', AGENT_PLATFORM_SHUTDOWN_GRACE_MS: value }).shutdownGraceMs;
+
+  it('defaults to 5 s, inside the 10 s `docker stop` waits before SIGKILL', () => {
+    expect(grace()).toBe(DEFAULT_SHUTDOWN_GRACE_MS);
+    expect(grace(' ')).toBe(5_000);
+  });
+
+  it('takes whole milliseconds from 0 (hand the runs back at once) to an hour', () => {
+    expect(grace('0')).toBe(0);
+    expect(grace(' 300 ')).toBe(300);
+    expect(grace('3600000')).toBe(3_600_000);
+  });
+
+  it.each(['-1', '1.5', '10s', 'abc', '3600001'])('stops the server on %s, naming the variable', (value) => {
+    expect(() => grace(value)).toThrow(`AGENT_PLATFORM_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 3600000, got "${value}"`);
+  });
+});
+
+describe('telemetry settings', () => {
+  const memory = { AGENT_PLATFORM_STORAGE: 'memory' };
+
+  it('serve metrics on the API port by default, and trace nothing without an OTLP endpoint', () => {
+    expect(loadConfig(memory)).toMatchObject({ metrics: true, metricsPort: null, otlpTraces: false });
+  });
+
+  it('AGENT_PLATFORM_METRICS=off turns metrics off; anything but on/off stops the server', () => {
+    expect(loadConfig({ ...memory, AGENT_PLATFORM_METRICS: 'off' }).metrics).toBe(false);
+    expect(() => loadConfig({ ...memory, AGENT_PLATFORM_METRICS: 'sometimes' })).toThrow(/AGENT_PLATFORM_METRICS must be on or off/);
+  });
+
+  it('AGENT_PLATFORM_METRICS_PORT takes a port, only with metrics on', () => {
+    expect(loadConfig({ ...memory, AGENT_PLATFORM_METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(loadConfig({ ...memory, AGENT_PLATFORM_METRICS_PORT: ' ' }).metricsPort).toBeNull();
+    for (const bad of ['http', '70000', '-1', '9464.5'])
+      expect(() => loadConfig({ ...memory, AGENT_PLATFORM_METRICS_PORT: bad })).toThrow(/AGENT_PLATFORM_METRICS_PORT must be an integer from 0 to 65535/);
+    expect(() => loadConfig({ ...memory, AGENT_PLATFORM_METRICS: 'off', AGENT_PLATFORM_METRICS_PORT: '9464' })).toThrow(
+      'AGENT_PLATFORM_METRICS_PORT is set but AGENT_PLATFORM_METRICS=off: unset one of them',
+    );
+  });
+
+  it('traces with an OTLP endpoint (either variable), unless OTEL_SDK_DISABLED=true', () => {
+    expect(loadConfig({ ...memory, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otlpTraces).toBe(true);
+    expect(loadConfig({ ...memory, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector/v1/traces' }).otlpTraces).toBe(true);
+    expect(loadConfig({ ...memory, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).otlpTraces).toBe(false);
+    expect(() => loadConfig({ ...memory, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
   });
 });

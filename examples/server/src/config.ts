@@ -30,6 +30,11 @@ export interface ServerConfig {
   executor: boolean;
   /** How long a worker holds a run without renewing its lease, in milliseconds. */
   runLeaseMs: number;
+  /**
+   * On SIGTERM, how long the runs executing here may take to finish before they are handed back
+   * to another process (`AGENT_PLATFORM_SHUTDOWN_GRACE_MS`, default {@link DEFAULT_SHUTDOWN_GRACE_MS}).
+   */
+  shutdownGraceMs: number;
   /** Runs this process executes at once. */
   runConcurrency: number;
   /** Runs RUNNING at once per org, across every process sharing the storage. */
@@ -50,6 +55,19 @@ export interface ServerConfig {
    * call its own network).
    */
   outboundAllowPrivate: boolean;
+  /** Whether the process serves its metrics for Prometheus at `/metrics` (`AGENT_PLATFORM_METRICS`, default on). */
+  metrics: boolean;
+  /**
+   * A port of its own for `/metrics` (`AGENT_PLATFORM_METRICS_PORT`, on `HOST`); `null`: the
+   * server serves `/metrics` on its API port, and a worker (which has no HTTP server) serves none.
+   */
+  metricsPort: number | null;
+  /**
+   * Whether spans are exported over OTLP/HTTP: `OTEL_EXPORTER_OTLP_ENDPOINT` or
+   * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set (and `OTEL_SDK_DISABLED` is not `true`). The
+   * exporter reads those and the other `OTEL_*` variables itself.
+   */
+  otlpTraces: boolean;
 }
 
 export type StorageConfig =
@@ -236,12 +254,52 @@ function parseLeaseSeconds(value: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/**
+ * Default `AGENT_PLATFORM_SHUTDOWN_GRACE_MS`: 5 s, so the grace, the hand-back of the runs still
+ * executing and closing all fit within the 10 s that `docker stop` (and Compose) wait before
+ * SIGKILL, and well within Kubernetes' 30 s `terminationGracePeriodSeconds`.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
+
+function parseShutdownGrace(value: string | undefined): number {
+  const text = value?.trim();
+  if (!text) return DEFAULT_SHUTDOWN_GRACE_MS;
+  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms > 3_600_000)
+    throw new ConfigError(`AGENT_PLATFORM_SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 3600000, got "${value}"`);
+  return ms;
+}
+
 /** A positive integer from the environment, or its default when unset. */
 function parseCount(name: string, value: string | undefined, fallback: number): number {
   if (!value?.trim()) return fallback;
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new ConfigError(`${name} must be an integer from 1 to 10000, got "${value}"`);
   return count;
+}
+
+/** `AGENT_PLATFORM_METRICS_PORT`: a port (0: any free one, said in the log), only with metrics on. */
+function parseMetricsPort(value: string | undefined, metrics: boolean): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(port) || port > 65535) throw new ConfigError(`AGENT_PLATFORM_METRICS_PORT must be an integer from 0 to 65535, got "${value}"`);
+  if (!metrics) throw new ConfigError('AGENT_PLATFORM_METRICS_PORT is set but AGENT_PLATFORM_METRICS=off: unset one of them');
+  return port;
+}
+
+/** Whether an OTLP endpoint is set (an http(s) URL), unless `OTEL_SDK_DISABLED=true` turns the SDK off. */
+function parseOtlpTraces(env: Env): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  let enabled = false;
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] as const) {
+    const url = env[name]?.trim();
+    if (!url) continue;
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw new ConfigError(`${name} must be an http(s) URL (the OTLP/HTTP endpoint, e.g. http://collector:4318), got "${url.slice(0, 100)}"`);
+    enabled = true;
+  }
+  return enabled;
 }
 
 export function loadConfig(env: Env = process.env): ServerConfig {
@@ -252,6 +310,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     // Every process sharing the database must open the same secrets: a per-process key would not.
     throw new ConfigError('AGENT_PLATFORM_SECRET_KEY is required with DATABASE_URL, the same in every process (openssl rand -base64 32)');
   }
+  const metrics = parseSwitch('AGENT_PLATFORM_METRICS', env.AGENT_PLATFORM_METRICS, true);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -260,6 +319,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     secretKey,
     storage,
     runLeaseMs: parseLeaseSeconds(env.AGENT_PLATFORM_RUN_LEASE_SECONDS),
+    shutdownGraceMs: parseShutdownGrace(env.AGENT_PLATFORM_SHUTDOWN_GRACE_MS),
     runConcurrency: parseCount('AGENT_PLATFORM_RUN_CONCURRENCY', env.AGENT_PLATFORM_RUN_CONCURRENCY, 4),
     runsPerOrg: parseCount('AGENT_PLATFORM_RUNS_PER_ORG', env.AGENT_PLATFORM_RUNS_PER_ORG, 2),
     runsMax: parseCount('AGENT_PLATFORM_RUNS_MAX', env.AGENT_PLATFORM_RUNS_MAX, Infinity),
@@ -272,5 +332,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     agentCommand: env.AGENT_PLATFORM_AGENT_COMMAND?.trim() || null,
     builtInAgent: parseSwitch('AGENT_PLATFORM_BUILTIN_AGENT', env.AGENT_PLATFORM_BUILTIN_AGENT, true),
     outboundAllowPrivate: parseSwitch('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE', env.AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE, false),
+    metrics,
+    metricsPort: parseMetricsPort(env.AGENT_PLATFORM_METRICS_PORT, metrics),
+    otlpTraces: parseOtlpTraces(env),
   };
 }

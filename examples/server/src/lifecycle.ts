@@ -12,8 +12,22 @@ import type { Logger } from 'pino';
  */
 const SAME_INTERRUPT_MS = 1000;
 
-/** Stops cleanly on SIGTERM / SIGINT: finish in-flight requests, stop the engine, exit 0. */
-export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+export interface ShutdownOptions {
+  /**
+   * The first step of a stop, before `stop` itself: the platform's drain. From the signal on,
+   * readiness answers 503 and no run is claimed here; the runs executing here get the grace to
+   * finish, then the rest are handed back to another process. The HTTP server keeps serving
+   * meanwhile (requests in flight, streams, and probes that see the 503).
+   */
+  drain?: () => Promise<void>;
+}
+
+/**
+ * Stops cleanly on SIGTERM / SIGINT: drain (see {@link ShutdownOptions.drain}), then `stop`
+ * (finish in-flight requests, end event streams, stop the engine), exit 0. A second signal after
+ * the first Ctrl-C's copies stops at once, grace or not.
+ */
+export function onShutdown(logger: Logger, stop: () => Promise<void>, options: ShutdownOptions = {}): void {
   let firstSignalAt: number | null = null;
   const shutdown = (signal: NodeJS.Signals) => {
     if (firstSignalAt !== null) {
@@ -22,8 +36,8 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
       process.exit(signal === 'SIGINT' ? 130 : 143);
     }
     firstSignalAt = Date.now();
-    logger.info({ signal }, 'shutting down');
-    stop().then(
+    logger.info({ signal }, options.drain ? 'shutting down: not ready any more, letting running runs finish' : 'shutting down');
+    (options.drain ? options.drain() : Promise.resolve()).then(stop).then(
       () => {
         logger.info('stopped');
         process.exit(0);

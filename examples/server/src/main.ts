@@ -7,24 +7,34 @@ import { loadConfig } from './config.js';
 import { exitOnStartupError, onShutdown } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createServerPlatform } from './platform.js';
+import { startTelemetry } from './telemetry.js';
 
 const logger = createLogger(process.env.LOG_LEVEL || 'info');
 
 try {
   const config = loadConfig();
   logger.level = config.logLevel;
-  const { platform, close } = await createServerPlatform(config, logger);
-  const app = await createFastifyApp(platform, logger);
+  // Before the platform: its meters and tracer come from the providers registered here.
+  const telemetry = await startTelemetry(config, logger);
+  const { platform, close } = await createServerPlatform(config, logger, telemetry.options);
+  // `/metrics` without credentials (keep it off the public internet), unless it has its own port.
+  const app = await createFastifyApp(platform, logger, { metrics: telemetry.metricsOnApiPort ? telemetry.metricsHandler : null });
   // API-only processes leave the runs to worker processes, but still hear the changes other
   // processes make (automations, cancels), so their matching stays fresh.
   await platform.start({ executeRuns: config.executor });
   if (!config.executor) logger.info('AGENT_PLATFORM_EXECUTOR=off: this process serves the API; workers execute runs');
   await app.listen({ port: config.port, host: config.host });
   logger.info({ publicUrl: config.publicUrl }, 'agent-platform reference server ready');
-  onShutdown(logger, async () => {
-    await app.close();
-    await close();
-  });
+  onShutdown(
+    logger,
+    async () => {
+      await app.close();
+      await close();
+      // Last: the spans of the shutdown itself are flushed too.
+      await telemetry.shutdown();
+    },
+    { drain: () => platform.drain({ graceMs: config.shutdownGraceMs }) },
+  );
 } catch (error) {
   exitOnStartupError(logger, error);
 }

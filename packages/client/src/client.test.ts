@@ -615,7 +615,10 @@ describe('system', () => {
   it('health, readiness, the automation service’s health and the OpenAPI document need no key', async () => {
     const anonymous = service.client(null);
     expect(await anonymous.system.health()).toEqual({ status: 'ok' });
-    expect(await anonymous.system.ready()).toEqual({ status: 'ready' });
+    expect(await anonymous.system.live()).toEqual({ status: 'ok' });
+    const ready = { status: 'ready', checks: { storage: { status: 'ok' }, migrations: expect.any(Object), runtime: expect.any(Object) } };
+    expect(await anonymous.system.ready()).toMatchObject(ready);
+    expect(await anonymous.system.readiness()).toMatchObject(ready);
     const health = automationHealthSchema.parse(await anonymous.system.automationHealth());
     expect(health).toMatchObject({ status: 'ok', storage: 'ok', pending_runs: expect.any(Number) });
     expect(new URL(service.requests.at(-1)!.url).pathname).toBe('/api/automation/health');

@@ -67,7 +67,8 @@ export { ConversationsService, type Page } from './conversations/conversations-s
 export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';
 export { MAX_WORKSPACE_FILE_BYTES, workspacePath } from './conversations/conversation-files.js';
 // Types the services above name in their signatures, so that the API reference can show them.
-export type { StartOptions } from './platform.js';
+export type { StartOptions, StopOptions } from './platform.js';
+export type { PlatformReadiness, ReadinessCheck, ReadinessStatus } from './kernel/readiness.js';
 export type { OutboundEventSink } from './kernel/context.js';
 export type { AgentJobServices } from './agents/agent-job.js';
 export type { DeliveryRecording } from './ingest/record-delivery.js';

@@ -10,6 +10,7 @@ import { randomIdGenerator, type IdGenerator } from './ports/id-generator.js';
 import { noopLogger, type Logger } from './ports/logger.js';
 import type { SecretBox } from './ports/secret-box.js';
 import type { StorageAdapter } from './ports/storage.js';
+import { checkReadiness, type PlatformReadiness } from './kernel/readiness.js';
 import type { Principal } from './schemas/principal.js';
 import { ApiKeysService } from './keys/api-keys-service.js';
 import type { ServiceContext } from './kernel/context.js';
@@ -39,6 +40,7 @@ import { OutboundDispatcher } from './outbound/dispatcher.js';
 import { resolveOutboundOptions, type OutboundOptions } from './outbound/options.js';
 import { SubscriptionsService } from './outbound/subscriptions-service.js';
 import { createTelemetry, type TelemetryOptions } from './telemetry/telemetry.js';
+import { tracedRuntime } from './sandboxes/traced-runtime.js';
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -128,15 +130,42 @@ export interface AgentPlatform {
   readonly publicUrl: string;
   /** The principal the credentials act for, or `null`. */
   authenticate(credentials: Credentials): Promise<Principal | null>;
-  /** Resolves when the platform can serve (storage reachable); throws otherwise. */
+  /** Resolves when the storage is reachable; throws otherwise. See {@link AgentPlatform.readiness} for every check. */
   ready(): Promise<void>;
+  /**
+   * Whether this process should get traffic and work: the storage reachable, its schema migrated,
+   * the sandbox runtime reachable (each `ok`, `failed` or `skipped` with a short reason), and not
+   * stopping. Never throws.
+   */
+  readiness(): Promise<PlatformReadiness>;
+  /** Whether a stop began (`drain()` or `stop()`). */
+  readonly stopping: boolean;
   /**
    * Starts background work: listening for changes made by other processes sharing the storage
    * (automations, cancels, new runs) and, unless told not to, executing runs.
    */
   start(options?: StartOptions): Promise<void>;
-  /** Stops background work and closes the storage adapter. */
-  stop(): Promise<void>;
+  /**
+   * The first half of a stop: from this call on `readiness()` says `stopping` and no run is
+   * claimed here; the runs executing here get `graceMs` to finish, then the rest are handed back
+   * to PENDING (the attempt not counted, the lease cleared) for another process to take at once.
+   * Storage and the change feed stay open, so the API keeps serving until `stop()`.
+   */
+  drain(options?: StopOptions): Promise<void>;
+  /**
+   * Drains (see {@link AgentPlatform.drain}), stops background work and closes the storage
+   * adapter. A second call joins the first (its grace may end the wait sooner).
+   */
+  stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+  /**
+   * How long the runs executing here may take to finish on their own, in milliseconds, before
+   * they are stopped and handed back. Default 0: handed back at once (another process resumes
+   * them from the start).
+   */
+  graceMs?: number;
 }
 
 const DEFAULT_GRACE_SECONDS = 24 * 3600;
@@ -190,10 +219,12 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const githubOrgs = new GithubOrgCache(storedLinksResolver(context.storage), context.clock);
   const automations = new AutomationsService(context, index, triggerMarks);
   const settings = new SettingsService(context);
-  const jobs: AgentJobServices | null = options.runtime
+  // Sandbox starts and commands are spans, wherever they are called from.
+  const runtime = options.runtime ? tracedRuntime(options.runtime, context.telemetry) : null;
+  const jobs: AgentJobServices | null = runtime
     ? {
         context,
-        runtime: options.runtime,
+        runtime,
         agent: options.agent ?? null,
         settingsOf: (userId) => settings.agentSettings(userId),
         toolsFor: (owner) => createAgentPlatformTools(automations, webhooks, owner),
@@ -219,6 +250,23 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       else if (change.type === 'runs.pending' || change.type === 'reset') executor.notify();
     });
   }
+  let stopping = false;
+  let stopped: Promise<void> | null = null;
+  const drain = async (stopOptions: StopOptions = {}) => {
+    stopping = true;
+    await executor?.stop(stopOptions);
+  };
+  // The queue's gauges, read from the storage at each collection (a scrape), over every process.
+  context.telemetry.metrics.observeQueue(async () => {
+    const [queue, sandboxes] = await Promise.all([context.storage.runs.queueSummary(), context.storage.sandboxes.countByStatus()]);
+    const oldest = queue.oldestPendingAt === null ? null : Date.parse(queue.oldestPendingAt);
+    return {
+      pending: queue.pending,
+      oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (context.clock.now().getTime() - oldest) / 1000),
+      runningByOrg: queue.runningByOrg,
+      sandboxesByStatus: sandboxes,
+    };
+  });
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
   const recording = { dedupWindowSeconds: options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS, triggerMarks };
 
@@ -226,7 +274,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     settings,
     secrets: new SecretsService(context),
     executor,
-    sandboxes: new SandboxesService(context, options.runtime ?? null),
+    sandboxes: new SandboxesService(context, runtime),
     subscriptions: new SubscriptionsService(context, outboundEvents, { allowPrivateAddresses: outboundOptions.allowPrivateAddresses }),
     outbound: dispatcher,
     conversations,
@@ -248,19 +296,28 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     publicUrl: context.publicUrl,
     authenticate: (credentials) => auth.authenticate(credentials),
     ready: () => context.storage.ping(),
+    readiness: () => checkReadiness(context.storage, options.runtime ?? null, stopping),
+    get stopping() {
+      return stopping;
+    },
+    drain,
     start: async (startOptions = {}) => {
       await changes.start();
       if (startOptions.executeRuns !== false) await executor?.start();
       if (outboundOptions.send) dispatcher.start();
     },
-    stop: async () => {
-      await executor?.stop();
-      await outboundEvents.flush();
-      await dispatcher.stop();
-      await triggerMarks.flush();
-      await changes.stop();
-      await conversations.stop();
-      await context.storage.close();
+    stop: async (stopOptions) => {
+      // A later call's grace may end the drain under way sooner.
+      const drained = drain(stopOptions);
+      stopped ??= drained.then(async () => {
+        await outboundEvents.flush();
+        await dispatcher.stop();
+        await triggerMarks.flush();
+        await changes.stop();
+        await conversations.stop();
+        await context.storage.close();
+      });
+      await Promise.all([drained, stopped]);
     },
   };
 }

@@ -43,9 +43,11 @@ describe.each(BINDINGS)('authentication on %s', (binding) => {
     expect(response.status).toBe(401);
   });
 
-  it('serves /health, /ready and /openapi.json without credentials', async () => {
+  it('serves /health, /ready, their /health/* names and /openapi.json without credentials', async () => {
     expect((await api.request('GET', '/health', { as: null })).json).toEqual({ status: 'ok' });
-    expect((await api.request('GET', '/ready', { as: null })).json).toEqual({ status: 'ready' });
+    expect((await api.request('GET', '/health/live', { as: null })).json).toEqual({ status: 'ok' });
+    expect((await api.request('GET', '/ready', { as: null })).json).toMatchObject({ status: 'ready' });
+    expect((await api.request('GET', '/health/ready', { as: null })).json).toMatchObject({ status: 'ready' });
     expect((await api.request('GET', '/openapi.json', { as: null })).status).toBe(200);
   });
 });

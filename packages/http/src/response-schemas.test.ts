@@ -73,6 +73,8 @@ describe('2xx answers match the routes’ declared response schemas', () => {
   it('system, settings and API keys', async () => {
     await ok('GET', '/health', { as: null });
     await ok('GET', '/ready', { as: null });
+    await ok('GET', '/health/live', { as: null });
+    await ok('GET', '/health/ready', { as: null });
     await ok('GET', '/openapi.json', { as: null });
     await ok('POST', '/api/settings', {
       json: { llm_model: 'demo/model', llm_api_key: 'sk-secret', mcp_config: { sse_servers: [{ url: 'https://mcp.example.com', api_key: 'mcp-secret' }] } },

@@ -190,6 +190,12 @@ class DockerRuntime implements SandboxRuntime {
     return { [Symbol.asyncIterator]: () => this.execIterator(sandboxId, input) };
   }
 
+  /** The engine answers `GET /_ping`: UNAVAILABLE when it does not, or after `close()`. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new PlatformError('UNAVAILABLE', 'The Docker runtime is closed');
+    await this.engine(() => this.docker.ping());
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.closing ??= (async () => {

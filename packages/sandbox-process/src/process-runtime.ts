@@ -380,6 +380,11 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
       return execute(sandboxId, input);
     },
 
+    /** Nothing to reach: ready until closed. */
+    async ping() {
+      if (closed) throw new PlatformError('UNAVAILABLE', 'The process runtime is closed');
+    },
+
     close() {
       closing ??= (async () => {
         closed = true;

@@ -22,6 +22,20 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
 import { noteRunTransition } from './run-events.js';
+import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
+import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+
+/**
+ * What became of the attempt, on its span: the final status, `released` (handed back at
+ * shutdown), `retrying`, or `lost` (cancelled or taken over meanwhile). A FAILED run's span is
+ * marked failed; its reason is in the log line that carries the span's ids, not in the span.
+ */
+function noteRunSpan(outcome: string): void {
+  const span = trace.getActiveSpan();
+  if (!span?.isRecording()) return;
+  span.setAttribute('agent_platform.run.status', outcome);
+  if (outcome === 'FAILED') span.setStatus({ code: SpanStatusCode.ERROR, message: 'run failed' });
+}
 
 export interface RunExecutorOptions {
   /** Where runs are claimed from. Default: the storage's own queue (`storage.runQueue`). */
@@ -78,6 +92,11 @@ export class RunExecutor {
   private running = false;
   private ticking: Promise<void> | null = null;
   private again = false;
+  /** A stop began: nothing more is claimed, while the runs executing here may still finish. */
+  private draining = false;
+  private stopping: Promise<void> | null = null;
+  /** Ends the grace of the stop under way: the runs still executing are handed back. */
+  private endGrace: () => void = () => {};
 
   constructor(
     private readonly context: ServiceContext,
@@ -96,6 +115,8 @@ export class RunExecutor {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.draining = false;
+    this.stopping = null;
     await this.recoverLapsed().catch(() => {
       // Storage unavailable: the lease timer tries again.
     });
@@ -117,10 +138,35 @@ export class RunExecutor {
   }
 
   /**
-   * Stops taking work and stops the agents running here; their runs go back to PENDING (the
-   * attempt not counted) for another executor, or this one after a restart.
+   * Stops taking work at once, then stops the agents running here; their runs go back to PENDING
+   * (the attempt not counted, the lease cleared) for another executor to take straight away.
+   * With `graceMs`, the runs executing here first get that long to finish on their own (their
+   * leases still renewed, their cancels still followed); only those still executing then are
+   * stopped and handed back. Default 0. A second call joins the first; its grace may end it sooner.
    */
-  async stop(): Promise<void> {
+  async stop(options: { graceMs?: number } = {}): Promise<void> {
+    const graceMs = options.graceMs ?? 0;
+    if (!(graceMs >= 0)) throw new RangeError(`graceMs must be 0 or more, got ${graceMs}`);
+    this.draining = true;
+    if (!this.stopping) {
+      const graceOver = new Promise<void>((resolve) => (this.endGrace = resolve));
+      this.stopping = this.drain(graceOver);
+    }
+    // setTimeout takes at most 2^31 - 1 ms (about 24.8 days).
+    const timer = setTimeout(() => this.endGrace(), Math.min(graceMs, 2 ** 31 - 1));
+    if (graceMs === 0) this.endGrace();
+    await this.stopping.finally(() => clearTimeout(timer));
+  }
+
+  private async drain(graceOver: Promise<void>): Promise<void> {
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    // A claim under way lands its runs among those executing here; no other is claimed from now on.
+    await this.ticking;
+    await Promise.race([graceOver, Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done))]);
+    const left = [...this.inFlight.values()];
+    if (left.length > 0) this.context.logger.info({ runs: left.length }, 'executor stopping: handing back the runs still executing');
+    for (const entry of left) entry.controller.abort('shutdown' satisfies StopReason);
+    await Promise.allSettled(left.map((entry) => entry.done));
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
@@ -128,19 +174,20 @@ export class RunExecutor {
     this.retryTimers.clear();
     this.pollTimer = null;
     this.leaseTimer = null;
-    for (const entry of this.inFlight.values()) entry.controller.abort('shutdown' satisfies StopReason);
-    await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
     await this.ticking;
   }
 
   /** New PENDING runs may exist: claim now rather than at the next poll. */
   notify(): void {
-    if (!this.running) return;
+    if (!this.running || this.draining) return;
     if (this.ticking) {
       this.again = true;
       return;
     }
-    this.ticking = this.tick()
+    // In no trace: a claim woken by a delivery's announcement is not that delivery's work (each
+    // run's span is joined to its own delivery's trace in `execute`).
+    this.ticking = otelContext
+      .with(ROOT_CONTEXT, () => this.tick())
       .catch(() => {
         // Storage unavailable: the next poll retries.
       })
@@ -169,7 +216,7 @@ export class RunExecutor {
       await this.ticking;
       await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
       const pending = await this.context.storage.runs.listByStatus('PENDING', 1);
-      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running)) return;
+      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running || this.draining)) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
       this.notify();
     }
@@ -177,7 +224,7 @@ export class RunExecutor {
 
   private async tick(): Promise<void> {
     const free = this.concurrency - this.inFlight.size;
-    if (!this.running || free <= 0) return;
+    if (!this.running || this.draining || free <= 0) return;
     const claimed = await this.queue.claim({
       owner: this.workerId,
       max: free,
@@ -186,7 +233,6 @@ export class RunExecutor {
       limits: { perOrg: this.options.perOrgConcurrency ?? 2, global: this.options.globalConcurrency ?? Infinity },
     });
     for (const run of claimed) {
-      noteRunTransition(this.context, run, 'PENDING');
       const controller = new AbortController();
       const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve() };
       this.inFlight.set(run.id, entry);
@@ -201,7 +247,27 @@ export class RunExecutor {
     }
   }
 
-  private async execute(run: RunRecord, signal: AbortSignal): Promise<void> {
+  /**
+   * Executes one claimed run in its span (`agent_platform.run`), a child of the span that created
+   * the run (its delivery's), whichever process that was; the agent's spans are its children.
+   */
+  private execute(run: RunRecord, signal: AbortSignal): Promise<void> {
+    const attributes: Record<string, string | number> = {
+      'agent_platform.run.id': run.id,
+      'agent_platform.automation.id': run.automation_id,
+      'agent_platform.org.id': run.org_id,
+      'agent_platform.run.attempt': run.attempt,
+    };
+    if (run.delivery_id) attributes['agent_platform.delivery.id'] = run.delivery_id;
+    const parent = contextOf(run.trace_parent);
+    return inSpan(this.context.telemetry.tracer, 'agent_platform.run', { parent, kind: SpanKind.CONSUMER, attributes }, () => {
+      // Logged (and `run.started` emitted) in the run's span, so the line carries its ids.
+      noteRunTransition(this.context, run, 'PENDING');
+      return this.executeRun(run, signal);
+    });
+  }
+
+  private async executeRun(run: RunRecord, signal: AbortSignal): Promise<void> {
     const ref = { orgId: run.org_id, id: run.id };
     const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
     if (!automation) {
@@ -282,6 +348,7 @@ export class RunExecutor {
   private async finish(ref: RunRef, completion: RunCompletion): Promise<void> {
     const finished = await this.queue.complete(this.workerId, ref, completion);
     if (finished) noteRunTransition(this.context, finished, 'RUNNING');
+    noteRunSpan(finished?.status ?? 'lost');
   }
 
   /**
@@ -301,7 +368,7 @@ export class RunExecutor {
    * the attempt not counted. Its conversation has said so already.
    */
   private async stopped(run: RunRecord, reason: StopReason): Promise<void> {
-    if (reason !== 'shutdown') return;
+    if (reason !== 'shutdown') return noteRunSpan(reason === 'cancelled' ? 'CANCELLED' : 'lost');
     const released = await this.queue.release(
       this.workerId,
       { orgId: run.org_id, id: run.id },
@@ -312,6 +379,7 @@ export class RunExecutor {
       },
     );
     if (released) noteRunTransition(this.context, released, 'RUNNING');
+    noteRunSpan('released');
     await this.context.announce({ type: 'runs.pending' });
   }
 
@@ -330,6 +398,7 @@ export class RunExecutor {
     );
     if (!released) return;
     noteRunTransition(this.context, released, 'RUNNING', 'warn');
+    noteRunSpan('retrying');
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
       this.notify();

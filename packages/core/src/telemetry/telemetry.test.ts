@@ -36,6 +36,9 @@ const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exp
 const meterProvider = new MeterProvider({ readers: [reader] });
 const contextManager = new AsyncLocalStorageContextManager();
 const cleanups: (() => Promise<void>)[] = [];
+const lines: Record<string, unknown>[] = [];
+const keep = (line: object) => void lines.push(line as Record<string, unknown>);
+const logger = { debug: keep, info: keep, warn: keep, error: keep };
 
 beforeAll(() => {
   context.setGlobalContextManager(contextManager.enable());
@@ -46,6 +49,7 @@ afterAll(() => {
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   spans.reset();
+  lines.length = 0;
 });
 
 async function setup(): Promise<{ platform: AgentPlatform; send: (payload: unknown, headers?: Record<string, string>) => Promise<unknown>; secret: string }> {
@@ -59,6 +63,7 @@ async function setup(): Promise<{ platform: AgentPlatform; send: (payload: unkno
     executor: { pollIntervalMs: 50 },
     outbound: { allowPrivateAddresses: true, send: false },
     telemetry: { tracerProvider, meterProvider },
+    logger,
   });
   await platform.start();
   cleanups.push(
@@ -148,6 +153,12 @@ describe('traces', () => {
       'agent_platform.run.status': 'COMPLETED',
       'agent_platform.run.attempt': 1,
     });
+    // Log lines carry the ids of the span they were written in.
+    const delivered = lines.find((line) => line.kind === 'delivery');
+    expect(delivered).toMatchObject({ trace_id: SENDER_TRACE, span_id: ingest.spanContext().spanId });
+    const transitions = lines.filter((line) => line.kind === 'run');
+    expect(transitions.map((line) => line.to)).toEqual(['RUNNING', 'COMPLETED']);
+    for (const line of transitions) expect(line).toMatchObject({ trace_id: SENDER_TRACE, span_id: run.spanContext().spanId });
     const sandboxStart = one('agent_platform.sandbox.start');
     expect(parentOf(sandboxStart)).toBe(run.spanContext().spanId);
     const commands = named('agent_platform.sandbox.exec');
