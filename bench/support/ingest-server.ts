@@ -3,6 +3,8 @@
  * its port over IPC:
  * - `platform`: the reference Fastify app (memory storage) with the GitHub secret, 1,000 orgs
  *   each linked to account `owner-<i>`, and 10 automations per org of which 1% in all match;
+ * - `platform+metrics`, `platform+traces`: `platform` with the reference server's Prometheus
+ *   metrics, and with those and its spans exported over OTLP (to a sink in the same process);
  * - `bare`: a Fastify route that only parses the same JSON body;
  * - `octokit`: `@octokit/webhooks`' Node middleware (verifies and dispatches; stores nothing);
  * - `platform-memory`, `platform-pglite`, `platform-postgres`: the reference server as `main.ts`
@@ -19,6 +21,7 @@ import { createNodeMiddleware, Webhooks } from '@octokit/webhooks';
 import { createFastifyApp } from '@agent-platform/example-server/app';
 import { loadConfig } from '@agent-platform/example-server/config';
 import { createServerPlatform } from '@agent-platform/example-server/platform';
+import { startTelemetry } from '@agent-platform/example-server/telemetry';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { durableReceiver } from './durable-receiver.js';
@@ -26,16 +29,35 @@ import { GITHUB_SECRET, ORGS, seedGithubOrgs } from './github-ingest-setup.js';
 
 export const INGEST_PATH = '/api/automation/v1/events/github';
 
-async function platformServer() {
+/**
+ * The reference app on memory storage; with `telemetry`, as `main.ts` starts it: `metrics` (the
+ * Prometheus meter provider) or `traces` (that, and every span exported over OTLP/HTTP to a sink
+ * in this process that answers 200 and keeps nothing).
+ */
+async function platformServer(telemetry: 'none' | 'metrics' | 'traces' = 'none') {
   const logger = pino({ level: 'warn' });
+  if (telemetry === 'traces') process.env.OTEL_EXPORTER_OTLP_ENDPOINT = await otlpSink();
   const config = loadConfig({
     AGENT_PLATFORM_STORAGE: 'memory',
     AGENT_PLATFORM_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
     AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
+    AGENT_PLATFORM_METRICS: telemetry === 'none' ? 'off' : 'on',
+    ...(telemetry === 'traces' ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
   });
-  const { platform } = await createServerPlatform(config, logger);
+  const started = await startTelemetry(config, logger);
+  const { platform } = await createServerPlatform(config, logger, started.options);
   await seedGithubOrgs(platform);
-  return createFastifyApp(platform, logger);
+  return createFastifyApp(platform, logger, { metrics: started.metricsHandler });
+}
+
+/** An OTLP/HTTP endpoint on loopback that accepts every export and drops it; its URL. */
+async function otlpSink(): Promise<string> {
+  const sink = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 }
 
 /** The reference server on `storage` as an API-only process; `close` stops the app, then the engine and its storage. */
@@ -81,7 +103,8 @@ async function start(): Promise<number> {
         ? await durableReceiver(process.env.DATABASE_URL!, INGEST_PATH, GITHUB_SECRET)
         : null;
   if (closing) closeOnExit = () => closing.close();
-  const app = closing ?? (mode === 'platform' ? await platformServer() : await bareServer());
+  const telemetry = mode === 'platform+metrics' ? 'metrics' : mode === 'platform+traces' ? 'traces' : 'none';
+  const app = closing ?? (mode?.startsWith('platform') ? await platformServer(telemetry) : await bareServer());
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
 }
