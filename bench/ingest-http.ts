@@ -87,7 +87,11 @@ const { bare, octokit, platform } = results as Record<'bare' | 'octokit' | 'plat
 const fmt = (name: string, r: (typeof results)[string]) =>
   `${name} ${Math.round(r.rps)} deliveries/s p99 ${r.p99} ms server CPU ${Math.round(r.cpuMicros)} µs/delivery (errors ${r.errors})`;
 if (!bare || !octokit || !platform) {
-  console.log(`ingest-http (${connections} connections, ${seconds}s): ${Object.entries(results).map(([mode, r]) => fmt(mode, r)).join(', ')}`);
+  console.log(
+    `ingest-http (${connections} connections, ${seconds}s): ${Object.entries(results)
+      .map(([mode, r]) => fmt(mode, r))
+      .join(', ')}`,
+  );
   process.exit(0);
 }
 console.log(
