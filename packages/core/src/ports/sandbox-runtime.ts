@@ -33,6 +33,14 @@ export interface StartSandboxInput {
    * (`SESSION_API_KEY` in its environment, where the runtime supports it).
    */
   sessionApiKey?: string;
+  /**
+   * The sandbox lives only as long as this process: when the process ends, however it ends (a
+   * SIGKILL included), everything running in the sandbox is killed and the sandbox goes. For
+   * work this process owns under a lease (an automation run): a dead worker's attempt never
+   * keeps running beside the attempt that replaces it. Default `false` (a conversation's
+   * sandbox outlives a restart of its server).
+   */
+  boundToProcess?: boolean;
 }
 
 /** A sandbox as the runtime sees it. */
