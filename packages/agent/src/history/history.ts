@@ -137,6 +137,13 @@ export function toModelMessages(events: readonly HistoryEvent[]): ModelMessage[]
 }
 
 /**
+ * The result of a call that was started but never answered: the agent was stopped mid-step, or
+ * its worker died while the call ran. Whether it ran, and how far, is not known.
+ */
+export const INTERRUPTED_ACTION =
+  'This action was interrupted before its result was recorded (the agent was stopped, or the worker running it died): it may not have run, or may have run in part. Check its effects before running it again.';
+
+/**
  * Every tool call needs a result before the next message (the APIs refuse otherwise): a call left
  * unanswered (the agent was stopped mid-step) gets one saying so.
  */
@@ -156,7 +163,7 @@ function closeDanglingCalls(messages: ModelMessage[]): ModelMessage[] {
       type: 'tool-result',
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      output: { type: 'error-text', value: 'This action did not run: the agent was stopped before it.' },
+      output: { type: 'error-text', value: INTERRUPTED_ACTION },
     }));
     if (next?.role === 'tool') {
       next.content.push(...filler);

@@ -74,6 +74,7 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
     ]);
     const history: HistoryEvent[] = input.history?.length ? fromStoredEvents(input.history) : [];
     if (history.length === 0) history.push(messageEvent('user', firstMessage(input)));
+    else if (input.resumed) history.push(messageEvent('user', resumedNotice(input.resumed.attempt)));
     if (settings.maxBudgetPerTask !== null && !metrics.costKnown) {
       await sink.note({ type: 'budget_not_enforced', reason: `no price is known for ${model.name}` });
     }
@@ -106,4 +107,13 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
     await release();
     throw error;
   }
+}
+
+/**
+ * What the model is told when a run's attempt takes up an interrupted one: the history above is
+ * the earlier attempt's, the sandbox is new. Kept out of the stored conversation (each attempt
+ * says it afresh).
+ */
+export function resumedNotice(attempt: number): string {
+  return `[platform] Your work on this task was interrupted: the worker running you stopped. You continue as attempt ${attempt}, in a new sandbox: files created or changed before are gone (the repository, if any, is cloned again). A tool call above without a result was interrupted and may have run in part. Check the current state before you go on; do not redo steps whose results you have unless their effects are needed again here.`;
 }

@@ -47,6 +47,8 @@ export interface AgentTask {
   history?: AgentRunInput['history'];
   pendingMessages?: AgentRunInput['pendingMessages'];
   confirm?: AgentRunInput['confirm'];
+  /** A run's attempt taking up the work of one that was interrupted (see `AgentRunInput.resumed`). */
+  resumed?: AgentRunInput['resumed'];
 }
 
 export type ConversationPlan =
@@ -57,8 +59,14 @@ export type ConversationPlan =
 
 export interface AgentJobPlan {
   owner: Principal;
-  /** A fresh sandbox of `specId` (the runtime's first spec when `null`); with `reuse`, that sandbox while it still runs. */
-  sandbox: { specId: string | null; reuse?: string | null };
+  /**
+   * A fresh sandbox of `specId` (the runtime's first spec when `null`); with `reuse`, that sandbox
+   * while it still runs. `boundToProcess`: the sandbox dies with this process (a run's, held under
+   * a lease: a dead worker's attempt never runs on beside the next one).
+   */
+  sandbox: { specId: string | null; reuse?: string | null; boundToProcess?: boolean };
+  /** The run attempt doing the work, stamped on the events it writes. */
+  attempt?: number;
   /** Cloned into a fresh sandbox before the conversation opens; a reused one has it already. */
   repository: RepositoryTarget | null;
   conversation: ConversationPlan;
@@ -125,7 +133,7 @@ class AgentJob {
   ) {
     if ('resume' in plan.conversation) {
       this.conversation = plan.conversation.resume;
-      this.writer = new ConversationWriter(services.context, plan.conversation.resume.id);
+      this.writer = new ConversationWriter(services.context, plan.conversation.resume.id, plan.attempt ?? null);
     }
   }
 
@@ -142,6 +150,7 @@ class AgentJob {
       if ((await this.hooks.conversationOpened?.(conversation)) === false || signal.aborted) return await this.end(stoppedOutcome, true);
       if (failure) return await this.end(failure, false);
       if (!this.plan.agent) return this.result(null, false);
+      if (this.plan.agent.resumed) await this.noteResumed(writer, this.plan.agent.resumed.attempt);
       await this.hooks.stage?.('agent', this.sandboxId);
       const outcome = await this.runAgent(this.plan.agent, conversation.id, writer);
       return await this.end(outcome, signal.aborted);
@@ -166,7 +175,8 @@ class AgentJob {
     }
     const spec = this.plan.sandbox.specId ?? (await runtime.listSpecs())[0]?.id;
     if (!spec) throw new Error('the sandbox runtime offers no spec');
-    this.sandboxId = (await startStoredSandbox(context, runtime, this.plan.owner, spec)).id;
+    const bound = this.plan.sandbox.boundToProcess ? { boundToProcess: true } : {};
+    this.sandboxId = (await startStoredSandbox(context, runtime, this.plan.owner, spec, bound)).id;
     this.freshSandbox = true;
   }
 
@@ -191,7 +201,7 @@ class AgentJob {
     if ('create' in plan) {
       const record = newConversationRecord(context, { ...plan.create, owner: this.plan.owner, sandboxId: this.sandbox() });
       await context.storage.conversations.insert(record);
-      const writer = new ConversationWriter(context, record.id);
+      const writer = new ConversationWriter(context, record.id, this.plan.attempt ?? null);
       this.conversation = record;
       this.writer = writer;
       if (plan.firstMessage !== null) await writer.append(userMessageEvent(plan.firstMessage));
@@ -228,9 +238,24 @@ class AgentJob {
       ...(task.history && task.history.length > 0 ? { history: task.history } : {}),
       ...(task.pendingMessages ? { pendingMessages: task.pendingMessages } : {}),
       ...(task.confirm ? { confirm: task.confirm } : {}),
+      ...(task.resumed ? { resumed: task.resumed } : {}),
     };
     if (!this.services.agent) throw new Error('no agent is configured');
     return runAgent(this.services.agent, input, writer, task.timeoutSeconds);
+  }
+
+  /**
+   * A run's attempt takes the conversation up after an interrupted one: it runs again, and says
+   * so (which attempt, and whether the sandbox is a new one, its files gone).
+   */
+  private async noteResumed(writer: ConversationWriter, attempt: number): Promise<void> {
+    await writer.setStatus('running');
+    await writer.append({
+      kind: 'agent_event',
+      source: 'system',
+      message: `attempt ${attempt} takes up the work of an interrupted attempt${this.freshSandbox ? ', in a new sandbox' : ''}`,
+      data: { type: 'run_resumed', attempt, fresh_sandbox: this.freshSandbox },
+    });
   }
 
   /** Closes: the sandbox goes first (when it is to), so a conversation that says how it ended never has a live one. */

@@ -7,7 +7,7 @@
 import { nowIso, type ServiceContext } from '../kernel/context.js';
 import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
 
-export type NewConversationEvent = Pick<ConversationEvent, 'kind' | 'source' | 'message' | 'data'> & { id?: string };
+export type NewConversationEvent = Pick<ConversationEvent, 'kind' | 'source' | 'message' | 'data'> & { id?: string; attempt?: number };
 
 /** A user's message as OpenHands stores it. */
 export function userMessageEvent(text: string): NewConversationEvent {

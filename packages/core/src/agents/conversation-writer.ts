@@ -21,6 +21,8 @@ export class ConversationWriter {
   constructor(
     private readonly context: ServiceContext,
     readonly conversationId: string,
+    /** The run attempt writing, stamped on every event (so a resumed run shows which attempt did what). */
+    private readonly attempt: number | null = null,
   ) {}
 
   /** Scrubs these values from everything written from now on. */
@@ -38,7 +40,8 @@ export class ConversationWriter {
   }
 
   append(event: NewConversationEvent): Promise<ConversationEvent> {
-    return appendConversationEvent(this.context, this.conversationId, scrubSecrets(event, this.secrets));
+    const stamped = this.attempt === null ? event : { ...event, attempt: this.attempt };
+    return appendConversationEvent(this.context, this.conversationId, scrubSecrets(stamped, this.secrets));
   }
 
   /** Keeps the latest token usage and cost on the conversation as the agent goes. */

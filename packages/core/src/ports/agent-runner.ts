@@ -76,6 +76,15 @@ export interface AgentRunInput {
   /** Events the conversation already holds, oldest first (a resumed conversation's history). */
   history?: readonly ConversationEvent[];
   /**
+   * This attempt of a run takes up the work of an earlier attempt that was interrupted (its worker
+   * died or shut down): `history` holds what that attempt did, and the sandbox is a new one (the
+   * earlier attempt's files are gone; the repository is cloned again). A runner that can resume
+   * continues from `history`: a tool call whose observation is stored is not run again, one
+   * started but not observed is reported to the model as interrupted. A runner that cannot (a
+   * command) starts over.
+   */
+  resumed?: { attempt: number };
+  /**
    * Asks the user to approve an action (confirmation mode); resolves with their decision. Absent:
    * nobody can answer, and a runner in confirmation mode runs actions without asking.
    */

@@ -14,7 +14,6 @@
  * @module
  */
 import { runAgentJob, type AgentJobEnd, type AgentJobServices } from '../agents/agent-job.js';
-import { runRepository } from '../agents/repository-target.js';
 import type { ServiceContext } from '../kernel/context.js';
 import { logsAt } from '../ports/logger.js';
 import type { RecoveredRuns, RunCompletion, RunQueue, RunRef } from '../ports/run-queue.js';
@@ -22,6 +21,7 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
 import { noteRunTransition } from './run-events.js';
+import { planRunAttempt } from './run-plan.js';
 import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
 import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 
@@ -77,6 +77,8 @@ interface InFlight {
   ref: RunRef;
   controller: AbortController;
   done: Promise<void>;
+  /** Until when the lease is surely ours (ms, this clock): the last expiry written by a claim or renewal that succeeded. */
+  heldUntil: number;
 }
 
 export class RunExecutor {
@@ -127,6 +129,8 @@ export class RunExecutor {
     this.pollTimer.unref();
     this.leaseTimer = setInterval(
       () => {
+        // First, without the storage (which may hang): stop what may no longer be ours.
+        this.fenceExpiring();
         void this.renewLeases()
           .then(() => this.recoverLapsed())
           .catch(() => {});
@@ -234,7 +238,8 @@ export class RunExecutor {
     });
     for (const run of claimed) {
       const controller = new AbortController();
-      const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve() };
+      const heldUntil = run.lease_expires_at ? Date.parse(run.lease_expires_at) : this.context.clock.now().getTime() + this.leaseMs;
+      const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve(), heldUntil };
       this.inFlight.set(run.id, entry);
       entry.done = this.execute(run, controller.signal)
         .catch(() => {
@@ -276,36 +281,10 @@ export class RunExecutor {
     }
     let stop = null as StopReason | null;
     try {
-      const { payloadJson, source } = await this.triggerOf(run);
-      const repository = runRepository(automation.selected_repository, source, payloadJson);
+      const plan = await planRunAttempt(this.context, run, automation, this.timeoutOf(automation));
       const result = await runAgentJob(
         this.jobs,
-        {
-          owner: { userId: automation.created_by, orgId: run.org_id },
-          sandbox: { specId: automation.sandbox_spec_id },
-          repository,
-          conversation: {
-            create: {
-              trigger: 'automation',
-              runId: run.id,
-              title: automation.name,
-              selectedRepository: repository?.repository ?? null,
-              selectedBranch: repository?.branch ?? null,
-              llmModel: automation.llm_model,
-              running: true,
-            },
-            firstMessage: payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`,
-          },
-          agent: {
-            runId: run.id,
-            instructions: automation.instructions,
-            eventPayloadJson: payloadJson,
-            llmModel: automation.llm_model,
-            timeoutSeconds: this.timeoutOf(automation),
-          },
-          removeSandbox: true,
-          signal,
-        },
+        { ...plan, signal },
         {
           // Attached only while the run is still ours: a cancel that landed meanwhile wins, and the job stops.
           conversationOpened: async (conversation) =>
@@ -407,13 +386,6 @@ export class RunExecutor {
     this.retryTimers.add(timer);
   }
 
-  /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
-  private async triggerOf(run: RunRecord): Promise<{ payloadJson: string | null; source: string | null }> {
-    if (!run.delivery_id) return { payloadJson: run.dispatch_payload_json, source: null };
-    const delivery = await this.context.storage.deliveries.get(run.org_id, run.delivery_id);
-    return { payloadJson: delivery?.payload_json ?? null, source: delivery?.source ?? null };
-  }
-
   private timeoutOf(automation: AutomationRecord): number {
     return automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
   }
@@ -430,13 +402,29 @@ export class RunExecutor {
   private async renewLeases(): Promise<void> {
     if (this.inFlight.size === 0) return;
     const refs = [...this.inFlight.values()].map((entry) => entry.ref);
-    const until = new Date(this.context.clock.now().getTime() + this.leaseMs).toISOString();
-    const kept = new Set((await this.queue.renew(this.workerId, refs, until)).map((ref) => ref.id));
+    const untilMs = this.context.clock.now().getTime() + this.leaseMs;
+    const kept = new Set((await this.queue.renew(this.workerId, refs, new Date(untilMs).toISOString())).map((ref) => ref.id));
     for (const ref of refs) {
       const entry = this.inFlight.get(ref.id);
+      if (entry && kept.has(ref.id)) entry.heldUntil = Math.max(entry.heldUntil, untilMs);
       if (kept.has(ref.id) || !entry) continue;
       const current = await this.context.storage.runs.get(ref.orgId, ref.id);
       entry.controller.abort((current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost') satisfies StopReason);
+    }
+  }
+
+  /**
+   * Self-fencing: a run whose lease could not be renewed (the storage unreachable or too slow) and
+   * ends within half a lease is stopped here, before it lapses and another executor may take the
+   * run — so two attempts never run at once, even when this process lives on cut off from the
+   * storage. Renewals run every third of a lease, so a healthy lease always has more left.
+   */
+  private fenceExpiring(): void {
+    const now = this.context.clock.now().getTime();
+    for (const entry of this.inFlight.values()) {
+      if (entry.controller.signal.aborted || entry.heldUntil - now >= this.leaseMs / 2) continue;
+      this.context.logger.warn({ kind: 'run', runId: entry.ref.id, orgId: entry.ref.orgId }, 'run stopped here: its lease could not be renewed in time');
+      entry.controller.abort('lease-lost' satisfies StopReason);
     }
   }
 

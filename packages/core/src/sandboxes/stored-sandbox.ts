@@ -18,6 +18,8 @@ export async function startStoredSandbox(
   runtime: SandboxRuntime,
   owner: { userId: string; orgId: string },
   specId: string,
+  /** The sandbox dies with this process (see `StartSandboxInput.boundToProcess`): a run's. */
+  options: { boundToProcess?: boolean } = {},
 ): Promise<SandboxRecord> {
   const now = nowIso(context);
   const sessionApiKey = randomBytes(32).toString('base64url');
@@ -37,7 +39,13 @@ export async function startStoredSandbox(
   };
   await context.storage.sandboxes.insert(record);
   try {
-    const started = await runtime.start({ sandboxId: record.id, specId, sessionApiKey, resourceFactor });
+    const started = await runtime.start({
+      sandboxId: record.id,
+      specId,
+      sessionApiKey,
+      resourceFactor,
+      ...(options.boundToProcess ? { boundToProcess: true } : {}),
+    });
     const running: SandboxRecord = { ...record, status: started.status, exposed_urls: started.exposedUrls, updated_at: nowIso(context) };
     await context.storage.sandboxes.update(running);
     return running;

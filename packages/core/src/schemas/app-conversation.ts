@@ -63,6 +63,8 @@ export const conversationEventSchema = z.object({
   /** A structured event (an agent's JSON line, a status change). */
   data: z.record(z.string(), z.unknown()).nullable(),
   created_at: timestampSchema,
+  /** The attempt of the automation run that wrote it (1, 2, …); absent outside runs. */
+  attempt: z.number().int().min(1).optional(),
 });
 export type ConversationEvent = z.infer<typeof conversationEventSchema>;
 

@@ -1,0 +1,68 @@
+/**
+ * What one attempt of a run does, as an agent job plan: the automation's sandbox (bound to this
+ * process: a dead worker's attempt dies with it), its repository, the conversation and the agent's
+ * task. The first attempt opens the run's conversation; a later one, after an attempt that was
+ * interrupted (its worker died or shut down), takes that conversation up again with its stored
+ * events, so the agent continues where the earlier attempt stopped rather than starting over.
+ * @module
+ */
+import type { AgentJobPlan } from '../agents/agent-job.js';
+import { runRepository } from '../agents/repository-target.js';
+import { readEventsFrom } from '../conversations/conversation-log.js';
+import type { ServiceContext } from '../kernel/context.js';
+import type { AutomationRecord } from '../schemas/automation.js';
+import type { RunRecord } from '../schemas/run.js';
+
+/** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
+async function triggerOf(context: ServiceContext, run: RunRecord): Promise<{ payloadJson: string | null; source: string | null }> {
+  if (!run.delivery_id) return { payloadJson: run.dispatch_payload_json, source: null };
+  const delivery = await context.storage.deliveries.get(run.org_id, run.delivery_id);
+  return { payloadJson: delivery?.payload_json ?? null, source: delivery?.source ?? null };
+}
+
+/** The plan of `run`'s attempt now claimed (its `attempt` already counted), without the signal. */
+export async function planRunAttempt(
+  context: ServiceContext,
+  run: RunRecord,
+  automation: AutomationRecord,
+  timeoutSeconds: number,
+): Promise<Omit<AgentJobPlan, 'signal'>> {
+  const { payloadJson, source } = await triggerOf(context, run);
+  const repository = runRepository(automation.selected_repository, source, payloadJson);
+  const agent = {
+    runId: run.id,
+    instructions: automation.instructions,
+    eventPayloadJson: payloadJson,
+    llmModel: automation.llm_model,
+    timeoutSeconds,
+  };
+  const base = {
+    owner: { userId: automation.created_by, orgId: run.org_id },
+    sandbox: { specId: automation.sandbox_spec_id, boundToProcess: true },
+    repository,
+    removeSandbox: true,
+    attempt: run.attempt,
+  };
+  // An earlier attempt opened the conversation: this one takes it up with what it holds.
+  const earlier = run.conversation_id ? await context.storage.conversations.get(run.conversation_id) : null;
+  if (earlier) {
+    const history = await readEventsFrom(context.storage, earlier.id);
+    return { ...base, conversation: { resume: earlier }, agent: { ...agent, history, resumed: { attempt: run.attempt } } };
+  }
+  return {
+    ...base,
+    conversation: {
+      create: {
+        trigger: 'automation',
+        runId: run.id,
+        title: automation.name,
+        selectedRepository: repository?.repository ?? null,
+        selectedBranch: repository?.branch ?? null,
+        llmModel: automation.llm_model,
+        running: true,
+      },
+      firstMessage: payloadJson === null ? automation.instructions : `${automation.instructions}\n\nEvent payload:\n${payloadJson}`,
+    },
+    agent,
+  };
+}
