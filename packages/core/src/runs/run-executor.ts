@@ -21,7 +21,7 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
 import { noteRunTransition } from './run-events.js';
-import { planRunAttempt } from './run-plan.js';
+import { fenceEarlierAttempt, planRunAttempt } from './run-plan.js';
 import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
 import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 
@@ -281,6 +281,7 @@ export class RunExecutor {
     }
     let stop = null as StopReason | null;
     try {
+      await fenceEarlierAttempt(this.context, this.jobs.runtime, run);
       const plan = await planRunAttempt(this.context, run, automation, this.timeoutOf(automation));
       const result = await runAgentJob(
         this.jobs,

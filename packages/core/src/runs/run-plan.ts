@@ -12,6 +12,23 @@ import { readEventsFrom } from '../conversations/conversation-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
+import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
+import { removeStoredSandbox } from '../sandboxes/stored-sandbox.js';
+
+/**
+ * One live attempt per run: before this attempt starts, the earlier attempt's sandbox (the run
+ * still names it) is removed, wherever this runtime can reach it (a container on a shared Docker
+ * engine), so nothing of that attempt runs on beside this one. Its own worker has stopped it
+ * already in every case this process can tell of — a run's sandbox dies with its worker
+ * (`boundToProcess`), and a worker that cannot renew a lease stops the run before the lease
+ * lapses — so this is the second line. Best effort: a sandbox this runtime does not know is
+ * left to those.
+ */
+export async function fenceEarlierAttempt(context: ServiceContext, runtime: SandboxRuntime, run: RunRecord): Promise<void> {
+  if (!run.sandbox_id) return;
+  const stored = await context.storage.sandboxes.get(run.sandbox_id).catch(() => null);
+  if (stored && stored.status !== 'MISSING' && stored.runtime === runtime.name) await removeStoredSandbox(context, runtime, run.sandbox_id);
+}
 
 /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
 async function triggerOf(context: ServiceContext, run: RunRecord): Promise<{ payloadJson: string | null; source: string | null }> {
