@@ -5,13 +5,23 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import { PlatformError } from '@agent-platform/core';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
 import { BoundedDecoder, ExecEventQueue, StdinFeed, type StdinInput } from '@agent-platform/core/adapter-kit';
-import { signalGroup } from './process-groups.js';
+import { afterLifeline, ensureLifeline } from './lifeline.js';
+import { signalGroup, trackGroup } from './process-groups.js';
 
 /** The shell every command runs under. An absolute path: the command's `PATH` is not ours to trust. */
 export const SHELL = '/bin/sh';
+
+/**
+ * Put before the command, on its first line (so the shell's line numbers stay the command's):
+ * the shell waits for a line on fd 3, the gate, which is written once the command's group is
+ * with the lifeline; then it closes fd 3, so nothing the command starts holds it. End of file
+ * instead (this process died first) exits without running the command.
+ */
+export const GATE = 'read _ <&3 || exit; exec 3<&-; ';
 
 /**
  * After the command's shell exits, background processes it left in its group may still hold its
@@ -61,11 +71,12 @@ export class ExecRun {
     });
     this.stdout = new BoundedDecoder(options.maxOutputBytes);
     this.stderr = new BoundedDecoder(options.maxOutputBytes);
-    this.child = spawn(SHELL, ['-c', options.command], {
+    ensureLifeline(); // nothing runs without it
+    this.child = spawn(SHELL, ['-c', GATE + options.command], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
     });
     this.pgid = this.child.pid;
     this.child.on('error', (error) => {
@@ -76,6 +87,7 @@ export class ExecRun {
       }
     });
     if (this.pgid === undefined) return;
+    this.openGate(this.pgid);
 
     // Spawned with piped stdout and stderr, and a piped stdin when there is input to feed it.
     const { stdin, stdout, stderr } = this.child;
@@ -112,6 +124,21 @@ export class ExecRun {
   /** The next event, or undefined after the `exit` event was taken. */
   next(): Promise<ExecEvent | undefined> {
     return this.queue.next();
+  }
+
+  /**
+   * Hands the group to the lifeline, then lets the command run (at once, unless the lifeline's
+   * pipe is full). Without a lifeline the gate is closed and the command exits unrun.
+   */
+  private openGate(pgid: number): void {
+    const gate = this.child.stdio[3] as Duplex | null | undefined;
+    if (!gate) throw new Error('the command was spawned without its gate pipe');
+    gate.on('error', () => undefined); // the shell may be gone (killed) before it reads
+    trackGroup(pgid);
+    afterLifeline((held) => {
+      if (held) gate.end('\n');
+      else gate.destroy();
+    });
   }
 
   /** SIGKILLs the whole group (the command and everything it left in the group). */

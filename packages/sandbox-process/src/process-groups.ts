@@ -11,6 +11,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { bindGroup, unbindGroup } from './lifeline.js';
 
 /** Sends `signal` to every process of the group; false when the group is gone (or not ours). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -61,9 +62,9 @@ export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<bo
 
 /**
  * Every group any process runtime of this Node process started and has not seen die. When Node
- * exits (normally or through `process.exit`), they are killed, so commands do not outlive
- * their host. A host killed by a signal it does not handle skips `exit` handlers: its commands
- * then keep running.
+ * exits (normally or through `process.exit`), they are killed at once; the lifeline
+ * (`lifeline.ts`) holds the same list and kills them when this process dies any other way (a
+ * signal it does not handle, SIGKILL included).
  */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -73,14 +74,17 @@ function killAllOnExit(): void {
   liveGroups.clear();
 }
 
+/** Tracks the group and hands it to the lifeline (see `afterLifeline` for when it is safely there). */
 export function trackGroup(pgid: number): void {
   if (!exitHookInstalled) {
     process.on('exit', killAllOnExit);
     exitHookInstalled = true;
   }
   liveGroups.add(pgid);
+  bindGroup(pgid);
 }
 
 export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
+  unbindGroup(pgid);
 }

@@ -5,13 +5,14 @@
 import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlatformError, notFound, sandboxSpecSchema, validationError } from '@agent-platform/core';
+import { PlatformError, notFound, validationError } from '@agent-platform/core';
 import type { ExecEvent, ExecInput, RuntimeSandbox, SandboxRuntime, SandboxSpec, SandboxStatus, StartSandboxInput } from '@agent-platform/core';
+import { checkEnv, checkExecInput, checkMaxOutput, checkSpecs, checkTimeout } from './checks.js';
 import { ExecRun } from './exec-run.js';
-import { groupAlive, signalGroup, trackGroup, untrackGroup, waitGroupGone } from './process-groups.js';
+import { bindEmptyDir, bindTree, ensureLifeline, holdLifeline, releaseLifeline, unbindEmptyDir, unbindTree } from './lifeline.js';
+import { groupAlive, signalGroup, untrackGroup, waitGroupGone } from './process-groups.js';
 import { removeTree } from './remove-tree.js';
 import { writeSandboxFiles } from './sandbox-files.js';
-import { checkStdin } from '@agent-platform/core/adapter-kit';
 
 /** The adapter name, as `SandboxRuntime.name`. */
 export const RUNTIME_NAME = 'process';
@@ -52,6 +53,8 @@ interface SandboxState {
   /** Spec `initial_env` + start `env`, under HOME. */
   readonly env: Record<string, string>;
   status: 'RUNNING' | 'PAUSED';
+  /** Started with `boundToProcess`: the lifeline removes its directory when this process dies. */
+  readonly bound: boolean;
   /** Process groups of its commands, running or left behind, not yet seen dead. */
   readonly groups: Set<number>;
   readonly runs: Set<ExecRun>;
@@ -109,8 +112,13 @@ interface StartingSandbox {
  * - pause and resume are idempotent; pause, resume and delete of one sandbox run one at a time.
  * - Sandboxes live in memory: a new runtime over the same `rootDir` does not see another's, and
  *   a start whose id is in use, or whose directory already exists, fails with CONFLICT.
- * - Commands are killed when the host process exits (its `exit` event), but not when it dies
- *   from a signal it does not handle.
+ * - Nothing outlives the host process, however it ends (a SIGKILL included): a small `sh`
+ *   keeper, the lifeline, SIGKILLs every command's group still alive when the host is gone,
+ *   paused ones too. A command starts only once its group is with the keeper. The sandbox
+ *   directory stays, unless the sandbox was started with `boundToProcess`: then it goes too
+ *   (and the runtime's own root, once empty). Processes that left their group (`setsid`) are
+ *   not reached. One keeper per host process, while a runtime is open (from its first `start`
+ *   until `close`).
  *
  * @example
  * ```ts
@@ -135,6 +143,8 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
   const removals = new Set<Promise<void>>();
   let root: Promise<string> | undefined;
   let createdRoot: string | undefined;
+  /** Whether this runtime holds the lifeline (from its first start until closed). */
+  let holding = false;
   let closed = false;
   let closing: Promise<void> | undefined;
 
@@ -146,6 +156,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
       }
       // Real path, so `pwd` inside a sandbox prints the `workingDir` reported (macOS: /var -> /private/var).
       createdRoot = await realpath(await mkdtemp(join(tmpdir(), 'agent-platform-sandboxes-')));
+      bindEmptyDir(createdRoot); // removed, if nothing is left in it, should this process die
       return createdRoot;
     })();
     root.catch(() => {
@@ -247,8 +258,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
     });
     const pgid = run.pgid;
     if (pgid === undefined) throw await run.spawnFailure();
-    sandbox.groups.add(pgid);
-    trackGroup(pgid);
+    sandbox.groups.add(pgid); // tracked (and with the lifeline) since the spawn
     sandbox.runs.add(run);
 
     let complete = false;
@@ -288,6 +298,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
     );
     sandbox.groups.clear();
     await removeTree(sandbox.dir);
+    if (sandbox.bound) unbindTree(sandbox.dir);
   }
 
   return {
@@ -309,15 +320,23 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
         throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} already exists`);
       }
       const startEnv = checkEnv(input.env, ['env']);
+      const bound = input.boundToProcess ?? false;
+      if (typeof bound !== 'boolean') throw validationError(['boundToProcess'], 'boundToProcess must be a boolean');
+      if (!holding) {
+        holding = true;
+        holdLifeline();
+      }
 
       const done = (async () => {
         const dir = join(await ensureRoot(), sandboxId);
+        if (bound) ensureLifeline(); // INTERNAL before anything is made, when it cannot start
         try {
           await mkdir(dir, { mode: 0o700 });
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
           throw new PlatformError('CONFLICT', `Sandbox directory ${dir} already exists`);
         }
+        if (bound) bindTree(dir);
         const workingDir = join(dir, WORKSPACE_DIR);
         await mkdir(workingDir);
         const sandbox: SandboxState = {
@@ -327,6 +346,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
           workingDir,
           env: { HOME: dir, ...spec.initial_env, ...startEnv },
           status: 'RUNNING',
+          bound,
           groups: new Set(),
           runs: new Set(),
           preparing: new Set(),
@@ -391,7 +411,11 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
         await Promise.allSettled([...starting.values()].map((pending) => pending.done));
         await Promise.all([...sandboxes.values()].map(remove));
         await Promise.allSettled([...removals]);
-        if (createdRoot !== undefined) await removeTree(createdRoot);
+        if (createdRoot !== undefined) {
+          await removeTree(createdRoot);
+          unbindEmptyDir(createdRoot);
+        }
+        if (holding) releaseLifeline();
       })();
       return closing;
     },
@@ -423,71 +447,5 @@ function defaultSpec(): SandboxSpec {
     created_at: new Date().toISOString(),
     initial_env: { PATH: DEFAULT_PATH },
     working_dir: '/workspace',
-  };
-}
-
-function checkSpecs(specs: SandboxSpec[]): SandboxSpec[] {
-  if (!Array.isArray(specs) || specs.length === 0) {
-    throw validationError(['specs'], 'A process runtime needs at least one sandbox spec');
-  }
-  const seen = new Set<string>();
-  return specs.map((spec, index) => {
-    const parsed = sandboxSpecSchema.safeParse(spec);
-    if (!parsed.success) {
-      throw validationError(['specs', index], `Invalid sandbox spec: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    }
-    if (seen.has(parsed.data.id)) throw validationError(['specs', index, 'id'], `Duplicate spec id ${parsed.data.id}`);
-    seen.add(parsed.data.id);
-    checkEnv(parsed.data.initial_env, ['specs', index, 'initial_env']);
-    return parsed.data;
-  });
-}
-
-function checkEnv(env: Record<string, string> | undefined, loc: (string | number)[]): Record<string, string> {
-  if (env === undefined) return {};
-  if (typeof env !== 'object' || env === null) throw validationError(loc, 'Environment must be an object');
-  for (const [key, value] of Object.entries(env)) {
-    if (key === '' || key.includes('=') || key.includes('\0')) {
-      throw validationError([...loc, key], 'Environment variable names must be non-empty, without "=" or NUL');
-    }
-    if (typeof value !== 'string' || value.includes('\0')) {
-      throw validationError([...loc, key], 'Environment variable values must be strings without NUL');
-    }
-  }
-  return env;
-}
-
-function checkTimeout(value: number | undefined, loc: (string | number)[]): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw validationError(loc, 'Timeout must be a positive number of milliseconds');
-  }
-  return value;
-}
-
-function checkMaxOutput(value: number | undefined, loc: (string | number)[]): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw validationError(loc, 'Output limit must be a non-negative integer number of bytes');
-  }
-  return value;
-}
-
-function checkExecInput(
-  input: ExecInput,
-  defaultTimeoutMs: number | undefined,
-  defaultMaxOutput: number,
-): { timeoutMs: number | undefined; maxOutputBytes: number } {
-  if (typeof input?.command !== 'string' || input.command.includes('\0')) {
-    throw validationError(['command'], 'Command must be a string without NUL characters');
-  }
-  checkEnv(input.env, ['env']);
-  if (input.files !== undefined && !Array.isArray(input.files)) {
-    throw validationError(['files'], 'Files must be an array');
-  }
-  checkStdin(input.stdin);
-  return {
-    timeoutMs: checkTimeout(input.timeoutMs, ['timeoutMs']) ?? defaultTimeoutMs,
-    maxOutputBytes: checkMaxOutput(input.maxOutputBytes, ['maxOutputBytes']) ?? defaultMaxOutput,
   };
 }

@@ -21,7 +21,7 @@ import {
   type StartTaskRecord,
 } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
-import { nextEventSeq, readEventsFrom } from './conversation-log.js';
+import { nextEventSeq, readEventsFrom } from '../storage/conversation-log.js';
 
 /** Why an agent was stopped from outside. */
 type StopReason = 'paused' | 'shutdown' | 'deleted';

@@ -11,7 +11,7 @@ import type { AgentJobServices } from '../agents/agent-job.js';
 import { appendConversationEvent, userMessageEvent } from '../agents/conversation-record.js';
 import { ConversationAgents } from './conversation-agents.js';
 import { ConversationEventWatchers } from './event-watchers.js';
-import { nextEventSeq, readEventsFrom } from './conversation-log.js';
+import { nextEventSeq, readEventsFrom } from '../storage/conversation-log.js';
 import type { StorageChange } from '../ports/change-feed.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';

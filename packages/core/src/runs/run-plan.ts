@@ -8,7 +8,7 @@
  */
 import type { AgentJobPlan } from '../agents/agent-job.js';
 import { runRepository } from '../agents/repository-target.js';
-import { readEventsFrom } from '../conversations/conversation-log.js';
+import { readEventsFrom } from '../storage/conversation-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';

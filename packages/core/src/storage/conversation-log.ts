@@ -5,7 +5,7 @@
  */
 import type { StorageAdapter } from '../ports/storage.js';
 import type { ConversationEvent } from '../schemas/app-conversation.js';
-import { encodeSeqPage } from '../storage/paging.js';
+import { encodeSeqPage } from './paging.js';
 
 /** The conversation's events with `seq >= fromSeq`, in order. */
 export async function readEventsFrom(storage: StorageAdapter, conversationId: string, fromSeq = 0): Promise<ConversationEvent[]> {
