@@ -6,12 +6,16 @@
 #     (no image registry is reachable from these machines, and the kernel's overlay and
 #     iptables are not needed);
 #   - the image: `agent-platform/busybox:test`, built from busybox-static with `docker import`
-#     (nothing is pulled from a registry).
+#     (nothing is pulled from a registry). It runs as root, and also has a non-root user `agent`
+#     (uid and gid 1000) for specs that name one. Its `dev.agent-platform.test-image` label is
+#     the recipe's version: an image of an older recipe is built again.
 #
 # Run as root (CI is). Prints what it did on stderr; exits non-zero if the engine cannot start.
 set -euo pipefail
 
 IMAGE="${AGENT_PLATFORM_TEST_IMAGE:-agent-platform/busybox:test}"
+# Raise when the image below changes, so machines that have the older one build it again.
+RECIPE=2
 log() { echo "docker-setup: $*" >&2; }
 
 apt_install() {
@@ -35,17 +39,25 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { tail -n 30 /tmp/agent-platform-dockerd.log >&2; log "dockerd did not start"; exit 1; }
 fi
 
-if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
+# Built when missing; the default image also when it was built by an older recipe (another image
+# named by AGENT_PLATFORM_TEST_IMAGE is never replaced).
+recipe="$(docker image inspect --format '{{ index .Config.Labels "dev.agent-platform.test-image" }}' "$IMAGE" 2>/dev/null || echo missing)"
+if [ "$recipe" = missing ] || { [ "$IMAGE" = agent-platform/busybox:test ] && [ "$recipe" != "$RECIPE" ]; }; then
   log "building $IMAGE from busybox"
   root="$(mktemp -d)"
-  mkdir -p "$root/bin" "$root/tmp" "$root/workspace" "$root/proc" "$root/dev" "$root/etc"
+  # mktemp's 0700 would become the image's / and lock out every user but root.
+  chmod 755 "$root"
+  mkdir -p "$root/bin" "$root/tmp" "$root/workspace" "$root/proc" "$root/dev" "$root/etc" "$root/home/agent"
   chmod 1777 "$root/tmp"
+  chown 1000:1000 "$root/home/agent"
   cp "$(command -v busybox || echo /bin/busybox)" "$root/bin/busybox"
   for applet in $("$root/bin/busybox" --list); do
     [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
   done
-  echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+  printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'agent:x:1000:1000:agent:/home/agent:/bin/sh' >"$root/etc/passwd"
+  printf '%s\n' 'root:x:0:' 'agent:x:1000:' >"$root/etc/group"
   tar -C "$root" -c . | docker import \
+    --change "LABEL dev.agent-platform.test-image=$RECIPE" \
     --change 'ENV PATH=/bin' \
     --change 'WORKDIR /workspace' \
     --change 'CMD ["/bin/sh"]' \

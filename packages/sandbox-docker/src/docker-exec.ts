@@ -8,23 +8,30 @@ import type { Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { ExecEvent, ExecResult } from '@agent-platform/core';
 import { BoundedDecoder, ExecEventQueue, StdinFeed, type StdinInput } from '@agent-platform/core/adapter-kit';
-import { isConflict } from './docker-errors.js';
+import { isConflict, isNotFound } from './docker-errors.js';
 import { StreamDemuxer } from './demux.js';
 
 /**
  * Runs as the exec's process: `docker exec` makes it a session (and process group) leader, so it
  * writes its pid where a kill can find it, runs the command in a child shell (same group) and
- * removes the file after. `$1` is the pid file, `$2` the command.
+ * removes the file after. `$1` is the pid file, `$2` the command, `$3` the pid file used when
+ * `$1` cannot be written (a command filled `/tmp`).
  */
-const WRAPPER = '{ echo $$ > "$1"; } 2>/dev/null; sh -c "$2"; status=$?; rm -f "$1" 2>/dev/null; exit $status';
-/** SIGKILLs the group whose leader's pid the file holds. */
-const KILLER = 'read pid < "$1" && kill -9 -"$pid"';
+const WRAPPER = '{ echo $$ > "$1"; } 2>/dev/null || { echo $$ > "$3"; } 2>/dev/null; sh -c "$2"; status=$?; rm -f "$1" "$3" 2>/dev/null; exit $status';
+/** SIGKILLs the group whose leader's pid either file (`$1`, else `$2`) holds. */
+const KILLER = '{ read pid < "$1" || read pid < "$2"; } 2>/dev/null && kill -9 -"$pid"';
 /** How often a running exec is checked for having exited while something still holds its output. */
 const EXIT_POLL_MS = 500;
 /** After the command has exited, how long output may still come before the stream is closed. */
 const DRAIN_MS = 500;
 /** How long a kill waits for the command to have written its pid file. */
 const KILL_RETRY_MS = 2_000;
+/**
+ * Once output passes its bound, the rest is read (and dropped) at most this fast: a flood then
+ * waits on its full pipe instead of costing CPU here, in the engine and in the sandbox.
+ */
+export const DISCARD_BYTES_PER_SECOND = 16 * 1024 * 1024;
+const THROTTLE_WINDOW_MS = 100;
 
 export interface DockerExecOptions {
   container: Dockerode.Container;
@@ -42,6 +49,11 @@ export interface DockerExecOptions {
   stdin: StdinInput | undefined;
   /** Called when the kill could not run now (the container is paused): run it after resume. */
   deferKill(kill: () => Promise<void>): void;
+  /**
+   * For a command that exited non-zero by itself: a note on a sandbox limit it ran into
+   * (`limitNote`), added to the end of its stderr. Absent: none.
+   */
+  explain?: (exitCode: number) => Promise<string | null>;
 }
 
 export class DockerExec {
@@ -55,14 +67,22 @@ export class DockerExec {
   private timedOut = false;
   private cancelled = false;
   private killed = false;
+  /** Whether the last stderr chunk let out ended a line (a note then needs no newline first). */
+  private stderrAtLineStart = true;
   private timers: NodeJS.Timeout[] = [];
+  private windowStart = 0;
+  private windowBytes = 0;
+  private throttleTimer: NodeJS.Timeout | undefined;
   private readonly pidFile: string;
+  /** Where the pid goes when `/tmp` is full (a command filled it): `/dev/shm`, a tmpfs of its own. */
+  private readonly fallbackPidFile: string;
   private readonly onAbort = (): void => void this.stop('cancelled');
 
   constructor(private readonly options: DockerExecOptions) {
     this.stdout = new BoundedDecoder(options.maxOutputBytes);
     this.stderr = new BoundedDecoder(options.maxOutputBytes);
     this.pidFile = `/tmp/.agent-platform-exec-${options.execId}`;
+    this.fallbackPidFile = `/dev/shm/.agent-platform-exec-${options.execId}`;
   }
 
   /** Creates and starts the exec; Engine errors (404, 409) surface from here. */
@@ -70,7 +90,7 @@ export class DockerExec {
     const options = this.options;
     const container = options.container;
     this.exec = await container.exec({
-      Cmd: ['/bin/sh', '-c', WRAPPER, 'sh', this.pidFile, options.command],
+      Cmd: ['/bin/sh', '-c', WRAPPER, 'sh', this.pidFile, options.command, this.fallbackPidFile],
       Env: Object.entries(options.env).map(([name, value]) => `${name}=${value}`),
       WorkingDir: options.workingDir,
       AttachStdout: true,
@@ -81,7 +101,10 @@ export class DockerExec {
     const stream = (await this.exec.start({ hijack: true, stdin: options.stdin !== undefined })) as Duplex;
     this.stream = stream;
     const demuxer = new StreamDemuxer((type, payload) => this.output(type, (type === 'stdout' ? this.stdout : this.stderr).write(payload)));
-    stream.on('data', (chunk: Buffer) => demuxer.write(chunk));
+    stream.on('data', (chunk: Buffer) => {
+      demuxer.write(chunk);
+      if (this.stdout.truncated || this.stderr.truncated) this.throttle(chunk.length);
+    });
     stream.on('end', () => void this.finish());
     stream.on('close', () => void this.finish());
     stream.on('error', () => void this.finish());
@@ -102,7 +125,11 @@ export class DockerExec {
     return this.done;
   }
 
-  /** Kills the command and everything in its group, and ends the stream (exit code null). */
+  /**
+   * Kills the command and everything in its group, and ends the stream (exit code null). Never
+   * throws: when the kill cannot run (the sandbox is gone, or so full it cannot start the
+   * killer), the stream ends anyway and what is left goes with the sandbox.
+   */
   async kill(): Promise<void> {
     if (this.done) return;
     this.killed = true;
@@ -129,19 +156,34 @@ export class DockerExec {
   private async runKiller(): Promise<void> {
     const deadline = Date.now() + KILL_RETRY_MS;
     for (;;) {
-      const killer = await this.options.container.exec({ Cmd: ['/bin/sh', '-c', KILLER, 'sh', this.pidFile], AttachStdout: false, AttachStderr: false });
-      const stream = (await killer.start({ hijack: true, stdin: false })) as Duplex;
-      await new Promise<void>((resolve) => {
-        stream.on('end', resolve);
-        stream.on('close', resolve);
-        stream.on('error', () => resolve());
-        stream.resume();
-      });
-      const { ExitCode } = await killer.inspect();
+      let exitCode: number | null = null;
+      try {
+        exitCode = await this.killOnce();
+      } catch (error) {
+        // Paused (409): deferred by kill(); gone (404): nothing to kill. Anything else (at its
+        // pids limit the sandbox may not start the killer): try again until the deadline.
+        if (isConflict(error) || isNotFound(error) || Date.now() > deadline) throw error;
+      }
       // Non-zero: no pid file yet (the command has not started) or the group is already gone.
-      if (ExitCode === 0 || Date.now() > deadline || this.done) return;
+      if (exitCode === 0 || Date.now() > deadline || this.done) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  private async killOnce(): Promise<number | null> {
+    const killer = await this.options.container.exec({
+      Cmd: ['/bin/sh', '-c', KILLER, 'sh', this.pidFile, this.fallbackPidFile],
+      AttachStdout: false,
+      AttachStderr: false,
+    });
+    const stream = (await killer.start({ hijack: true, stdin: false })) as Duplex;
+    await new Promise<void>((resolve) => {
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', () => resolve());
+      stream.resume();
+    });
+    return (await killer.inspect()).ExitCode;
   }
 
   /**
@@ -157,6 +199,26 @@ export class DockerExec {
     });
   }
 
+  /** Pauses reading for the rest of the window once the window's share of the discard rate is read. */
+  private throttle(bytes: number): void {
+    const now = performance.now();
+    if (now - this.windowStart >= THROTTLE_WINDOW_MS) {
+      this.windowStart = now;
+      this.windowBytes = 0;
+    }
+    this.windowBytes += bytes;
+    if (this.throttleTimer || this.windowBytes < (DISCARD_BYTES_PER_SECOND * THROTTLE_WINDOW_MS) / 1000) return;
+    this.stream?.pause();
+    this.throttleTimer = setTimeout(
+      () => {
+        this.throttleTimer = undefined;
+        this.stream?.resume();
+      },
+      THROTTLE_WINDOW_MS - (now - this.windowStart),
+    );
+    this.throttleTimer.unref();
+  }
+
   private timer(ms: number, run: () => void | Promise<void>): void {
     const handle = setTimeout(() => void run(), ms);
     handle.unref();
@@ -164,7 +226,9 @@ export class DockerExec {
   }
 
   private output(type: 'stdout' | 'stderr', data: string): void {
-    if (data !== '') this.push({ type, data });
+    if (data === '') return;
+    if (type === 'stderr') this.stderrAtLineStart = data.endsWith('\n');
+    this.push({ type, data });
   }
 
   private push(event: ExecEvent): void {
@@ -178,6 +242,7 @@ export class DockerExec {
     this.finishing = true;
     this.stdinFeed?.stop();
     for (const handle of this.timers) clearTimeout(handle);
+    clearTimeout(this.throttleTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     let exitCode: number | null = null;
     if (!this.killed) {
@@ -187,8 +252,12 @@ export class DockerExec {
     }
     const out = this.stdout.end();
     if (out !== '') this.push({ type: 'stdout', data: out });
-    const err = this.stderr.end();
-    if (err !== '') this.push({ type: 'stderr', data: err });
+    this.output('stderr', this.stderr.end());
+    if (exitCode !== null && exitCode !== 0 && !this.killed && this.options.explain) {
+      const note = await this.options.explain(exitCode).catch(() => null);
+      // Past the output bound too: it is short, and it says why the command failed.
+      if (note) this.push({ type: 'stderr', data: this.stderrAtLineStart ? note : `\n${note}` });
+    }
     const result: ExecResult = {
       exitCode: this.timedOut || this.cancelled ? null : exitCode,
       timedOut: this.timedOut,

@@ -4,21 +4,35 @@
  */
 import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
-import { PlatformError, notFound, validationError } from '@agent-platform/core';
-import type { ExecEvent, ExecInput, RuntimeSandbox, SandboxLimits, SandboxRuntime, SandboxSpec, SandboxStatus, StartSandboxInput } from '@agent-platform/core';
-import { filesArchive } from './archive.js';
+import { PlatformError, noopLogger, notFound, validationError } from '@agent-platform/core';
+import type {
+  ExecEvent,
+  ExecInput,
+  Logger,
+  RuntimeSandbox,
+  SandboxLimits,
+  SandboxRuntime,
+  SandboxSpec,
+  SandboxStatus,
+  StartSandboxInput,
+} from '@agent-platform/core';
+import { filesArchive, ownedDirectoryArchive } from './archive.js';
+import { BoundConnections, sweepUnboundLeftovers } from './bound-process.js';
+import { containerOptions } from './container-options.js';
+import { resolveOwnership, type Ownership } from './container-user.js';
 import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-errors.js';
 import { DockerExec } from './docker-exec.js';
 import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type ResolvedSpec } from './docker-specs.js';
+import { DEFAULT_CAPABILITIES, DiskQuota } from './hardening.js';
 import { SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
+import { limitNote } from './limit-notes.js';
+import { EVENT_LOOP_TURN_MS, outputPieces } from './output-pieces.js';
 import { checkStdin } from '@agent-platform/core/adapter-kit';
 
 export const RUNTIME_NAME = 'docker';
 /** Limits of a sandbox at resource factor 1 when the runtime sets none. */
 export const DEFAULT_LIMITS: Required<SandboxLimits> = { memoryBytes: 2 * 1024 ** 3, cpus: 1, pids: 1024 };
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
-/** Keeps a container alive without a server of its own; exits on `docker stop`. */
-const KEEP_ALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
 const SANDBOX_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
 
 export interface DockerRuntimeOptions {
@@ -38,8 +52,29 @@ export interface DockerRuntimeOptions {
   publicHost?: string;
   /** Pull an image the engine does not have when a sandbox starts from it. Default true. */
   pull?: boolean;
-  /** A network to attach sandboxes to. Default: the engine's default bridge. */
+  /** A network to attach sandboxes to (a spec's own `network` wins). Default: the engine's default bridge. */
   network?: string;
+  /**
+   * `/tmp` in each sandbox as a tmpfs of this many bytes (its pages count toward the memory
+   * limit; it is emptied when the container stops). Caps what a command can write there without
+   * touching the host's disk. Default: none (`/tmp` is part of the container's writable layer).
+   */
+  tmpBytes?: number;
+  /**
+   * A quota on each container's writable layer (`StorageOpt: { size }`) and, as much again, on
+   * its working-directory volume (the local driver's `size`), each where the engine can enforce
+   * it (the layer: overlay2 on xfs mounted with `pquota`, devicemapper, btrfs, zfs; the volume:
+   * a Docker root on xfs with `pquota`): found out on the first start; elsewhere sandboxes run
+   * without (a debug line says so). Default: none.
+   */
+  diskBytes?: number;
+  /**
+   * The Linux capabilities sandboxes keep; every other one is dropped. Default
+   * {@link DEFAULT_CAPABILITIES}.
+   */
+  capabilities?: readonly string[];
+  /** Where the runtime writes its few lines (a disk quota the engine cannot enforce). Default: nowhere. */
+  logger?: Logger;
 }
 
 /**
@@ -48,8 +83,14 @@ export interface DockerRuntimeOptions {
  *
  * - labels (`dev.agent-platform.*`) on the container and volume: the runtime acts only on
  *   containers that carry its labels and the sandbox id asked for, so it never touches another's;
- * - memory, CPU and pids limits ({@link DEFAULT_LIMITS} × the owner's resource factor, CPUs
- *   capped at the engine's count), unless the start gives `limits`;
+ * - memory (swap included), CPU and pids limits ({@link DEFAULT_LIMITS} × the owner's resource
+ *   factor, CPUs capped at the engine's count), unless the start gives `limits`;
+ * - hardening: `no-new-privileges`, every capability dropped but {@link DEFAULT_CAPABILITIES},
+ *   the spec's `user` (else the image's), the spec's `network` (`none`: no network), and when
+ *   configured a size-limited tmpfs `/tmp` and a disk quota (where the engine supports one);
+ * - with `boundToProcess`, a life bound to this process: its main process waits on a stdin the
+ *   runtime holds open, so when this process dies (SIGKILL included) the container stops and the
+ *   engine removes it;
  * - `SESSION_API_KEY` in its environment when the start gives one;
  * - status from the engine: running → RUNNING, paused or exited → PAUSED, created or restarting
  *   → STARTING, gone → MISSING, anything else → ERROR;
@@ -58,11 +99,15 @@ export interface DockerRuntimeOptions {
  *
  * Commands run through `docker exec` as `sh -c` in the working directory; a timeout, an abort or
  * a consumer that stops early kills the command's whole process group (by a second exec, which
- * needs `/tmp` and `kill` in the image; while paused, the kill runs right after resume).
+ * needs `/tmp` — or `/dev/shm` when `/tmp` is full — and `kill` in the image; while paused, the
+ * kill runs right after resume). Output reaches the consumer in pieces of at most 64 lines, with
+ * a turn for the event loop between them; past `maxOutputBytes` it is read at most 16 MiB/s.
  * `ExecInput.stdin`, when given, is attached and written to the exec's hijacked connection, whose
  * write side is half-closed at its end; the iterable's `return()` is called once the command's
- * stream ends or it is killed. Files
- * are written through the Engine's archive endpoint, so images need no tools for them.
+ * stream ends or it is killed. A command that exits non-zero after running into the memory or
+ * pids limit gets a last stderr line saying so (`sandbox: killed: out of memory …`). Files
+ * are written through the Engine's archive endpoint, so images need no tools for them (owned by
+ * the sandbox's user when it is not root).
  * Sandboxes outlive the runtime object: a new runtime on the same engine finds them by label;
  * `close()` removes only those this instance created.
  *
@@ -86,6 +131,12 @@ class DockerRuntime implements SandboxRuntime {
   private readonly created = new Set<string>();
   private readonly execs = new Map<string, Set<DockerExec>>();
   private readonly deferredKills = new Map<string, (() => Promise<void>)[]>();
+  private readonly bound = new BoundConnections();
+  private readonly owners = new Map<string, Promise<Ownership | null>>();
+  private readonly refusedForks = new Map<string, number>();
+  private readonly reportedOom = new Map<string, bigint>();
+  private readonly diskQuota: DiskQuota;
+  private swept: Promise<unknown> | undefined;
   private cpuCount: Promise<number> | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -95,6 +146,7 @@ class DockerRuntime implements SandboxRuntime {
     this.configs = normalizeSpecs(options.images);
     this.prefix = options.namePrefix ?? 'agent-platform-';
     this.publicHost = options.publicHost ?? '127.0.0.1';
+    this.diskQuota = new DiskQuota(options.diskBytes, options.logger ?? noopLogger);
   }
 
   async listSpecs(): Promise<SandboxSpec[]> {
@@ -109,34 +161,43 @@ class DockerRuntime implements SandboxRuntime {
     const name = this.nameOf(input.sandboxId);
     if (await this.engine(() => this.containerInfo(name))) throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(input.sandboxId)} already exists`);
 
+    // Bound sandboxes whose process died without removing them: once per runtime, any may go.
+    this.swept ??= sweepUnboundLeftovers(this.docker).catch(() => undefined);
+    await this.swept;
     const image = await this.engine(() => this.ensureImage(config.image));
     const spec = describeSpec(config, image);
-    const labels = sandboxLabels(input.sandboxId, config.id, config.workingDir, this.instance);
+    const bound = input.boundToProcess === true;
+    const labels = sandboxLabels(input.sandboxId, config.id, config.workingDir, this.instance, bound);
     const limits = await this.limitsFor(input);
     const env = { ...spec.initial_env, ...input.env, ...(input.sessionApiKey ? { SESSION_API_KEY: input.sessionApiKey } : {}) };
     this.created.add(input.sandboxId);
     try {
-      await this.engine(() => this.docker.createVolume({ Name: name, Labels: labels }));
+      const volumeOptions = await this.engine(() => this.diskQuota.volumeOptions(this.docker, `${this.prefix}quota-probe-${this.instance}`));
+      // A bound sandbox's volume is anonymous: the engine removes it with the container.
+      if (!bound) await this.engine(() => this.docker.createVolume({ Name: name, Labels: labels, DriverOpts: volumeOptions }));
       const container = await this.engine(() =>
-        this.docker.createContainer({
-          name,
-          Image: config.image,
-          ...(config.command ? { Entrypoint: config.command } : { Entrypoint: ['/bin/sh', '-c'], Cmd: [KEEP_ALIVE] }),
-          Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
-          WorkingDir: config.workingDir,
-          Labels: labels,
-          ExposedPorts: Object.fromEntries((config.exposedPorts ?? []).map(({ port }) => [`${port}/tcp`, {}])),
-          HostConfig: {
-            Mounts: [{ Type: 'volume', Source: name, Target: config.workingDir }],
-            PortBindings: Object.fromEntries((config.exposedPorts ?? []).map(({ port }) => [`${port}/tcp`, [{ HostIp: '', HostPort: '' }]])),
-            ...(limits.memoryBytes ? { Memory: Math.floor(limits.memoryBytes) } : {}),
-            ...(limits.cpus ? { NanoCpus: Math.floor(limits.cpus * 1e9) } : {}),
-            ...(limits.pids ? { PidsLimit: Math.floor(limits.pids) } : {}),
-            ...(this.options.network ? { NetworkMode: this.options.network } : {}),
-          },
-        }),
+        this.diskQuota.create(
+          this.docker,
+          containerOptions({
+            name,
+            config,
+            env,
+            labels,
+            bound,
+            volumeOptions,
+            hardening: {
+              limits,
+              capabilities: this.options.capabilities ?? DEFAULT_CAPABILITIES,
+              tmpBytes: this.options.tmpBytes,
+              network: config.network ?? this.options.network,
+            },
+          }),
+        ),
       );
+      if (bound) await this.engine(() => this.bound.attach(input.sandboxId, container));
       await this.engine(() => container.start());
+      // Root (no user, or the image's own root) needs nothing: a fresh volume is root's.
+      if (config.user || image.Config?.User) await this.giveWorkingDir(container, config.workingDir);
     } catch (error) {
       await this.remove(input.sandboxId).catch(() => undefined);
       this.created.delete(input.sandboxId);
@@ -200,8 +261,30 @@ class DockerRuntime implements SandboxRuntime {
     this.closed = true;
     this.closing ??= (async () => {
       await Promise.all([...this.created].map((sandboxId) => this.remove(sandboxId).catch(() => undefined)));
+      this.bound.releaseAll();
     })();
     await this.closing;
+  }
+
+  /** A non-root sandbox user gets the working directory (a fresh volume is root's). */
+  private async giveWorkingDir(container: Dockerode.Container, workingDir: string): Promise<void> {
+    const info = await this.engine(() => container.inspect());
+    const owner = await this.ownerOf(info);
+    if (!owner || workingDir === '/') return;
+    const archive = await ownedDirectoryArchive(workingDir, owner);
+    await this.engine(() => container.putArchive(archive, { path: '/' }));
+  }
+
+  /** The numeric owner of files written into the sandbox: null for root. */
+  private ownerOf(info: Dockerode.ContainerInspectInfo): Promise<Ownership | null> {
+    let owner = this.owners.get(info.Id);
+    if (!owner) {
+      owner = resolveOwnership(this.docker.getContainer(info.Id), info.Config.User);
+      // A failed lookup is tried again next time, not remembered.
+      owner.catch(() => this.owners.delete(info.Id));
+      this.owners.set(info.Id, owner);
+    }
+    return owner;
   }
 
   private async *execIterator(sandboxId: string, input: ExecInput): AsyncGenerator<ExecEvent> {
@@ -217,11 +300,23 @@ class DockerRuntime implements SandboxRuntime {
     const container = this.docker.getContainer(info.Id);
     const workingDir = info.Config.Labels[WORKING_DIR_LABEL] ?? info.Config.WorkingDir;
     if (input.files?.length) {
-      const archive = await filesArchive(workingDir, input.files);
+      const owner = await this.ownerOf(info).catch((error: unknown) => {
+        throw this.asSandboxError(sandboxId, error);
+      });
+      const archive = await filesArchive(workingDir, input.files, owner);
       await this.engine(() => container.putArchive(archive, { path: '/' })).catch((error: unknown) => {
         throw this.asSandboxError(sandboxId, error);
       });
     }
+    const facts = {
+      docker: this.docker,
+      container,
+      startedAt: Date.now(),
+      memoryBytes: info.HostConfig.Memory || undefined,
+      pids: info.HostConfig.PidsLimit || undefined,
+      refusedForks: this.refusedForks,
+      reportedOom: this.reportedOom,
+    };
     const run = new DockerExec({
       container,
       execId: randomBytes(8).toString('hex'),
@@ -233,6 +328,7 @@ class DockerRuntime implements SandboxRuntime {
       signal: input.signal,
       stdin: input.stdin,
       deferKill: (kill) => this.deferredKills.set(sandboxId, [...(this.deferredKills.get(sandboxId) ?? []), kill]),
+      explain: (exitCode) => limitNote(facts, exitCode),
     });
     await this.engine(() => run.start()).catch((error: unknown) => {
       throw this.asSandboxError(sandboxId, error);
@@ -241,7 +337,19 @@ class DockerRuntime implements SandboxRuntime {
     this.execs.set(sandboxId, runs);
     runs.add(run);
     try {
-      for (let event = await run.next(); event !== undefined; event = await run.next()) yield event;
+      // A consumer that works through each event synchronously (a line at a time, say) must not
+      // hold the event loop for a whole flood of output: pieces of it, and a turn for the loop
+      // whenever the consumer has had it long enough.
+      let turn = performance.now();
+      for (let event = await run.next(); event !== undefined; event = await run.next()) {
+        for (const piece of outputPieces(event)) {
+          if (performance.now() - turn > EVENT_LOOP_TURN_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            turn = performance.now();
+          }
+          yield piece;
+        }
+      }
     } finally {
       runs.delete(run);
       // The consumer stopped early: the command goes too.
@@ -258,9 +366,14 @@ class DockerRuntime implements SandboxRuntime {
     const info = await this.owned(sandboxId);
     if (info) {
       await this.engine(() => this.docker.getContainer(info.Id).remove({ force: true, v: true })).catch((error: unknown) => {
-        if (!isNotFound(error)) throw error;
+        // 409: a bound container the engine is removing already (its stdin closed).
+        if (!isNotFound(error) && !isConflict(error)) throw error;
       });
+      this.owners.delete(info.Id);
+      this.refusedForks.delete(info.Id);
+      this.reportedOom.delete(info.Id);
     }
+    this.bound.release(sandboxId);
     const volume = await this.engine(() => this.docker.getVolume(name).inspect()).catch(() => null);
     if (volume && ownedBy(volume.Labels, sandboxId)) {
       await this.engine(() => this.docker.getVolume(name).remove()).catch((error: unknown) => {

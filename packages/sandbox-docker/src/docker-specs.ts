@@ -23,6 +23,18 @@ export interface DockerSandboxSpec {
   command?: string[];
   /** Container ports published on the host and reported as `exposed_urls`. */
   exposedPorts?: { name: string; port: number }[];
+  /**
+   * The user the container and its commands run as: `name`, `uid`, `name:group` or `uid:gid`.
+   * Default: the image's own `USER` (root when the image names none). For a user other than
+   * root the runtime gives it the working directory and the files it writes.
+   */
+  user?: string;
+  /**
+   * The network sandboxes of this spec join: `none` (no network at all: only loopback), or a
+   * Docker network's name. Default: the runtime's `network` option, else the engine's default
+   * bridge. `none` cannot be combined with `exposedPorts`.
+   */
+  network?: string;
 }
 
 export interface ResolvedSpec {
@@ -39,6 +51,15 @@ export function normalizeSpecs(images: readonly (string | DockerSandboxSpec)[]):
     if (!config.image || /\s/.test(config.image)) throw validationError(['images', index, 'image'], 'an image reference is needed');
     const workingDir = config.workingDir ?? DEFAULT_WORKING_DIR;
     if (!workingDir.startsWith('/')) throw validationError(['images', index, 'workingDir'], 'must be an absolute path');
+    if (config.user !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*(:[A-Za-z0-9_][A-Za-z0-9_.-]*)?$/.test(config.user)) {
+      throw validationError(['images', index, 'user'], 'a user is `name`, `uid`, `name:group` or `uid:gid`');
+    }
+    if (config.network !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(config.network)) {
+      throw validationError(['images', index, 'network'], 'a network is `none` or a Docker network name');
+    }
+    if (config.network === 'none' && config.exposedPorts?.length) {
+      throw validationError(['images', index, 'exposedPorts'], 'a spec with network `none` cannot publish ports');
+    }
     return { ...config, id: config.id ?? config.image, workingDir };
   });
   const ids = new Set<string>();

@@ -1,11 +1,12 @@
 /**
  * `@agent-platform/sandbox-docker`: the Docker `SandboxRuntime`. A sandbox is a container of a
- * configured image, labelled, limited, with a volume and a session API key of its own, managed
- * over the Docker Engine API (`DOCKER_HOST` or the local socket). See {@link createDockerRuntime}.
+ * configured image, labelled, limited and hardened, with a volume and a session API key of its
+ * own, managed over the Docker Engine API (`DOCKER_HOST` or the local socket). See {@link createDockerRuntime}.
  * @module
  */
 export { DEFAULT_LIMITS, DEFAULT_MAX_OUTPUT_BYTES, RUNTIME_NAME, createDockerRuntime, statusOf } from './docker-runtime.js';
 export type { DockerRuntimeOptions } from './docker-runtime.js';
 export type { DockerSandboxSpec } from './docker-specs.js';
 export { DEFAULT_WORKING_DIR } from './docker-specs.js';
-export { INSTANCE_LABEL, MANAGED_LABEL, SANDBOX_ID_LABEL, SPEC_ID_LABEL } from './labels.js';
+export { BOUND_LABEL, INSTANCE_LABEL, MANAGED_LABEL, SANDBOX_ID_LABEL, SPEC_ID_LABEL } from './labels.js';
+export { DEFAULT_CAPABILITIES } from './hardening.js';

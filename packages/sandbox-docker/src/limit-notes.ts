@@ -1,0 +1,107 @@
+/**
+ * Why a command failed when a sandbox limit was the cause. Memory: the engine's `oom` events for
+ * the container while the command ran (the kernel's OOM killer ended a process at the limit),
+ * read from the Engine API. Processes: the kernel's count of forks the pids limit refused
+ * (`pids.events`, cgroup v1 or v2), read by a command of shell built-ins only — or the refusal
+ * of that very command, when the sandbox cannot start one more process.
+ * @module
+ */
+import type { Duplex, Readable } from 'node:stream';
+import type Dockerode from 'dockerode';
+import { StreamDemuxer } from './demux.js';
+
+/** The first word of every note, so readers (and a run's reason) see who is speaking. */
+export const NOTE_PREFIX = 'sandbox: ';
+/** The OOM event can reach the engine's log a little after the command's end. */
+const OOM_EVENT_GRACE_MS = 250;
+/** Prints the `max` count of the sandbox's `pids.events`; built-ins only, so it forks nothing. */
+const PIDS_EVENTS =
+  'for f in /sys/fs/cgroup/pids.events /sys/fs/cgroup/pids/pids.events; do if [ -r "$f" ]; then ' +
+  'while read -r key value; do if [ "$key" = max ]; then echo "$value"; fi; done < "$f"; exit 0; fi; done; exit 1';
+/** How the engine words a process it could not start for want of pids. */
+const NO_PROCESS = /resource temporarily unavailable|cannot allocate memory|fork/i;
+
+export interface LimitFacts {
+  container: Dockerode.Container;
+  docker: Dockerode;
+  /** When the command started (ms since the epoch). */
+  startedAt: number;
+  memoryBytes: number | undefined;
+  pids: number | undefined;
+  /** Refused forks already reported, by container id (the kernel's count only grows). */
+  refusedForks: Map<string, number>;
+  /** The time (ns, engine clock) of the last OOM event already reported, by container id. */
+  reportedOom: Map<string, bigint>;
+}
+
+/** One line per limit the command ran into, or null when it ran into none the engine reports. */
+export async function limitNote(facts: LimitFacts, exitCode: number): Promise<string | null> {
+  const notes: string[] = [];
+  let oom = await oomEvents(facts);
+  // 137 = killed by SIGKILL, the OOM killer's signal: worth a second look if no event is in yet.
+  if (oom === 0 && exitCode === 137) {
+    await new Promise((resolve) => setTimeout(resolve, OOM_EVENT_GRACE_MS));
+    oom = await oomEvents(facts);
+  }
+  if (oom > 0) notes.push(`killed: out of memory (the sandbox's memory limit is ${sizeOf(facts.memoryBytes)})`);
+  if (facts.pids && (await pidsLimitHit(facts))) notes.push(`the process limit was reached (${facts.pids} processes): new processes could not start`);
+  return notes.length ? notes.map((note) => `${NOTE_PREFIX}${note}\n`).join('') : null;
+}
+
+/** OOM events while the command ran that no earlier note reported. */
+async function oomEvents({ docker, container, startedAt, reportedOom }: LimitFacts): Promise<number> {
+  try {
+    const stream = (await docker.getEvents({
+      // Seconds with a fraction, which the engine reads as such.
+      since: Number(((startedAt - 100) / 1000).toFixed(3)),
+      until: Number((Date.now() / 1000).toFixed(3)),
+      filters: { type: ['container'], container: [container.id], event: ['oom'] },
+    })) as unknown as Readable;
+    let text = '';
+    for await (const chunk of stream) text += String(chunk);
+    const reported = reportedOom.get(container.id) ?? 0n;
+    let latest = reported;
+    let count = 0;
+    // timeNano passes 2^53: read as text, compared as bigint.
+    for (const match of text.matchAll(/"timeNano":(\d+)/g)) {
+      const time = BigInt(match[1] ?? '0');
+      if (time <= reported) continue;
+      count++;
+      if (time > latest) latest = time;
+    }
+    if (count) reportedOom.set(container.id, latest);
+    return count;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether forks were refused since the last look (or the sandbox cannot start a process now). */
+async function pidsLimitHit({ container, refusedForks }: LimitFacts): Promise<boolean> {
+  let output = '';
+  try {
+    const exec = await container.exec({ Cmd: ['/bin/sh', '-c', PIDS_EVENTS], AttachStdout: true, AttachStderr: false });
+    const stream = (await exec.start({ hijack: true, stdin: false })) as Duplex;
+    const demuxer = new StreamDemuxer((type, payload) => {
+      if (type === 'stdout') output += payload.toString('utf8');
+    });
+    await new Promise<void>((resolve) => {
+      stream.on('data', (chunk: Buffer) => demuxer.write(chunk));
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', () => resolve());
+    });
+  } catch (error) {
+    return NO_PROCESS.test(error instanceof Error ? error.message : String(error));
+  }
+  const count = Number(output.trim());
+  if (output.trim() === '' || !Number.isFinite(count)) return false;
+  const seen = refusedForks.get(container.id) ?? 0;
+  refusedForks.set(container.id, count);
+  return count > seen;
+}
+
+function sizeOf(bytes: number | undefined): string {
+  if (!bytes) return 'unset';
+  return bytes % 1024 ** 3 === 0 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
