@@ -20,6 +20,9 @@ try {
   const telemetry = await startTelemetry({ ...config, metrics: config.metrics && config.metricsPort !== null }, logger);
   const { platform, close } = await createServerPlatform(config, logger, telemetry.options);
   await platform.start();
+  // The engine's timers never hold a process open, and a worker has no server that would: while
+  // its database is away (a restart), nothing else would keep it alive. It lives until a signal.
+  setInterval(() => {}, 2 ** 30);
   logger.info({ workerId: platform.executor?.workerId }, 'agent-platform worker ready');
   onShutdown(
     logger,
