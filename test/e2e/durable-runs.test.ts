@@ -8,7 +8,6 @@
  *   worker, the model is told the call was interrupted, and nothing runs it again unasked.
  * The sandbox's own record of commands is a ledger file each command appends to.
  */
-import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
-import { ADMIN_URL, admin, until } from './support/run-nodes.js';
+import { admin, createTestDatabase, until } from './support/run-nodes.js';
 import { apiClient } from './support/http-api.js';
 import { startServer, startWorker, type RunningServer } from './support/reference-server.js';
 
@@ -45,13 +44,10 @@ const assistantTurns = (request: RecordedLlmRequest) => messagesOf(request).filt
 
 /** A database, an API-only server, two workers on it (a 2 s lease), and the owner's model settings pointing at `llm`. */
 async function cluster(llm: FakeLlmServer) {
-  const name = `ap_durable_${randomBytes(5).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
+  const { name, url } = await createTestDatabase('ap_durable');
   databases.push(name);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   const env = {
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: url,
     AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
     AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
     AGENT_PLATFORM_LOG_FORMAT: 'json',
@@ -61,7 +57,7 @@ async function cluster(llm: FakeLlmServer) {
   processes.push(server);
   const workers = [await startWorker('examples/server', env), await startWorker('examples/server', env)];
   processes.push(...workers);
-  const db = new pg.Client({ connectionString: url.toString() });
+  const db = new pg.Client({ connectionString: url });
   db.on('error', () => {});
   clients.push(db);
   await db.connect();

@@ -7,11 +7,10 @@
  * - SIGTERM to a server executing a run: `/health/ready` answers 503 `stopping` during the
  *   grace while the server still serves, then the run is handed back and the server exits 0.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_URL, admin } from './support/run-nodes.js';
+import { admin, createTestDatabase } from './support/run-nodes.js';
 import { apiClient } from './support/http-api.js';
 import { startServer, startWorker, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -31,13 +30,10 @@ afterAll(async () => {
 
 /** A database of its own, the processes' environment, and a connection to read its runs. */
 async function environment(extra: Record<string, string> = {}) {
-  const name = `ap_shutdown_${randomBytes(5).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
+  const { name, url } = await createTestDatabase('ap_shutdown');
   databases.push(name);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   const env = {
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: url,
     AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
     AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
     AGENT_PLATFORM_LOG_FORMAT: 'json',
@@ -47,7 +43,7 @@ async function environment(extra: Record<string, string> = {}) {
     AGENT_PLATFORM_AGENT_COMMAND: 'sleep 30',
     ...extra,
   };
-  const db = new pg.Client({ connectionString: url.toString() });
+  const db = new pg.Client({ connectionString: url });
   db.on('error', () => {});
   clients.push(db);
   return { env, db };

@@ -35,6 +35,15 @@ export async function admin(sql: string): Promise<void> {
   }
 }
 
+/** A fresh database on the test server, named `<prefix>_<random>`; its name (to drop) and URL. */
+export async function createTestDatabase(prefix: string): Promise<{ name: string; url: string }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
 export interface SharedBackend {
   readonly name: string;
   /** An adapter over the backend, as a process of its own would open it. */
@@ -67,16 +76,13 @@ export async function pgliteBackend(): Promise<SharedBackend> {
 }
 
 export async function postgresBackend(): Promise<SharedBackend> {
-  const name = `ap_runs_${randomBytes(5).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const { name, url } = await createTestDatabase('ap_runs');
   const opened: StorageAdapter[] = [];
   // The first open migrates; later ones find the schema in place.
   return {
     name: 'postgres',
     open: async () => {
-      const storage = await createPostgresStorage({ connectionString: url.toString(), pool: { max: 6 } });
+      const storage = await createPostgresStorage({ connectionString: url, pool: { max: 6 } });
       opened.push(storage);
       return storage;
     },

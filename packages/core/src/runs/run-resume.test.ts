@@ -4,7 +4,7 @@
  * sandbox is removed before it starts. And an executor that cannot renew a lease stops the run
  * itself, before the lease lapses.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createAesGcmSecretBox,
   agentOutputDraft,
@@ -64,15 +64,16 @@ async function node(
   return platform;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached; last ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** `read()` once `done` holds of it (vitest's `waitFor`, failing with `what`). */
+const until = <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeout = 10_000): Promise<T> =>
+  vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`${what}: not reached; last ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout, interval: 20 },
+  );
 
 describe('a run taken up by a later attempt', () => {
   it('continues its conversation: stored events, a resume notice, events stamped with their attempt, the old sandbox removed', async () => {
