@@ -24,7 +24,7 @@ try {
   await platform.start({ executeRuns: config.executor });
   if (!config.executor) logger.info('AGENT_PLATFORM_EXECUTOR=off: this process serves the API; workers execute runs');
   await app.listen({ port: config.port, host: config.host });
-  logger.info({ publicUrl: config.publicUrl }, 'agent-platform reference server ready');
+  logger.info({ publicUrl: config.publicUrl }, `agent-platform reference server ready: the console is at ${config.publicUrl}/console`);
   onShutdown(
     logger,
     async () => {

@@ -71,6 +71,8 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger,
     ledgerFile: config.storage.kind === 'pglite' ? path.join(config.storage.dataDir, DATA_FILES.seededKeys) : null,
     persistent: config.storage.kind !== 'memory',
     logger,
+    // PostgreSQL is configured by whoever runs it: no key is made up there.
+    firstStart: config.storage.kind === 'postgres' ? null : { consoleUrl: `${config.publicUrl}/console` },
   });
   return {
     platform,

@@ -114,4 +114,21 @@ describe('the warning when AGENT_PLATFORM_API_KEYS is not set', () => {
     await syncSeededKeys(platform, [], { ledgerFile: null, persistent: false, logger });
     expect(messages('warn')).toEqual([expect.stringMatching(WARNING)]);
   });
+
+  it('at a first start with no key anywhere, creates one, prints it once with the console, and counts it at the next start', async () => {
+    const { logger, messages } = recordingLogger();
+    const firstStart = { consoleUrl: 'http://localhost:3000/console' };
+    await syncSeededKeys(platform, [], { ledgerFile, persistent: true, logger, firstStart });
+    const [line] = messages('warn');
+    const key = /shown only now: (\S+)/.exec(line ?? '')?.[1] as string;
+    expect(line).toContain('http://localhost:3000/console');
+    expect(line).toContain('AGENT_PLATFORM_API_KEYS');
+    expect(await platform.authenticate({ apiKey: key })).toEqual({ userId: 'admin', orgId: 'default' });
+
+    const later = recordingLogger();
+    await syncSeededKeys(platform, [], { ledgerFile, persistent: true, logger: later.logger, firstStart });
+    expect(later.messages('warn')).toEqual([]);
+    expect(later.messages('info')).toContain('AGENT_PLATFORM_API_KEYS is not set: the API keys stored earlier (created through the API) can call the API');
+    expect(await platform.storage.apiKeys.listByUser('admin')).toHaveLength(1);
+  });
 });

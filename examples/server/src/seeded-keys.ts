@@ -28,7 +28,15 @@ export interface SyncSeededKeysOptions {
   /** Whether keys stored by earlier processes can exist (PGlite, PostgreSQL; not memory). */
   persistent: boolean;
   logger: Logger;
+  /**
+   * With no key configured and none stored (a first start): create one for {@link FIRST_START_PRINCIPAL}
+   * and print it once, with the console's URL. `null`: only warn.
+   */
+  firstStart?: { consoleUrl: string } | null;
 }
+
+/** Who the key created at a first start acts for. */
+export const FIRST_START_PRINCIPAL = { userId: 'admin', orgId: 'default' } as const;
 
 export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly SeededKey[], options: SyncSeededKeysOptions): Promise<void> {
   const { logger } = options;
@@ -66,7 +74,8 @@ export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly Se
   }
 
   const users = [...new Set([...(ledger?.users ?? []), ...seeds.map((seed) => seed.userId)])];
-  if (options.ledgerFile) writeLedger(options.ledgerFile, { keys: seededIds, users });
+  if (options.firstStart && seeds.length === 0 && (ledger !== null || !options.persistent)) users.push(FIRST_START_PRINCIPAL.userId);
+  if (options.ledgerFile) writeLedger(options.ledgerFile, { keys: seededIds, users: [...new Set(users)] });
   if (seeds.length > 0) return;
 
   if (options.persistent && !ledger) {
@@ -77,6 +86,14 @@ export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly Se
   for (const userId of users) count += (await stored.listByUser(userId)).length;
   if (count > 0) {
     logger.info({ keys: count }, 'AGENT_PLATFORM_API_KEYS is not set: the API keys stored earlier (created through the API) can call the API');
+  } else if (options.firstStart) {
+    const created = await platform.apiKeys.create(FIRST_START_PRINCIPAL, { name: 'first start' });
+    const { userId, orgId } = FIRST_START_PRINCIPAL;
+    // Shown this once (only its hash is stored), in the message: the log's redaction hides `key` fields.
+    logger.warn(
+      { userId, orgId, console: options.firstStart.consoleUrl },
+      `first start: created an API key for ${userId}@${orgId}, shown only now: ${created.key} — sign in at ${options.firstStart.consoleUrl} with it, or send it as "Authorization: Bearer <key>". Add keys with AGENT_PLATFORM_API_KEYS=user@org:<key> (16+ characters) or POST /api/keys`,
+    );
   } else {
     logger.warn('AGENT_PLATFORM_API_KEYS is not set: no API key can call the API (set e.g. AGENT_PLATFORM_API_KEYS=alice@acme:<a key of 16+ characters>)');
   }

@@ -140,6 +140,13 @@ function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
         Sign in with an API key of the platform. The key stays in this browser tab's session storage: it is sent with each request to the API and forgotten when
         the tab closes.
       </p>
+      <p>
+        <small>
+          Where a key comes from: the reference server prints one at its first start (when no key is configured), and seeds those in{' '}
+          <code>AGENT_PLATFORM_API_KEYS</code> (<code>user@org:key</code>, comma-separated) at every start. Signed in, <code>POST /api/keys</code> creates more.
+          A host that embeds the platform issues keys with <code>platform.apiKeys</code>.
+        </small>
+      </p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
