@@ -29,6 +29,8 @@ try {
   app.disable('x-powered-by');
   // Prometheus' text format, without credentials: keep /metrics off the public internet.
   if (telemetry.metricsOnApiPort && telemetry.metricsHandler) app.get('/metrics', telemetry.metricsHandler);
+  // As the Fastify server: the root is the web console.
+  app.get('/', (_request, response) => response.redirect(302, '/console'));
   const api = createExpressRouter({ platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
   app.use(api);
   // Every answer in the API's shape: unknown paths, errors, and Node's own refusals (hardenNodeServer).
@@ -46,7 +48,7 @@ try {
     });
   });
   const { port } = server.address() as AddressInfo;
-  logger.info({ publicUrl: config.publicUrl }, `Server listening at http://${config.host}:${port}`);
+  logger.info({ publicUrl: config.publicUrl }, `Server listening at http://${config.host}:${port}; the console is at ${config.publicUrl}/console`);
   onShutdown(
     logger,
     async () => {
