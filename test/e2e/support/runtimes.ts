@@ -13,24 +13,31 @@ export interface RuntimeCase {
   env: Record<string, string>;
 }
 
-async function dockerReady(): Promise<boolean> {
+/** `null` when an engine with the test image is there; else what is missing, in words. */
+async function dockerMissing(): Promise<string | null> {
+  const docker = new Dockerode();
+  let missing: string | null = null;
   try {
-    const docker = new Dockerode();
     await docker.ping();
-    await docker.getImage(TEST_IMAGE).inspect();
-    return true;
-  } catch (error) {
-    if (process.env.CI === 'true' || process.env.AGENT_PLATFORM_DOCKER_TESTS === '1') {
-      throw new Error(`no Docker engine with ${TEST_IMAGE} (run scripts/docker-setup.sh): ${String(error)}`);
-    }
-    return false;
+  } catch {
+    missing = 'no Docker engine answers here (scripts/docker-setup.sh installs and starts one)';
   }
+  if (missing === null) {
+    try {
+      await docker.getImage(TEST_IMAGE).inspect();
+    } catch {
+      missing = `the Docker engine runs, but the test image ${TEST_IMAGE} is missing (scripts/docker-setup.sh builds it)`;
+    }
+  }
+  if (missing !== null && (process.env.CI === 'true' || process.env.AGENT_PLATFORM_DOCKER_TESTS === '1')) throw new Error(missing);
+  return missing;
 }
 
 /** The runtimes to run on; registers a skipped test named `skipTitle` when Docker is not there. */
 export async function serverRuntimes(skipTitle: string): Promise<RuntimeCase[]> {
   const runtimes: RuntimeCase[] = [{ name: 'process', env: { AGENT_PLATFORM_SANDBOX: 'process' } }];
-  if (await dockerReady()) runtimes.push({ name: 'docker', env: { AGENT_PLATFORM_SANDBOX: 'docker', AGENT_PLATFORM_DOCKER_IMAGES: TEST_IMAGE } });
-  else describe(skipTitle, () => it.skip('no Docker engine here (scripts/docker-setup.sh starts one)', () => {}));
+  const missing = await dockerMissing();
+  if (missing === null) runtimes.push({ name: 'docker', env: { AGENT_PLATFORM_SANDBOX: 'docker', AGENT_PLATFORM_DOCKER_IMAGES: TEST_IMAGE } });
+  else describe(skipTitle, () => it.skip(missing, () => {}));
   return runtimes;
 }
