@@ -11,7 +11,7 @@ import { createAgentRouter, createCommandAgentRunner } from '@agent-platform/cor
 import { createLlmAgentRunner } from '@agent-platform/agent';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
-import { CloudClient } from '@openhands/typescript-client/clients';
+import { CloudClient, ConversationClient } from '@openhands/typescript-client/clients';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startHarness, type Harness } from '../../packages/http/test-support/harness.js';
@@ -183,6 +183,23 @@ async function driveEveryMethod(target: Target, llm: FakeLlmServer): Promise<Set
     'conversation',
   );
   expect(finished.execution_status).toBe('finished');
+
+  // OpenHands' V1 pairing: an agent-server `ConversationClient` built from the conversation's
+  // `conversation_url` and `session_api_key` (its sandbox's key, while the sandbox runs).
+  const [withKey] = await client.getConversations([conversationId]);
+  expect(withKey?.session_api_key).toEqual(expect.any(String));
+  expect(withKey?.conversation_url).toMatch(new RegExp(`/api/conversations/${conversationId}$`));
+  // The agent server is what precedes `/api/conversations/{id}`; here the servers' public URL is
+  // not the loopback address they listen on, so the path is taken onto it.
+  const conversationPath = new URL(String(withKey?.conversation_url)).pathname;
+  const agentServer = new ConversationClient({
+    host: target.baseUrl + conversationPath.slice(0, -`/api/conversations/${conversationId}`.length),
+    apiKey: String(withKey?.session_api_key),
+  });
+  expect(await agentServer.getConversation(conversationId)).toMatchObject({ id: conversationId });
+  const agentEvents = await agentServer.searchEvents(conversationId);
+  expect(JSON.stringify(agentEvents.items)).toContain('check the token');
+  expect(agentEvents.items.map((event) => event.kind)).toContain('MessageEvent');
   const page = await drive('searchConversations', () => client.searchConversations());
   expect(page.items.map((item) => item.id)).toContain(conversationId);
 
@@ -192,6 +209,8 @@ async function driveEveryMethod(target: Target, llm: FakeLlmServer): Promise<Set
   const [sandbox] = await drive('getSandboxes', () => client.getSandboxes([sandboxId]));
   expect(sandbox).toMatchObject({ id: sandboxId });
   await drive('pauseSandbox', () => client.pauseSandbox(sandboxId));
+  // No key while the sandbox is not running.
+  expect((await client.getConversations([conversationId]))[0]?.session_api_key).toBeNull();
   await drive('resumeSandbox', () => client.resumeSandbox(sandboxId));
   const zip = await drive('downloadConversation', () => client.downloadConversation(conversationId));
   const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));

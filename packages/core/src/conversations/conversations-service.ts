@@ -40,11 +40,20 @@ export interface Page<T> {
   next_page_id: string | null;
 }
 
-/** A conversation as returned; `conversation_url` is where the agent-server subset serves it. */
+/**
+ * A conversation as returned to its owner; `conversation_url` is where the agent-server subset
+ * serves it, `session_api_key` the key it takes there (its sandbox's, while that runs).
+ */
 const toConversation = (
   { org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, ...view }: AppConversationRecord,
   publicUrl: string,
-): AppConversation => ({ ...view, metrics: view.metrics ?? null, conversation_url: `${publicUrl}/api/conversations/${view.id}` });
+  sessionApiKey: string | null,
+): AppConversation => ({
+  ...view,
+  metrics: view.metrics ?? null,
+  conversation_url: `${publicUrl}/api/conversations/${view.id}`,
+  session_api_key: sessionApiKey,
+});
 /** A start task as returned; once READY, `agent_server_url` is the platform itself (it serves the agent-server subset). */
 const toTask = ({ org_id: _org, ...view }: StartTaskRecord, publicUrl: string): StartTask => ({
   ...view,
@@ -75,7 +84,7 @@ export class ConversationsService {
    * until the returned function is called. 404 for a conversation that is not the caller's.
    */
   async watchEvents(principal: Principal, id: string, fromSeq: number, listener: (event: ConversationEvent) => void): Promise<() => void> {
-    await this.get(principal, id);
+    await this.ownedRecord(principal, id);
     return this.watchers.watch(id, fromSeq, listener);
   }
 
@@ -125,7 +134,7 @@ export class ConversationsService {
 
   async search(principal: Principal, query: CursorQuery): Promise<Page<AppConversation>> {
     const page = await this.context.storage.conversations.listByUser(principal.userId, cursor(query));
-    return { items: page.items.map((record) => toConversation(record, this.context.publicUrl)), next_page_id: page.nextPageId };
+    return { items: await Promise.all(page.items.map((record) => this.view(record))), next_page_id: page.nextPageId };
   }
 
   async batchGet(principal: Principal, ids: readonly string[]): Promise<(AppConversation | null)[]> {
@@ -133,13 +142,13 @@ export class ConversationsService {
   }
 
   async get(principal: Principal, id: string): Promise<AppConversation> {
-    const conversation = this.owned(principal, await this.context.storage.conversations.get(id));
+    const conversation = await this.owned(principal, await this.context.storage.conversations.get(id));
     if (!conversation) throw notFound('Conversation');
     return conversation;
   }
 
   async events(principal: Principal, id: string, query: CursorQuery): Promise<Page<ConversationEvent>> {
-    await this.get(principal, id);
+    await this.ownedRecord(principal, id);
     const page = await this.context.storage.conversations.listEvents(id, cursor(query));
     return { items: page.items, next_page_id: page.nextPageId };
   }
@@ -173,7 +182,7 @@ export class ConversationsService {
       await tx.conversations.update(next);
       return next;
     });
-    return toConversation(updated, this.context.publicUrl);
+    return this.view(updated);
   }
 
   /**
@@ -211,7 +220,8 @@ export class ConversationsService {
    * `meta.json` and one `event-NNNNN-<id>.json` per event (see `conversation-export.ts`).
    */
   async download(principal: Principal, id: string): Promise<ConversationArchive> {
-    const conversation = await this.get(principal, id);
+    // Without the session key: an archive is a file, kept and passed around.
+    const conversation = toConversation(await this.ownedRecord(principal, id), this.context.publicUrl, null);
     const events = await readEventsFrom(this.context.storage, id);
     return conversationArchive(conversation, events, this.context.clock.now());
   }
@@ -237,8 +247,25 @@ export class ConversationsService {
     return readWorkspaceFile(this.runtime, record.sandbox_id, sandbox.workingDir, filePath);
   }
 
-  private owned(principal: Principal, record: AppConversationRecord | null): AppConversation | null {
-    return record && record.created_by_user_id === principal.userId ? toConversation(record, this.context.publicUrl) : null;
+  private async owned(principal: Principal, record: AppConversationRecord | null): Promise<AppConversation | null> {
+    return record && record.created_by_user_id === principal.userId ? this.view(record) : null;
+  }
+
+  /** The conversation as returned to its owner. */
+  private async view(record: AppConversationRecord): Promise<AppConversation> {
+    return toConversation(record, this.context.publicUrl, await this.sessionApiKey(record));
+  }
+
+  /** The session key of the conversation's sandbox, opened, while the sandbox runs; else `null`. */
+  private async sessionApiKey(record: AppConversationRecord): Promise<string | null> {
+    if (!record.sandbox_id) return null;
+    const sandbox = await this.context.storage.sandboxes.get(record.sandbox_id).catch(() => null);
+    if (sandbox?.status !== 'RUNNING') return null;
+    try {
+      return this.context.secrets.open(sandbox.session_api_key);
+    } catch {
+      return null;
+    }
   }
 
   // ----- The agent-server subset (DESIGN §13) -----

@@ -1,7 +1,8 @@
 /**
  * JMESPath as the platform uses it: the community implementation plus the functions the
  * filter language adds, `icontains`, `glob` and `regex` (linear time, see `regex.ts`).
- * Expressions are compiled once and checked for unknown functions, for exponential growth (see
+ * Expressions are compiled once and checked for depth (see `nesting-check.ts`: before parsing,
+ * as every pass over the tree recurses), for unknown functions, for exponential growth (see
  * `growth-check.ts`) and for literal `regex` patterns that do not compile, so a bad filter is
  * refused when it is saved, not when an event arrives. Every evaluation is bounded in time and
  * memory (see `evaluation-budget.ts`): past its budget it throws {@link EvaluationBudgetError}
@@ -12,6 +13,7 @@ import { compile, type JSONValue } from '@jmespath-community/jmespath';
 import { BoundedInterpreter, isFalse } from './bounded-interpreter.js';
 import { DEFAULT_EVALUATION_LIMITS, type EvaluationLimits } from './evaluation-budget.js';
 import { growthProblem } from './growth-check.js';
+import { depthProblem, nestingProblem } from './nesting-check.js';
 import { compileRegex } from './regex.js';
 
 export {
@@ -24,6 +26,7 @@ export {
   type EvaluationLimits,
 } from './evaluation-budget.js';
 export { MAX_STATIC_GROWTH } from './growth-check.js';
+export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_NESTING } from './nesting-check.js';
 
 /** Longest expression accepted (filters and event-key expressions). */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -65,12 +68,19 @@ export function compileExpression(source: string): CompiledExpression {
   if (source.length > MAX_EXPRESSION_LENGTH) {
     throw new ExpressionError(`expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   }
+  // Depth first, without recursion: the parser and every check below recurse per level.
+  const nesting = nestingProblem(source);
+  if (nesting) throw new ExpressionError(nesting);
   let ast: ExpressionNode;
   try {
     ast = compile(source);
   } catch (error) {
+    // A backstop: within the nesting bound the parser stays far from the stack's end.
+    if (error instanceof RangeError) throw new ExpressionError('expression nests too deeply to be parsed');
     throw new ExpressionError(`invalid JMESPath expression: ${(error as Error).message}`);
   }
+  const depth = depthProblem(ast);
+  if (depth) throw new ExpressionError(depth);
   const unknown = unknownFunction(ast, runtime.runtime);
   if (unknown) throw new ExpressionError(`unknown function ${unknown}()`);
   const growth = growthProblem(ast);

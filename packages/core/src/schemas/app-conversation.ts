@@ -26,12 +26,19 @@ export const appConversationSchema = z.object({
   metrics: metricsSnapshotSchema.nullish(),
   /** Where the agent-server subset serves it (`{publicUrl}/api/conversations/{id}`); computed, not stored. */
   conversation_url: z.string().optional(),
+  /**
+   * The session key of the conversation's sandbox (OpenHands' `session_api_key`: the
+   * agent-server's `X-Session-API-Key`), to build an agent-server client with `conversation_url`;
+   * `null` unless the sandbox is running. Computed, not stored; given to the conversation's owner
+   * only.
+   */
+  session_api_key: z.string().nullable(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
 export type AppConversation = z.infer<typeof appConversationSchema>;
 
-export const appConversationRecordSchema = appConversationSchema.omit({ conversation_url: true }).extend({
+export const appConversationRecordSchema = appConversationSchema.omit({ conversation_url: true, session_api_key: true }).extend({
   org_id: z.string(),
   /** The automation run it belongs to, for trigger `automation`. */
   run_id: z.string().nullable(),
