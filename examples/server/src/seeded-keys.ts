@@ -74,8 +74,7 @@ export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly Se
   }
 
   const users = [...new Set([...(ledger?.users ?? []), ...seeds.map((seed) => seed.userId)])];
-  if (options.firstStart && seeds.length === 0 && (ledger !== null || !options.persistent)) users.push(FIRST_START_PRINCIPAL.userId);
-  if (options.ledgerFile) writeLedger(options.ledgerFile, { keys: seededIds, users: [...new Set(users)] });
+  if (options.ledgerFile) writeLedger(options.ledgerFile, { keys: seededIds, users });
   if (seeds.length > 0) return;
 
   if (options.persistent && !ledger) {
@@ -89,6 +88,8 @@ export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly Se
   } else if (options.firstStart) {
     const created = await platform.apiKeys.create(FIRST_START_PRINCIPAL, { name: 'first start' });
     const { userId, orgId } = FIRST_START_PRINCIPAL;
+    // Its user joins the ledger's, so later starts count its key.
+    if (options.ledgerFile) writeLedger(options.ledgerFile, { keys: seededIds, users: [...users, userId] });
     // Shown this once (only its hash is stored), in the message: the log's redaction hides `key` fields.
     logger.warn(
       { userId, orgId, console: options.firstStart.consoleUrl },

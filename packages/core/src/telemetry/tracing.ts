@@ -86,9 +86,7 @@ export function inboundParent(headers: Readonly<Record<string, string | string[]
 
 /** `trace_id` and `span_id` of the active span for a log line; nothing when no span records. */
 export function traceFields(): { trace_id?: string; span_id?: string } {
-  const span = trace.getActiveSpan();
-  if (!span) return {};
-  const { traceId, spanId } = span.spanContext();
-  if (!trace.isSpanContextValid(span.spanContext())) return {};
-  return { trace_id: traceId, span_id: spanId };
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (!spanContext || !trace.isSpanContextValid(spanContext)) return {};
+  return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
 }
