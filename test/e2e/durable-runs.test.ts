@@ -15,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
-import { admin, createTestDatabase, until } from './support/run-nodes.js';
+import { admin, createTestDatabase, serverEnv, until } from './support/run-nodes.js';
 import { apiClient } from './support/http-api.js';
 import { startServer, startWorker, type RunningServer } from './support/reference-server.js';
 
@@ -46,13 +46,7 @@ const assistantTurns = (request: RecordedLlmRequest) => messagesOf(request).filt
 async function cluster(llm: FakeLlmServer) {
   const { name, url } = await createTestDatabase('ap_durable');
   databases.push(name);
-  const env = {
-    DATABASE_URL: url,
-    AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
-    AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
-    AGENT_PLATFORM_LOG_FORMAT: 'json',
-    AGENT_PLATFORM_RUN_LEASE_SECONDS: '2',
-  };
+  const env = { ...serverEnv(url, KEY, SECRET_KEY), AGENT_PLATFORM_RUN_LEASE_SECONDS: '2' };
   const server = await startServer('examples/server', { ...env, AGENT_PLATFORM_EXECUTOR: 'off' });
   processes.push(server);
   const workers = [await startWorker('examples/server', env), await startWorker('examples/server', env)];

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { admin, createTestDatabase } from './support/run-nodes.js';
+import { admin, createTestDatabase, serverEnv } from './support/run-nodes.js';
 import { apiClient } from './support/http-api.js';
 import { startServer, startWorker, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -33,10 +33,7 @@ async function environment(extra: Record<string, string> = {}) {
   const { name, url } = await createTestDatabase('ap_shutdown');
   databases.push(name);
   const env = {
-    DATABASE_URL: url,
-    AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
-    AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
-    AGENT_PLATFORM_LOG_FORMAT: 'json',
+    ...serverEnv(url, KEY, SECRET_KEY),
     // Far longer than the test waits: a takeover within it is the hand-back, not a lapsed lease.
     AGENT_PLATFORM_RUN_LEASE_SECONDS: '30',
     AGENT_PLATFORM_SHUTDOWN_GRACE_MS: String(GRACE_MS),

@@ -44,6 +44,11 @@ export async function createTestDatabase(prefix: string): Promise<{ name: string
   return { name, url: url.toString() };
 }
 
+/** What reference-server processes on the database at `url` share: alice@acme's API key, the secret key, JSON logs. */
+export function serverEnv(url: string, apiKey: string, secretKey: string): Record<string, string> {
+  return { DATABASE_URL: url, AGENT_PLATFORM_API_KEYS: `alice@acme:${apiKey}`, AGENT_PLATFORM_SECRET_KEY: secretKey, AGENT_PLATFORM_LOG_FORMAT: 'json' };
+}
+
 export interface SharedBackend {
   readonly name: string;
   /** An adapter over the backend, as a process of its own would open it. */
