@@ -6,6 +6,9 @@
 // Vitest writes its usual console report plus a JSON report to .test-results/ (gitignored);
 // the summary is computed from the JSON. Exit code is non-zero if vitest failed, if no test ran,
 // or if vitest crashed without writing the JSON report (then the summary is `0 passed, 1 failed`).
+// A selection whose every test skipped (say `pnpm test packages/storage-postgres` on a machine
+// without PostgreSQL) says so and exits 0, since nothing failed; under CI it exits 1, because CI
+// must run what it selects.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -49,6 +52,14 @@ if (existsSync(jsonFile)) {
   failed = 1; // vitest crashed before reporting
 }
 
-const ok = run.status === 0 && failed === 0 && passed > 0;
+const allSkipped = failed === 0 && passed === 0 && skipped > 0;
+if (allSkipped) {
+  console.log(
+    `No test ran: all ${skipped} selected tests were skipped. Their reasons are printed above (a PostgreSQL server, a Docker engine or Chromium this machine lacks).`,
+  );
+}
+// Vitest itself exits 1 when every test skipped; that is not a failure here (outside CI).
+const vitestOk = run.status === 0 || (allSkipped && existsSync(jsonFile));
+const ok = vitestOk && failed === 0 && (passed > 0 || (allSkipped && process.env.CI !== 'true'));
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exitCode = ok ? 0 : 1;
