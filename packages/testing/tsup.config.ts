@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.base.js';
 
-export default packageBuild(['index', 'fixtures', 'fake-llm', 'git-server', 'webhook-subscriber', 'flaky-runtime', 'pglite']);
+export default packageBuild(['index', 'fixtures', 'fake-llm', 'git-server', 'webhook-subscriber', 'flaky-runtime', 'pglite', 'github-api']);

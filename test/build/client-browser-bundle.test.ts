@@ -10,16 +10,22 @@ import { bundleClientForBrowser } from '../support/client-browser-bundle.js';
 
 /** The signature registry and the pure pieces its scheme files use (no node:crypto among them). */
 const SIGNATURE_REGISTRY = /^packages\/core\/src\/signatures\/(schemes\/[a-z0-9-]+|registry|scheme-kit\/[a-z0-9-]+)\.ts$/;
+/** Core's lists of names (statuses, event types...), plain values the client re-exports. */
+const VOCABULARY = 'packages/core/src/schemas/vocabulary.ts';
 
 describe('@agent-platform/client in a browser bundle', () => {
   it('builds for platform "browser" from the client and ky alone', async () => {
     const bundle = await bundleClientForBrowser();
     expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
-    // Only the client's own sources, ky, and core's signature registry (the pure scheme files the
-    // signer follows): no other core, no http (and so no zod, no JMESPath, no ws, no node:crypto).
+    // Only the client's own sources, ky, core's signature registry (the pure scheme files the
+    // signer follows) and its lists of names: no other core, no http (and so no zod, no JMESPath,
+    // no ws, no node:crypto).
     const foreign = bundle.inputs.filter(
       (input) =>
-        !input.startsWith('packages/client/src/') && !SIGNATURE_REGISTRY.test(input) && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
+        !input.startsWith('packages/client/src/') &&
+        !SIGNATURE_REGISTRY.test(input) &&
+        input !== VOCABULARY &&
+        !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
     );
     expect(foreign).toEqual([]);
     expect(bundle.inputs.some((input) => input.startsWith('packages/client/src/namespaces/'))).toBe(true);

@@ -214,17 +214,22 @@ describe('@agent-platform/client, as an app gets it', () => {
 
   it('its built code imports ky and core’s signature registry alone: a browser bundle of dist/ has no server (or engine) code', async () => {
     const bundle = await bundleClientForBrowser({ entry: 'packages/client/dist/index.js' });
-    // Core's pure signature-scheme files (the registry the signer follows) come too, nothing else.
+    // Core's pure signature-scheme files (the registry the signer follows) and its lists of names come too, nothing else.
     const registry = /^packages\/core\/src\/signatures\/(schemes\/[a-z0-9-]+|registry|scheme-kit\/[a-z0-9-]+)\.ts$/;
     expect(bundle.inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
     const foreign = bundle.inputs.filter(
-      (input) => input !== 'packages/client/dist/index.js' && !registry.test(input) && !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
+      (input) =>
+        input !== 'packages/client/dist/index.js' &&
+        !registry.test(input) &&
+        input !== 'packages/core/src/schemas/vocabulary.ts' &&
+        !/node_modules\/(\.pnpm\/ky@[^/]+\/node_modules\/)?ky\//.test(input),
     );
     expect(foreign).toEqual([]);
     expect(bundle.inputs.some((input) => registry.test(input))).toBe(true);
     for (const file of ['index.js', 'index.cjs']) {
       const code = readFileSync(path.join(clientDir, 'dist', file), 'utf8');
-      // The pure signature-scheme files (no Node built-in) are the only run-time import of core.
+      // Core's browser-safe entries (no Node built-in) are its only run-time imports: the signature
+      // schemes, and the schemas' entry for the lists of names.
       expect(code, file).not.toMatch(/@agent-platform\/(http|core)['"]/);
       expect(code, file).toMatch(/@agent-platform\/core\/signature-schemes['"]/);
     }

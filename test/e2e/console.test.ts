@@ -4,11 +4,13 @@
  * it, found by roles and labels as a screen reader finds it: sign in with an API key kept in the
  * tab's session only; register a webhook and see its secret once; create an automation with the
  * filter tester (a pasted payload, then the source's recent deliveries); a signed event sent from
- * Node appears on the delivery log with its outcome and its run without reloading; the run's
+ * Node appears on the delivery log with its outcome and its run without reloading; a source
+ * registered with the `linear` scheme takes an event signed as Linear signs it; the run's
  * conversation events arrive live; a slow run is cancelled; a message is sent in a conversation;
  * a sandbox is paused, resumed and deleted; settings and secrets are set and unset without a value
  * ever on the page; a secret is rotated; a subscription to a loopback receiver is created (its
- * secret once), and its message is delivered, its attempt logged and replayed; the API reference renders; and in confirmation mode
+ * secret once), and its message is delivered, its attempt logged and replayed; the API reference renders (with one
+ * main landmark); and in confirmation mode
  * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected.
  *
  * Each page is photographed; `AGENT_PLATFORM_CONSOLE_SCREENSHOTS=1` writes the pictures to
@@ -22,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient, type AgentPlatformClient } from '@agent-platform/client';
-import { signatureHeaders } from '@agent-platform/core';
+import { signatureHeaders, type SignatureSchemeName } from '@agent-platform/core';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,12 +97,12 @@ else
         }
       });
     };
-    /** Sends an event to the `linear` webhook, signed with core's signing helpers, as Linear would. */
-    const sendEvent = async (secret: string, payload: unknown) => {
+    /** Sends an event to a webhook (by default `linear`, an `hmac-sha256` source), signed with core's signing helpers. */
+    const sendEvent = async (secret: string, payload: unknown, { source = 'linear', scheme = 'hmac-sha256' as SignatureSchemeName } = {}) => {
       const body = Buffer.from(JSON.stringify(payload));
-      const response = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/linear`, {
+      const response = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/${source}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...signatureHeaders({ scheme: 'hmac-sha256', secret, body, now: new Date() }) },
+        headers: { 'content-type': 'application/json', ...signatureHeaders({ scheme, secret, body, now: new Date() }) },
         body,
       });
       expect(response.status).toBe(200);
@@ -244,12 +246,43 @@ else
       await shot('delivery');
     }, 60_000);
 
+    it('registers a source with the linear scheme, and shows an event signed as Linear signs it', async () => {
+      await open('Webhooks');
+      const form = page.getByRole('region', { name: 'Register a webhook' });
+      await form.getByLabel('Name', { exact: true }).fill('Linear app');
+      await form.getByLabel('Source', { exact: true }).fill('linear-app');
+      // The label wraps the select, so its name ends with the chosen scheme.
+      await form.getByRole('combobox', { name: /^Signature scheme/ }).selectOption('linear');
+      // Linear names its own header: the form asks for none.
+      expect(await form.getByLabel('Signature header', { exact: true }).count()).toBe(0);
+      await form.getByRole('button', { name: 'Register webhook' }).click();
+      await page.getByRole('heading', { name: 'Webhook linear-app registered: copy its secret now' }).waitFor(WAIT);
+      const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      const source = page.getByRole('row').filter({ hasText: 'linear-app' });
+      await source.getByRole('cell', { name: 'linear', exact: true }).waitFor(WAIT);
+      expect((await alice.webhooks.list()).webhooks.find((webhook) => webhook.source === 'linear-app')?.signature_scheme).toBe('linear');
+
+      // Linear signs the body alone; the body carries its own timestamp.
+      const sent = await sendEvent(
+        secret,
+        { type: 'Issue', action: 'create', webhookTimestamp: Date.now(), data: { title: 'Filed in Linear' } },
+        { source: 'linear-app', scheme: 'linear' },
+      );
+      await open('Deliveries');
+      const delivery = page.getByRole('row').filter({ hasText: 'linear-app' });
+      await delivery.getByRole('link', { name: new RegExp(`delivery ${sent.delivery_id}$`) }).waitFor(WAIT);
+      await delivery.getByText('no automation on this source').waitFor(WAIT);
+    }, 60_000);
+
     it('lists the automation’s runs live and follows the run’s conversation events', async () => {
       await open('Runs');
       await page.getByRole('link', { name: runId, exact: true }).waitFor(WAIT);
       await shot('runs');
       await page.getByRole('link', { name: runId, exact: true }).click();
       await heading(`Run ${runId}`);
+      // The run names its automation, linking to it.
+      await page.locator('dl.fields dt:text-is("Automation") + dd').getByRole('link', { name: 'triage crashes', exact: true }).waitFor(WAIT);
       const log = page.getByRole('log', { name: 'Conversation events' });
       await log.getByText('Task: Triage the issue').first().waitFor(WAIT);
       await log.getByText('Looked at the triggering event').first().waitFor(WAIT);
@@ -374,7 +407,7 @@ else
 
     it('rotates the webhook’s secret and shows the new one once; both verify during the grace period', async () => {
       await open('Webhooks');
-      await page.getByRole('button', { name: 'Rotate secret of linear' }).click();
+      await page.getByRole('button', { name: 'Rotate secret of linear', exact: true }).click();
       await page.getByRole('button', { name: 'Rotate now' }).click();
       await page.getByRole('heading', { name: 'New secret for linear: copy it now' }).waitFor(WAIT);
       const rotated = await page.getByLabel('Signing secret', { exact: true }).inputValue();
@@ -472,6 +505,9 @@ else
         .getByRole('heading', { name: /agent-platform/ })
         .waitFor({ timeout: 90_000 });
       await page.getByText('/api/automation/v1/webhooks', { exact: true }).first().waitFor(WAIT);
+      // Swagger UI's own <main> is inside the console's: it is a region, so the page has one main landmark.
+      await page.getByRole('region', { name: 'Operations' }).waitFor(WAIT);
+      expect(await page.getByRole('main').count()).toBe(1);
       // Swagger UI's page is very long: the first screen only.
       await shot('api', page, false);
     }, 120_000);

@@ -11,7 +11,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface BrowserBundle {
   code: string;
-  /** Every source file in the bundle, relative to the repository root. */
+  /**
+   * Every source file with code in the bundle, relative to the repository root: not those esbuild
+   * only read to resolve a re-export and then left out (core has no side effects, so importing a
+   * zod-free list from `@agent-platform/core/schemas` brings that list's file alone).
+   */
   inputs: string[];
   bytes: number;
 }
@@ -33,5 +37,8 @@ export async function bundleClientForBrowser(options: { minify?: boolean; entry?
   });
   const [output] = result.outputFiles;
   if (!output) throw new Error('esbuild wrote no bundle');
-  return { code: output.text, inputs: Object.keys(result.metafile.inputs), bytes: output.contents.byteLength };
+  const inBundle = Object.values(result.metafile.outputs).flatMap((meta) =>
+    Object.entries(meta.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
+  );
+  return { code: output.text, inputs: inBundle, bytes: output.contents.byteLength };
 }

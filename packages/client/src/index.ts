@@ -24,10 +24,21 @@ export type { CallOptions } from './transport/transport.js';
 export type { StreamEventsOptions } from './conversation-events/event-stream.js';
 export { collect, MAX_PAGE_SIZE, type IterateOptions } from './iteration/paging.js';
 export type { WaitOptions } from './iteration/polling.js';
-export { FINAL_RUN_STATUSES } from './namespaces/automations.js';
 export type { ReadyStartTask } from './namespaces/conversations.js';
 export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
-export { OUTBOUND_EVENT_TYPES, OUTBOUND_MESSAGE_STATUSES, type MessageIterateOptions } from './namespaces/subscriptions.js';
+export type { MessageIterateOptions } from './namespaces/subscriptions.js';
+export {
+  DELIVERY_STATUSES,
+  FINAL_RUN_STATUSES,
+  GITHUB_SOURCE,
+  ON_CONFLICT_POLICIES,
+  OUTBOUND_EVENT_TYPES,
+  OUTBOUND_MESSAGE_STATUSES,
+  PROVIDER_TYPES,
+  RUN_STATUSES,
+  SIGNATURE_SCHEMES,
+  SOURCE_NAME_PATTERN,
+} from './vocabulary.js';
 export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
 export type {
   ApiRoutes,

@@ -2,10 +2,14 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorNotice, Link, PageTitle } from './components.js';
 import { ApiReferencePage } from './pages/api-reference.js';
-import { AutomationEditPage, AutomationsPage } from './pages/automations.js';
-import { ConversationPage, ConversationsPage } from './pages/conversations.js';
-import { DeliveriesPage, DeliveryPage } from './pages/deliveries.js';
-import { RunPage, RunsPage } from './pages/runs.js';
+import { AutomationEditPage } from './pages/automation-edit.js';
+import { AutomationsPage } from './pages/automations.js';
+import { ConversationPage } from './pages/conversation.js';
+import { ConversationsPage } from './pages/conversations.js';
+import { DeliveriesPage } from './pages/deliveries.js';
+import { DeliveryPage } from './pages/delivery.js';
+import { RunPage } from './pages/run.js';
+import { RunsPage } from './pages/runs.js';
 import { SandboxesPage } from './pages/sandboxes.js';
 import { SettingsPage } from './pages/settings.js';
 import { SubscriptionPage } from './pages/subscription.js';

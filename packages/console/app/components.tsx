@@ -228,6 +228,12 @@ export function fieldValue(form: HTMLFormElement, name: string): string | null {
   return value === '' ? null : value;
 }
 
+/**
+ * An `<input pattern>` from one of the API's anchored patterns: the browser anchors a pattern
+ * itself, so the form refuses what the API would, before it is sent.
+ */
+export const inputPattern = (pattern: RegExp): string => pattern.source.replace(/^\^/, '').replace(/\$$/, '');
+
 export function checked(form: HTMLFormElement, name: string): boolean {
   const element = form.elements.namedItem(name);
   return element instanceof HTMLInputElement && element.checked;

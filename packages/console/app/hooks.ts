@@ -1,6 +1,9 @@
 /** Loading data from the API into a page: once, or again every few seconds for live pages. */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
+/** How often a live page asks again: the API has no live stream of deliveries, runs or messages. */
+export const LIVE_POLL_MS = 2_000;
+
 export interface Resource<T> {
   /** The last answer; kept while a reload is under way or after a reload failed. */
   data: T | undefined;

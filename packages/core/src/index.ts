@@ -51,6 +51,8 @@ export type {
   AgentEvent,
   AgentOutcome,
   AgentPlatformTools,
+  AgentGitHubTools,
+  GitHubThread,
   AgentRunInput,
   AgentRunner,
   AgentSettings,
@@ -62,6 +64,7 @@ export { emptyAgentSettings } from './agents/agent-environment.js';
 export { chooseAgent, createAgentRouter, type AgentChoice, type AgentRouterOptions } from './agents/agent-router.js';
 export { createAgentPlatformTools } from './automations/agent-tools.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
+export type { RunReporter } from './github/run-reporter.js';
 export { SandboxesService, type SandboxPage } from './sandboxes/sandboxes-service.js';
 export { ConversationsService, type Page } from './conversations/conversations-service.js';
 export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';

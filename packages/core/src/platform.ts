@@ -26,6 +26,9 @@ import { GithubOrgCache } from './ingest/github-org-cache.js';
 import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
+import { GitHubRunReporter } from './github/run-reporter.js';
+import { toRunView } from './runs/run-view.js';
+import type { Run } from './schemas/run.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
 import { createAgentPlatformTools } from './automations/agent-tools.js';
@@ -65,6 +68,11 @@ export interface AgentPlatformOptions {
     webhookSecrets?: readonly string[];
     /** Which orgs a delivery reaches. Default: the links stored with `platform.githubLinks`. */
     resolveOrgs?: GithubOrgResolver;
+    /**
+     * The run's page that outcome comments link to (automations with `report_to_github`); `null`
+     * for no link. Default: the console's page of the run, `{publicUrl}/console/runs/{id}`.
+     */
+    runUrl?: (run: Run) => string | null;
   };
   /** Inbound event limits. */
   events?: {
@@ -231,7 +239,15 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       }
     : null;
   const conversations = new ConversationsService(context, jobs, { timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800 });
-  const executor = jobs?.agent ? new RunExecutor(context, jobs, { ...options.executor, ...(options.queue ? { queue: options.queue } : {}) }) : null;
+  // Runs of automations with `report_to_github` answer in their event's thread on GitHub.
+  const reporter = jobs?.agent
+    ? new GitHubRunReporter(context, {
+        settingsOf: (userId) => settings.agentSettings(userId),
+        runUrl: (run) => (options.github?.runUrl ? options.github.runUrl(toRunView(run)) : `${context.publicUrl}/console/runs/${encodeURIComponent(run.id)}`),
+      })
+    : null;
+  const executor =
+    jobs?.agent && reporter ? new RunExecutor(context, jobs, { ...options.executor, ...(options.queue ? { queue: options.queue } : {}) }, reporter) : null;
   // Who acts on which change, made here or heard from another process: each registers once.
   changes.on((change) => {
     if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
@@ -255,6 +271,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const drain = async (stopOptions: StopOptions = {}) => {
     stopping = true;
     await executor?.stop(stopOptions);
+    // The reports of runs that ended are posted before the process goes.
+    await reporter?.idle();
   };
   // The queue's gauges, read from the storage at each collection (a scrape), over every process.
   context.telemetry.metrics.observeQueue(async () => {

@@ -5,6 +5,7 @@
  * @module
  */
 export * from './kernel/errors.js';
+export * from './schemas/vocabulary.js';
 export * from './schemas/common.js';
 export * from './schemas/principal.js';
 export * from './schemas/mcp-config.js';

@@ -14,6 +14,7 @@ import { ModelConfigError, resolveModel, type ResolvedModel } from '../model/mod
 import type { EventSink } from '../sink/event-sink.js';
 import type { RunTelemetry } from '../telemetry/run-telemetry.js';
 import { fileEditorTool } from '../tools/file-editor.js';
+import { githubTools } from '../tools/github.js';
 import { mcpAgentTool } from '../tools/mcp-tools.js';
 import { platformTools } from '../tools/platform.js';
 import { terminalTool } from '../tools/terminal.js';
@@ -70,6 +71,7 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
       thinkTool(),
       finishTool(),
       ...(input.platformTools ? platformTools() : []),
+      ...(input.githubTools ? githubTools(input.githubTools) : []),
       ...mcp.tools.map(mcpAgentTool),
     ]);
     const history: HistoryEvent[] = input.history?.length ? fromStoredEvents(input.history) : [];
@@ -95,6 +97,7 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
         env: commandEnvironment(input),
         signal: stop.signal,
         ...(input.platformTools ? { platform: input.platformTools } : {}),
+        ...(input.githubTools ? { github: input.githubTools } : {}),
       },
       systemPrompt: systemPrompt(workingDir, tools.names),
       history,

@@ -15,6 +15,9 @@ export function systemPrompt(workingDir: string, toolNames: readonly string[]): 
     toolNames.includes('create_automation')
       ? "You can manage the user's event automations with list_automations, create_automation, update_automation, disable_automation and list_webhook_sources. You never see webhook signing secrets; never ask for them."
       : '',
+    toolNames.includes('github_comment')
+      ? "You can act on GitHub in this run's repositories with github_comment, github_add_labels and create_pull_request (commit and push your branch before you open a pull request from it)."
+      : '',
     'Never print secrets from the environment into files, commits or messages.',
   ]
     .filter((line) => line !== '')

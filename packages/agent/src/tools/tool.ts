@@ -5,7 +5,7 @@
  * (a JSON Schema someone else checks); the loop holds them as {@link AnyTool}.
  * @module
  */
-import type { AgentPlatformTools, SandboxRuntime } from '@agent-platform/core';
+import type { AgentGitHubTools, AgentPlatformTools, SandboxRuntime } from '@agent-platform/core';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 
 export interface ToolContext {
@@ -17,6 +17,8 @@ export interface ToolContext {
   env: Record<string, string>;
   signal: AbortSignal;
   platform?: AgentPlatformTools;
+  /** GitHub in the run's repositories with the owner's token (automation runs that have one). */
+  github?: AgentGitHubTools;
 }
 
 export interface ToolResult {

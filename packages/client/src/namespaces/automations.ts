@@ -2,17 +2,8 @@ import { AgentPlatformWaitError } from '../transport/errors.js';
 import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
 import { pollUntil, type WaitOptions } from '../iteration/polling.js';
 import type { CallOptions, Transport } from '../transport/transport.js';
-import type {
-  AutomationCreateInput,
-  AutomationDispatchInput,
-  AutomationUpdateInput,
-  AutomationValidateInput,
-  PageQueryInput,
-  RunStatus,
-} from '../transport/types.js';
-
-/** Statuses a run never leaves: core's `FINAL_RUN_STATUSES` (a test keeps them equal; core is types-only here). */
-export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+import type { AutomationCreateInput, AutomationDispatchInput, AutomationUpdateInput, AutomationValidateInput, PageQueryInput } from '../transport/types.js';
+import { FINAL_RUN_STATUSES } from '@agent-platform/core/schemas';
 
 /** Event automations of the caller's org and their runs (`/api/automation/v1`). */
 export function automationsNamespace(transport: Transport) {

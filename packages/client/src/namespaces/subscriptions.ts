@@ -1,29 +1,12 @@
 import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
 import type { CallOptions, Transport } from '../transport/transport.js';
 import type {
-  OutboundEventType,
   OutboundMessageListQueryInput,
   OutboundMessageStatus,
   PageQueryInput,
   SubscriptionCreateInput,
   SubscriptionUpdateInput,
 } from '../transport/types.js';
-
-/**
- * The event types a subscription can ask for: core's `OUTBOUND_EVENT_TYPES`, copied because the
- * client takes only types from core (a test keeps the two equal).
- */
-export const OUTBOUND_EVENT_TYPES: readonly OutboundEventType[] = [
-  'delivery.received',
-  'run.started',
-  'run.completed',
-  'run.failed',
-  'run.cancelled',
-  'subscription.disabled',
-];
-
-/** A message's statuses: core's `OUTBOUND_MESSAGE_STATUSES`, copied for the same reason. */
-export const OUTBOUND_MESSAGE_STATUSES: readonly OutboundMessageStatus[] = ['pending', 'delivered', 'failed', 'cancelled'];
 
 export interface MessageIterateOptions extends IterateOptions {
   status?: OutboundMessageStatus;

@@ -49,6 +49,7 @@ export type {
   ProviderType,
   RotatedWebhook,
   Run,
+  RunReport,
   RunList,
   RunStatus,
   SendMessageInput,

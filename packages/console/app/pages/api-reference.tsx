@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice, PageTitle } from '../components.js';
 import { apiBase, consoleRoot } from '../router.js';
 import { useSession } from '../session.js';
+import { demoteNestedMain } from '../swagger-landmarks.js';
 
 /** The hashed names of Swagger UI's files, set by the console's build. */
 declare const __CONSOLE_SWAGGER__: { script: string; stylesheet: string };
@@ -41,6 +42,7 @@ export function ApiReferencePage() {
   const session = useSession();
   const container = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<unknown>(undefined);
+  useEffect(() => (container.current ? demoteNestedMain(container.current) : undefined), []);
   useEffect(() => {
     let cancelled = false;
     loadSwaggerUi().then(

@@ -1,12 +1,20 @@
-/** Conversations: the list, starting one, and one conversation live: its events, a message, pause, accept or reject. */
-import { isAgentEvent, type ConversationEvent } from '@agent-platform/client';
+/** Conversations: the list, and starting one. One conversation is on its own page (conversation.tsx). */
+import type { AppConversation } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
-import { Badge, ErrorNotice, Fields, Link, Muted, PageTitle, StatusNote, Time } from '../components.js';
-import { EventLog } from '../event-log.js';
+import { Badge, ErrorNotice, Link, Muted, PageTitle, StatusNote, Time } from '../components.js';
+import { ActionForm } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
 import { useClient } from '../session.js';
-import { LIVE_POLL_MS } from './deliveries.js';
+import { ResourceTable, type Column } from '../table.js';
+
+const COLUMNS: Column<AppConversation>[] = [
+  { header: 'Title', cell: (conversation) => <Link to={`conversations/${segment(conversation.id)}`}>{conversation.title ?? conversation.id}</Link> },
+  { header: 'Started by', cell: (conversation) => conversation.trigger },
+  { header: 'Status', cell: (conversation) => <Badge value={conversation.execution_status} /> },
+  { header: 'Sandbox', cell: (conversation) => conversation.sandbox_status ?? <Muted>none</Muted> },
+  { header: 'Created', cell: (conversation) => <Time value={conversation.created_at} /> },
+];
 
 export function ConversationsPage() {
   const client = useClient();
@@ -22,51 +30,18 @@ export function ConversationsPage() {
   return (
     <>
       <PageTitle>Conversations</PageTitle>
-      <ErrorNotice error={conversations.error} context="Loading the conversations failed" />
-      {conversations.data &&
-        (conversations.data.items.length === 0 ? (
-          <p>No conversations yet.</p>
-        ) : (
-          <div class="overflow-auto">
-            <table class="striped">
-              <caption>Conversations, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Started by</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Sandbox</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {conversations.data.items.map((conversation) => (
-                  <tr key={conversation.id}>
-                    <td>
-                      <Link to={`conversations/${segment(conversation.id)}`}>{conversation.title ?? conversation.id}</Link>
-                    </td>
-                    <td>{conversation.trigger}</td>
-                    <td>
-                      <Badge value={conversation.execution_status} />
-                    </td>
-                    <td>{conversation.sandbox_status ?? <Muted>none</Muted>}</td>
-                    <td>
-                      <Time value={conversation.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
+      <ResourceTable
+        resource={conversations}
+        rowsOf={(data) => data.items}
+        rowKey={(conversation) => conversation.id}
+        columns={COLUMNS}
+        caption="Conversations, newest first"
+        empty="No conversations yet."
+        errorContext="Loading the conversations failed"
+      />
       <section aria-labelledby="start-title">
         <h2 id="start-title">Start a conversation</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void start.run();
-          }}
-        >
+        <ActionForm onSubmit={() => start.run()}>
           <label>
             Task
             <textarea name="task" rows={3} required value={task} onInput={(event) => setTask((event.currentTarget as HTMLTextAreaElement).value)} />
@@ -76,132 +51,8 @@ export function ConversationsPage() {
           </button>
           {start.busy && starting && <StatusNote>{starting}</StatusNote>}
           <ErrorNotice error={start.error} context="Starting the conversation failed" />
-        </form>
+        </ActionForm>
       </section>
     </>
-  );
-}
-
-export function ConversationPage({ id }: { id: string }) {
-  const client = useClient();
-  const conversation = useResource((signal) => client.conversations.get(id, { signal }), [id], { pollMs: LIVE_POLL_MS });
-  const [pending, setPending] = useState<ConversationEvent | null>(null);
-  const [message, setMessage] = useState('');
-  const [runAgent, setRunAgent] = useState(true);
-  const [note, setNote] = useState<string | null>(null);
-  const send = useAction(async () => {
-    await client.conversations.send(id, message, { run: runAgent });
-    setMessage('');
-    setNote('Message sent.');
-    conversation.reload();
-  });
-  const respond = useAction(async (accept: boolean, reason: string) => {
-    await client.conversations.respond(id, reason ? { accept, reason } : { accept });
-    setNote(accept ? 'Action accepted.' : 'Action rejected.');
-    conversation.reload();
-  });
-  const pause = useAction(async () => {
-    await client.conversations.pause(id);
-    setNote('Pause requested: the agent stops after its current step.');
-    conversation.reload();
-  });
-  const record = conversation.data;
-  const status = record?.execution_status;
-  return (
-    <>
-      <PageTitle>{record?.title ? `Conversation: ${record.title}` : `Conversation ${id}`}</PageTitle>
-      <p>
-        <Link to="conversations">All conversations</Link>
-      </p>
-      <ErrorNotice error={conversation.error} context="Loading the conversation failed" />
-      {record && (
-        <Fields
-          rows={[
-            ['Status', <Badge value={record.execution_status} />],
-            ['Started by', record.trigger],
-            ['Sandbox', record.sandbox_id ? `${record.sandbox_id} (${record.sandbox_status ?? 'unknown'})` : null],
-            ['Repository', record.selected_repository],
-            ['Model', record.llm_model],
-            ['Created', <Time value={record.created_at} />],
-            ['Updated', <Time value={record.updated_at} />],
-          ]}
-        />
-      )}
-      {status === 'waiting_for_confirmation' && (
-        <Confirmation action={pending} busy={respond.busy} onRespond={(accept, reason) => void respond.run(accept, reason)} />
-      )}
-      <ErrorNotice error={respond.error} context="Answering failed" />
-      {status === 'running' && (
-        <div class="actions">
-          <button type="button" class="secondary" aria-busy={pause.busy ? 'true' : undefined} onClick={() => void pause.run()}>
-            Pause agent
-          </button>
-        </div>
-      )}
-      <ErrorNotice error={pause.error} context="Pausing failed" />
-      {note && <StatusNote>{note}</StatusNote>}
-      <EventLog
-        conversationId={id}
-        onEvent={(event) => {
-          // The action held for confirmation is the last one the agent proposed.
-          if (isAgentEvent(event, 'ActionEvent')) setPending(event);
-          else if (isAgentEvent(event, 'ObservationEvent') || isAgentEvent(event, 'UserRejectObservation')) setPending(null);
-        }}
-      />
-      <section aria-labelledby="send-title">
-        <h2 id="send-title">Send a message</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void send.run();
-          }}
-        >
-          <label>
-            Message
-            <textarea name="message" rows={3} required value={message} onInput={(event) => setMessage((event.currentTarget as HTMLTextAreaElement).value)} />
-          </label>
-          <label>
-            <input type="checkbox" checked={runAgent} onChange={(event) => setRunAgent((event.currentTarget as HTMLInputElement).checked)} />
-            Run the agent if it is idle
-          </label>
-          <button type="submit" aria-busy={send.busy ? 'true' : undefined}>
-            Send message
-          </button>
-          <ErrorNotice error={send.error} context="Sending failed" />
-        </form>
-      </section>
-    </>
-  );
-}
-
-/** Confirmation mode: the agent holds its next action until the user accepts or rejects it. */
-function Confirmation({ action, busy, onRespond }: { action: ConversationEvent | null; busy: boolean; onRespond: (accept: boolean, reason: string) => void }) {
-  const [reason, setReason] = useState('');
-  const summary = action && isAgentEvent(action, 'ActionEvent') ? (action.data.summary ?? action.message ?? action.data.tool_name) : null;
-  return (
-    <article aria-labelledby="confirm-title" class="confirmation">
-      <h2 id="confirm-title">The agent is waiting for your confirmation</h2>
-      <p>
-        {summary ? (
-          <>
-            Its next action: <code>{summary}</code>
-          </>
-        ) : (
-          'It holds its next action until you answer.'
-        )}
-      </p>
-      <label>
-        Reason (optional)
-        <input value={reason} onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
-      </label>
-      <div class="actions">
-        <button type="button" aria-busy={busy ? 'true' : undefined} onClick={() => onRespond(true, reason.trim())}>
-          Accept action
-        </button>
-        <button type="button" class="secondary" onClick={() => onRespond(false, reason.trim())}>
-          Reject action
-        </button>
-      </div>
-    </article>
   );
 }

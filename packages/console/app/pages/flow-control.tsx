@@ -2,16 +2,16 @@
  * The automation form's flow-control fields (concurrency key, on conflict, debounce, rate limit),
  * their draft, and the draft as the API takes it.
  */
-import type { Automation, AutomationCreateInput } from '@agent-platform/client';
+import { ON_CONFLICT_POLICIES, type Automation, type AutomationCreateInput } from '@agent-platform/client';
 
 type OnConflict = NonNullable<AutomationCreateInput['on_conflict']>;
 
-/** The policies with what each does, in the order the select offers them (`queue` is the API's default). */
-const ON_CONFLICT: [OnConflict, string][] = [
-  ['queue', 'queue: wait for the live run'],
-  ['cancel_previous', 'cancel previous: cancel the live run'],
-  ['skip', 'skip: drop the new run'],
-];
+/** What each policy does, beside its name in the select; the select offers them in core's order (`queue`, the API's default, first). */
+const ON_CONFLICT_LABELS: Record<OnConflict, string> = {
+  queue: 'queue: wait for the live run',
+  cancel_previous: 'cancel previous: cancel the live run',
+  skip: 'skip: drop the new run',
+};
 
 /** The fields as typed: text, so an emptied field reads as "none". */
 export interface FlowDraft {
@@ -71,9 +71,9 @@ export function FlowControlFields({ draft, onChange }: { draft: FlowDraft; onCha
         <div>
           <label for="on-conflict">On conflict</label>
           <select id="on-conflict" name="on_conflict" value={draft.onConflict} onChange={onChange('onConflict')}>
-            {ON_CONFLICT.map(([value, label]) => (
+            {ON_CONFLICT_POLICIES.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {ON_CONFLICT_LABELS[value]}
               </option>
             ))}
           </select>

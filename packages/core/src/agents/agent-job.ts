@@ -18,6 +18,7 @@ import { newConversationRecord, userMessageEvent, type NewConversation } from '.
 import { ConversationWriter, type ExecutionStatus } from './conversation-writer.js';
 import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './git-checkout.js';
 import { runAgent } from './run-agent.js';
+import { createAgentGitHubTools, type GitHubToolScope } from '../github/github-tools.js';
 
 /** What every job is built from, once per platform. */
 export interface AgentJobServices {
@@ -49,6 +50,8 @@ export interface AgentTask {
   confirm?: AgentRunInput['confirm'];
   /** A run's attempt taking up the work of one that was interrupted (see `AgentRunInput.resumed`). */
   resumed?: AgentRunInput['resumed'];
+  /** The GitHub repositories (and thread) the agent's GitHub tools reach, with the owner's token. */
+  github?: GitHubToolScope;
 }
 
 export type ConversationPlan =
@@ -224,6 +227,8 @@ class AgentJob {
     const owned = await this.ownerSettings();
     const settings = task.llmModel ? { ...owned, llmModel: task.llmModel } : owned;
     const tools = this.services.toolsFor?.(this.plan.owner);
+    const github = owned.providerTokens.github;
+    const githubTools = task.github && github?.token ? createAgentGitHubTools(task.github, github.token, github.host) : null;
     const input: AgentRunInput = {
       runtime: this.services.runtime,
       sandboxId: this.sandbox(),
@@ -235,6 +240,7 @@ class AgentJob {
       timeoutMs: task.timeoutSeconds * 1000,
       signal: this.plan.signal,
       ...(tools ? { platformTools: tools } : {}),
+      ...(githubTools ? { githubTools } : {}),
       ...(task.history && task.history.length > 0 ? { history: task.history } : {}),
       ...(task.pendingMessages ? { pendingMessages: task.pendingMessages } : {}),
       ...(task.confirm ? { confirm: task.confirm } : {}),

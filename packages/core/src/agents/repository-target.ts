@@ -5,7 +5,7 @@
  * branch for pushes.
  * @module
  */
-import { GITHUB_SOURCE } from '../schemas/automation.js';
+import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import type { RepositoryTarget } from './git-checkout.js';
 
 type Json = Record<string, unknown>;

@@ -5,11 +5,13 @@
  * source's recent deliveries. Nothing is stored.
  * @module
  */
+import { checkReporting } from './reporting-rule.js';
 import { matchEvent } from '../matching/match-event.js';
 import { SourceIndex } from '../matching/source-index.js';
 import { validationError } from '../kernel/errors.js';
 import { customEventKey, type EventKeyResult } from '../ingest/event-key.js';
-import { GITHUB_SOURCE, type AutomationRecord } from '../schemas/automation.js';
+import type { AutomationRecord } from '../schemas/automation.js';
+import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import { automationValidateInputSchema, type AutomationValidation, type AutomationValidationResult } from '../schemas/automation-validation.js';
 import type { DeliveryRecord } from '../schemas/delivery.js';
 import type { Principal } from '../schemas/principal.js';
@@ -42,6 +44,7 @@ export async function validateAutomationDraft(context: ServiceContext, principal
     updated_at: now,
     last_triggered_at: null,
   };
+  checkReporting({ report_to_github: draft.report_to_github, trigger }, ['body', 'automation', 'report_to_github']);
   const index = new SourceIndex([record]);
   const verdict = (eventKey: EventKeyResult, payload: unknown): Pick<AutomationValidationResult, 'event_key' | 'matched' | 'reason' | 'detail'> => {
     if (!eventKey.ok) return { event_key: null, matched: false, reason: 'no_event_key', detail: eventKey.reason };

@@ -16,6 +16,7 @@ import {
   type StoredTrigger,
 } from '../schemas/automation.js';
 import type { Run, RunList } from '../schemas/run.js';
+import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
 import { newRunRecord } from '../runs/run-record.js';
 import { noteRunTransition } from '../runs/run-events.js';
@@ -119,10 +120,13 @@ export class AutomationsService {
       on_conflict: parsed.on_conflict ?? 'queue',
       debounce_seconds: parsed.debounce_seconds ?? null,
       rate_limit: parsed.rate_limit ?? null,
+      report_to_github: parsed.report_to_github ?? false,
+      github_repositories: parsed.github_repositories ?? [],
       created_at: now,
       updated_at: now,
       last_triggered_at: null,
     };
+    checkReporting(record);
     await this.context.storage.automations.insert(record);
     await this.changed(record);
     return record;
@@ -168,8 +172,11 @@ export class AutomationsService {
       on_conflict: parsed.on_conflict ?? record.on_conflict ?? 'queue',
       debounce_seconds: parsed.debounce_seconds !== undefined ? parsed.debounce_seconds : (record.debounce_seconds ?? null),
       rate_limit: parsed.rate_limit !== undefined ? parsed.rate_limit : (record.rate_limit ?? null),
+      report_to_github: parsed.report_to_github ?? record.report_to_github ?? false,
+      github_repositories: parsed.github_repositories ?? record.github_repositories ?? [],
       updated_at: nowIso(this.context),
     };
+    checkReporting(updated);
     if (!(await this.context.storage.automations.update(updated))) throw notFound('Automation');
     await this.changed(record, updated);
     return updated;

@@ -11,7 +11,7 @@ import type { AgentJobServices } from '../agents/agent-job.js';
 import { appendConversationEvent, userMessageEvent } from '../agents/conversation-record.js';
 import { ConversationAgents } from './conversation-agents.js';
 import { ConversationEventWatchers } from './event-watchers.js';
-import { nextEventSeq, readEventsFrom } from '../storage/conversation-log.js';
+import { nextEventSeq, readEventsFrom, readFinalResponse } from '../storage/conversation-log.js';
 import type { StorageChange } from '../ports/change-feed.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
@@ -322,16 +322,7 @@ export class ConversationsService {
   /** The agent's final answer: its `finish` message, or its last message; `""` before it gave one. */
   async finalResponse(principal: Principal, id: string): Promise<{ response: string }> {
     await this.ownedRecord(principal, id);
-    const last = await this.lastEvent(
-      id,
-      (event) =>
-        (event.kind === 'ActionEvent' && (event.data as { tool_name?: unknown } | null)?.tool_name === 'finish') ||
-        (event.kind === 'MessageEvent' && event.source === 'agent'),
-    );
-    if (!last) return { response: '' };
-    if (last.kind === 'MessageEvent') return { response: last.message ?? '' };
-    const action = (last.data as { action?: { message?: unknown } }).action;
-    return { response: typeof action?.message === 'string' ? action.message : '' };
+    return { response: await readFinalResponse(this.context.storage, id) };
   }
 
   /** Events in the agent-server shape (`{ id, timestamp, source, kind, ...data }`), oldest first. */

@@ -6,7 +6,7 @@
  */
 import type { AutomationIndex } from '../matching/automation-index.js';
 import { PlatformError, payloadTooLarge } from '../kernel/errors.js';
-import { GITHUB_SOURCE } from '../schemas/automation.js';
+import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import type { IngestResult } from '../schemas/delivery.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';

@@ -49,6 +49,35 @@ export interface AgentPlatformTools {
   listWebhookSources(): Promise<WebhookView[]>;
 }
 
+/** An issue or pull request on GitHub: `owner/name` and its number. */
+export interface GitHubThread {
+  repository: string;
+  number: number;
+}
+
+/**
+ * What an automation run's agent may do on GitHub for the automation's owner, with the owner's
+ * token and host: comment, label, open a pull request — only in the run's repositories (its
+ * event's, or the automation's `selected_repository`, and those its `github_repositories`
+ * allow). Inputs are validated here; a refusal (out of scope, bad input, GitHub said no) throws a
+ * `PlatformError` whose message says why and never holds the token.
+ */
+export interface AgentGitHubTools {
+  /** The repositories (`owner/name`) the tools act on; the first is the default. */
+  readonly repositories: readonly string[];
+  /** The issue or pull request the run's event is about, the default thread; `null` when none. */
+  readonly thread: GitHubThread | null;
+  /** Comments on an issue or pull request (default: the event's). */
+  comment(input: { repository?: string; number?: number; body: string }): Promise<{ id: number; url: string }>;
+  /** Adds labels to an issue or pull request (default: the event's); answers its labels now. */
+  addLabels(input: { repository?: string; number?: number; labels: string[] }): Promise<{ labels: string[] }>;
+  /** Opens a pull request from `head` (a branch the agent pushed) into `base` (default: the repository's default branch). */
+  createPullRequest(input: { repository?: string; title: string; body?: string; head: string; base?: string; draft?: boolean }): Promise<{
+    number: number;
+    url: string;
+  }>;
+}
+
 /** An action held for the user's approval (confirmation mode). */
 export interface PendingAction {
   actionEventId: string;
@@ -73,6 +102,8 @@ export interface AgentRunInput {
   signal?: AbortSignal;
   /** The owner's platform tools; absent where the host gives none. */
   platformTools?: AgentPlatformTools;
+  /** GitHub for the run's repositories with the owner's token; absent where there is no token or no GitHub repository. */
+  githubTools?: AgentGitHubTools;
   /** Events the conversation already holds, oldest first (a resumed conversation's history). */
   history?: readonly ConversationEvent[];
   /**

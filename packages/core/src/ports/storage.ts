@@ -11,7 +11,7 @@ import type { WebhookRecord } from '../schemas/webhook.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
-import type { RunRecord, RunStatus } from '../schemas/run.js';
+import type { RunRecord, RunReport, RunStatus } from '../schemas/run.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
@@ -119,6 +119,12 @@ export interface RunsRepository {
    * the answer is `null`. Of concurrent transitions from one state, exactly one succeeds.
    */
   transition(orgId: string, id: string, guard: RunGuard, patch: RunPatch): Promise<RunRecord | null>;
+  /**
+   * Writes what the run reported back to GitHub (`report`), whatever its status — a run's outcome
+   * comment is posted after its final status is written — and nothing else: no other member
+   * changes. Returns the run as stored, or `null` when the org has no such run.
+   */
+  setReport(orgId: string, id: string, report: RunReport): Promise<RunRecord | null>;
   /**
    * An automation's PENDING and RUNNING runs whose `concurrency_key` equals `concurrencyKey`
    * (`null`: runs with none, or with the member absent), oldest first (by `created_at`, then `id`).

@@ -6,7 +6,8 @@
  * @module
  */
 import type { LogLevel } from '../ports/logger.js';
-import { FINAL_RUN_STATUSES, type RunRecord, type RunStatus } from '../schemas/run.js';
+import type { RunRecord, RunStatus } from '../schemas/run.js';
+import { FINAL_RUN_STATUSES } from '../schemas/vocabulary.js';
 import type { OutboundEventType } from '../schemas/subscription.js';
 import type { ServiceContext } from '../kernel/context.js';
 import { toRunView } from './run-view.js';

@@ -22,6 +22,7 @@ import type { RunRecord } from '../schemas/run.js';
 import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
 import { noteRunTransition } from './run-events.js';
 import { fenceEarlierAttempt, planRunAttempt } from './run-plan.js';
+import type { RunReporter } from '../github/run-reporter.js';
 import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
 import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 
@@ -105,6 +106,8 @@ export class RunExecutor {
     /** The sandbox runtime, the agent and the owner's settings every run's job is built from. */
     private readonly jobs: AgentJobServices,
     private readonly options: RunExecutorOptions = {},
+    /** Told of each attempt's start and each run's end (reporting back to GitHub); never awaited. */
+    private readonly reporter: RunReporter | null = null,
   ) {
     this.queue = options.queue ?? context.storage.runQueue;
     this.concurrency = options.concurrency ?? 4;
@@ -214,13 +217,13 @@ export class RunExecutor {
     return this.inFlight.has(runId);
   }
 
-  /** Resolves when nothing is executing here and no run is claimable (for tests and shutdown). */
+  /** Resolves when nothing is executing here, no run is claimable and no run's report is under way (for tests and shutdown). */
   async idle(): Promise<void> {
     for (;;) {
       await this.ticking;
       await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
       const pending = await this.context.storage.runs.listByStatus('PENDING', 1);
-      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running || this.draining)) return;
+      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running || this.draining)) return await this.reporter?.idle();
       await new Promise((resolve) => setTimeout(resolve, 20));
       this.notify();
     }
@@ -268,6 +271,7 @@ export class RunExecutor {
     return inSpan(this.context.telemetry.tracer, 'agent_platform.run', { parent, kind: SpanKind.CONSUMER, attributes }, () => {
       // Logged (and `run.started` emitted) in the run's span, so the line carries its ids.
       noteRunTransition(this.context, run, 'PENDING');
+      this.reporter?.started(run);
       return this.executeRun(run, signal);
     });
   }
@@ -327,7 +331,10 @@ export class RunExecutor {
   /** Writes the run's final status (if it is still ours: a cancel wins) and logs the transition. */
   private async finish(ref: RunRef, completion: RunCompletion): Promise<void> {
     const finished = await this.queue.complete(this.workerId, ref, completion);
-    if (finished) noteRunTransition(this.context, finished, 'RUNNING');
+    if (finished) {
+      noteRunTransition(this.context, finished, 'RUNNING');
+      this.reporter?.finished(finished);
+    }
     noteRunSpan(finished?.status ?? 'lost');
   }
 
@@ -348,6 +355,10 @@ export class RunExecutor {
    * the attempt not counted. Its conversation has said so already.
    */
   private async stopped(run: RunRecord, reason: StopReason): Promise<void> {
+    if (reason === 'cancelled') {
+      const cancelled = await this.context.storage.runs.get(run.org_id, run.id).catch(() => null);
+      if (cancelled?.status === 'CANCELLED') this.reporter?.finished(cancelled);
+    }
     if (reason !== 'shutdown') return noteRunSpan(reason === 'cancelled' ? 'CANCELLED' : 'lost');
     const released = await this.queue.release(
       this.workerId,
@@ -449,7 +460,9 @@ export class RunExecutor {
     const moved = [...requeued.map((ref) => [ref, 'PENDING'] as const), ...recovered.failed.map((ref) => [ref, 'FAILED'] as const)];
     for (const [ref, to] of moved) {
       const run = await this.context.storage.runs.get(ref.orgId, ref.id).catch(() => null);
-      if (run?.status === to) noteRunTransition(this.context, run, 'RUNNING', 'warn');
+      if (run?.status !== to) continue;
+      noteRunTransition(this.context, run, 'RUNNING', 'warn');
+      if (to === 'FAILED') this.reporter?.finished(run);
     }
   }
 

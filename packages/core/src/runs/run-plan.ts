@@ -8,6 +8,7 @@
  */
 import type { AgentJobPlan } from '../agents/agent-job.js';
 import { runRepository } from '../agents/repository-target.js';
+import { githubToolScope } from '../github/tool-scope.js';
 import { readEventsFrom } from '../storage/conversation-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
@@ -46,7 +47,9 @@ export async function planRunAttempt(
 ): Promise<Omit<AgentJobPlan, 'signal'>> {
   const { payloadJson, source } = await triggerOf(context, run);
   const repository = runRepository(automation.selected_repository, source, payloadJson);
+  const github = githubToolScope(automation, source, run.event_key, payloadJson);
   const agent = {
+    ...(github.repositories.length > 0 ? { github } : {}),
     runId: run.id,
     instructions: automation.instructions,
     eventPayloadJson: payloadJson,

@@ -8,7 +8,8 @@
  */
 import type { RunGuard, RunPatch, RunsRepository } from '../ports/storage.js';
 import { interruptedReason, type ClaimRequest, type RunQueue } from '../ports/run-queue.js';
-import { FINAL_RUN_STATUSES, type RunRecord, type RunStatus } from '../schemas/run.js';
+import type { RunRecord, RunStatus } from '../schemas/run.js';
+import { FINAL_RUN_STATUSES } from '../schemas/vocabulary.js';
 import { RUN_PATCH_FIELDS } from '../ports/storage.js';
 
 export function isFinalRunStatus(status: RunStatus): boolean {

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { expressionSchema } from '../expressions/expression-schema.js';
-
-/** The built-in code-host source. */
-export const GITHUB_SOURCE = 'github';
+import { ON_CONFLICT_POLICIES, SOURCE_NAME_PATTERN } from './vocabulary.js';
 
 /** `github`, or the `source` of a registered custom webhook. */
-export const triggerSourceSchema = z
-  .string()
-  .regex(/^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$/, 'must be "github" or a custom webhook source (lowercase letters, digits and hyphens)');
+export const triggerSourceSchema = z.string().regex(SOURCE_NAME_PATTERN, 'must be "github" or a custom webhook source (lowercase letters, digits and hyphens)');
 
 /** An event-key pattern: exact, or a glob (`*`, `?`, `[...]`), e.g. `pull_request.*`. */
 export const eventPatternSchema = z.string().min(1).max(200);
@@ -29,8 +25,6 @@ export const automationTriggerSchema = z.object({
 });
 export type AutomationTriggerInput = z.input<typeof automationTriggerSchema>;
 
-/** What a new run does when a run of the same automation with the same concurrency key is live (DESIGN §16). */
-export const ON_CONFLICT_POLICIES = ['queue', 'cancel_previous', 'skip'] as const;
 export const onConflictSchema = z.enum(ON_CONFLICT_POLICIES);
 export type OnConflict = z.infer<typeof onConflictSchema>;
 
@@ -67,6 +61,26 @@ const flowControlInputShape = {
   rate_limit: rateLimitSchema.nullish(),
 };
 
+/** `owner/name` of a GitHub repository. */
+export const GITHUB_REPOSITORY_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+
+/** Most repositories `github_repositories` may name. */
+export const MAX_GITHUB_REPOSITORIES = 50;
+
+/**
+ * Reporting back to GitHub (opt-in): `report_to_github` puts a 👀 reaction on the comment,
+ * issue or pull request whose event started a run, and one comment with the outcome in its
+ * thread when the run ends; `github_repositories` are the repositories, besides the run's own,
+ * the agent's GitHub tools may act on.
+ */
+const githubInputShape = {
+  report_to_github: z.boolean().optional(),
+  github_repositories: z
+    .array(z.string().regex(GITHUB_REPOSITORY_PATTERN, 'must be a GitHub repository as owner/name'))
+    .max(MAX_GITHUB_REPOSITORIES)
+    .optional(),
+};
+
 /** Body of `POST /api/automation/v1`. */
 export const automationCreateInputSchema = z.object({
   name: z.string().trim().min(1).max(500),
@@ -83,6 +97,7 @@ export const automationCreateInputSchema = z.object({
     .max(24 * 3600)
     .nullish(),
   ...flowControlInputShape,
+  ...githubInputShape,
 });
 export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
 
@@ -105,6 +120,7 @@ export const automationUpdateInputSchema = z.object({
     .max(24 * 3600)
     .nullish(),
   ...flowControlInputShape,
+  ...githubInputShape,
 });
 export type AutomationUpdateInput = z.input<typeof automationUpdateInputSchema>;
 
@@ -140,6 +156,10 @@ export const automationSchema = z.object({
   on_conflict: onConflictSchema.optional(),
   debounce_seconds: z.number().int().nullish(),
   rate_limit: rateLimitSchema.nullish(),
+  /** Reporting back to GitHub; absent on automations stored before it existed, which read as off. */
+  report_to_github: z.boolean().optional(),
+  /** Repositories besides the run's own that the agent's GitHub tools may act on; absent reads as none. */
+  github_repositories: z.array(z.string()).optional(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   last_triggered_at: timestampSchema.nullable(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
+import { DELIVERY_STATUSES } from './vocabulary.js';
 
-export const DELIVERY_STATUSES = ['matched', 'unmatched', 'duplicate', 'ignored'] as const;
 export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { mcpConfigSchema } from './mcp-config.js';
 import { timestampSchema } from './common.js';
+import { PROVIDER_TYPES } from './vocabulary.js';
 
-export const PROVIDER_TYPES = ['github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'azure_devops', 'forgejo', 'enterprise_sso'] as const;
 export const providerTypeSchema = z.enum(PROVIDER_TYPES);
 export type ProviderType = z.infer<typeof providerTypeSchema>;
 

@@ -1,13 +1,29 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { metricsSnapshotSchema } from './metrics.js';
+import { RUN_STATUSES } from './vocabulary.js';
 
-export const RUN_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'] as const;
 export const runStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-/** Statuses a run never leaves. */
-export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+/**
+ * What a run reported back to GitHub (automations with `report_to_github`): where, the start
+ * reaction, the outcome comment, and — when something could not be reported (no token, GitHub
+ * refused it) — why. Reporting never changes the run's status.
+ */
+export const runReportSchema = z.object({
+  /** The thread reported to: `owner/name#number`. */
+  target: z.string().nullable(),
+  /** The 👀 reaction on the comment, issue or pull request that started the run. */
+  reaction: z.enum(['added', 'failed']).nullable(),
+  /** The outcome comment, once posted (edited, not posted again, by later attempts). */
+  comment_id: z.number().int().nullable(),
+  comment_url: z.string().nullable(),
+  /** Why the last report failed (a missing token, a refusal), without the token; `null` when all went through. */
+  error: z.string().nullable(),
+  updated_at: timestampSchema,
+});
+export type RunReport = z.infer<typeof runReportSchema>;
 
 /** One execution of an automation, from an event delivery or a manual dispatch. */
 export const runSchema = z.object({
@@ -36,6 +52,8 @@ export const runSchema = z.object({
   concurrency_key: z.string().nullish(),
   /** Why a PENDING run waits (queued behind another with its key, debounced); cleared when it starts. */
   held_reason: z.string().nullish(),
+  /** What was reported back to GitHub (automations with `report_to_github`); absent or `null` for none. */
+  report: runReportSchema.nullish(),
 });
 export type Run = z.infer<typeof runSchema>;
 

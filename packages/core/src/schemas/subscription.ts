@@ -7,9 +7,8 @@
  */
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
+import { OUTBOUND_EVENT_TYPES, OUTBOUND_MESSAGE_STATUSES } from './vocabulary.js';
 
-/** What the platform tells subscribers about. */
-export const OUTBOUND_EVENT_TYPES = ['delivery.received', 'run.started', 'run.completed', 'run.failed', 'run.cancelled', 'subscription.disabled'] as const;
 export const outboundEventTypeSchema = z.enum(OUTBOUND_EVENT_TYPES);
 export type OutboundEventType = z.infer<typeof outboundEventTypeSchema>;
 
@@ -83,7 +82,6 @@ export type SubscriptionRecord = z.infer<typeof subscriptionRecordSchema>;
 export const subscriptionListSchema = z.object({ subscriptions: z.array(subscriptionSchema), total: z.number().int() });
 export type SubscriptionList = z.infer<typeof subscriptionListSchema>;
 
-export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export const outboundMessageStatusSchema = z.enum(OUTBOUND_MESSAGE_STATUSES);
 export type OutboundMessageStatus = z.infer<typeof outboundMessageStatusSchema>;
 

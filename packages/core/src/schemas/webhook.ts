@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { headerNameSchema, timestampSchema } from './common.js';
 import { expressionSchema } from '../expressions/expression-schema.js';
 import { CUSTOM_SIGNATURE_SCHEME_NAMES } from '../signatures/registry.js';
+import { GITHUB_SOURCE, SOURCE_NAME_PATTERN } from './vocabulary.js';
 
 /** The schemes a custom source may use: those of the signature registry open to custom sources. */
 export const SIGNATURE_SCHEMES = CUSTOM_SIGNATURE_SCHEME_NAMES;
@@ -9,11 +10,11 @@ export const signatureSchemeSchema = z.enum(SIGNATURE_SCHEMES);
 export type SignatureScheme = z.infer<typeof signatureSchemeSchema>;
 
 /** Sources reserved for built-in integrations. */
-export const RESERVED_SOURCES = ['github'] as const;
+export const RESERVED_SOURCES = [GITHUB_SOURCE] as const;
 
 export const webhookSourceSchema = z
   .string()
-  .regex(/^[a-z0-9]([a-z0-9-]{0,48}[a-z0-9])?$/, 'must be 1-50 lowercase letters, digits and hyphens, starting and ending with a letter or digit')
+  .regex(SOURCE_NAME_PATTERN, 'must be 1-50 lowercase letters, digits and hyphens, starting and ending with a letter or digit')
   .refine((source) => !(RESERVED_SOURCES as readonly string[]).includes(source), {
     message: 'is reserved for a built-in source',
   });

@@ -40,3 +40,23 @@ export async function nextEventSeq(storage: StorageAdapter, conversationId: stri
   }
   return high;
 }
+
+/**
+ * The agent's final answer in a conversation: its `finish` message, or else its last message; `""`
+ * before it gave one. Stored events are scrubbed of secrets already.
+ */
+export async function readFinalResponse(storage: StorageAdapter, conversationId: string): Promise<string> {
+  return finalResponseOf(await readEventsFrom(storage, conversationId));
+}
+
+export function finalResponseOf(events: readonly ConversationEvent[]): string {
+  const last = events.findLast(
+    (event) =>
+      (event.kind === 'ActionEvent' && (event.data as { tool_name?: unknown } | null)?.tool_name === 'finish') ||
+      (event.kind === 'MessageEvent' && event.source === 'agent'),
+  );
+  if (!last) return '';
+  if (last.kind === 'MessageEvent') return last.message ?? '';
+  const action = (last.data as { action?: { message?: unknown } }).action;
+  return typeof action?.message === 'string' ? action.message : '';
+}

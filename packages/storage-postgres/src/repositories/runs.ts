@@ -147,5 +147,15 @@ export function runsRepository(sql: Sql): RunsRepository {
       );
       return recordOf<RunRecord>(rows);
     },
+    async setReport(orgId, id, report) {
+      // Only the `report` member: concurrent transitions of the same row keep what they write.
+      const { rows } = await sql.query<DataRow>(
+        `UPDATE agent_platform.runs SET data = jsonb_set(data, '{report}', $3::jsonb)
+         WHERE id = $1 AND org_id = $2
+         RETURNING data::text AS data`,
+        [toText(id), toText(orgId), toJsonb(report)],
+      );
+      return recordOf<RunRecord>(rows);
+    },
   };
 }

@@ -17,6 +17,7 @@ import { describeOutboundMessages } from './outbound-messages.js';
 import { describeProviderTokens } from './provider-tokens.js';
 import { describeRuns } from './runs.js';
 import { describeQueueSummary } from './queue-summary.js';
+import { describeRunReports } from './run-reports.js';
 import { describeRunTransitions } from './run-transitions.js';
 import { describeSandboxes } from './sandboxes.js';
 import { describeSettings } from './settings.js';
@@ -63,6 +64,7 @@ export function testStorageAdapter(name: string, factory: StorageAdapterFactory,
     describeAutomations(ctx);
     describeRuns(ctx);
     describeQueueSummary(ctx);
+    describeRunReports(ctx);
     describeRunTransitions(ctx);
     describeDeliveries(ctx);
     describeGithubLinks(ctx);

@@ -1,0 +1,154 @@
+/**
+ * The few GitHub REST calls the platform makes for a user — react, comment, label, open a pull
+ * request — as one small interface, and its implementation over `@octokit/rest` with the user's
+ * token and host. Octokit is loaded on first use (it is ESM only, and a platform that never
+ * reports to GitHub never needs it). Errors come out as {@link GitHubError}: the status and
+ * GitHub's message, never the token or the request's headers.
+ * @module
+ */
+import { githubApiBaseUrl } from './api-base-url.js';
+
+export interface GitHubRepository {
+  owner: string;
+  repo: string;
+}
+
+/** What a reaction goes on: an issue or pull request, a comment on one, or a review comment. */
+export type ReactionTarget = { kind: 'issue'; number: number } | { kind: 'issue_comment'; id: number } | { kind: 'review_comment'; id: number };
+
+export interface GitHubComment {
+  id: number;
+  url: string;
+}
+
+export interface GitHubApi {
+  addReaction(repository: GitHubRepository, target: ReactionTarget, content: 'eyes'): Promise<void>;
+  /** The newest comment on the thread, updated since `since`, whose body holds `marker`; `null` when none. */
+  findComment(repository: GitHubRepository, number: number, marker: string, since: string): Promise<GitHubComment | null>;
+  createComment(repository: GitHubRepository, number: number, body: string): Promise<GitHubComment>;
+  /** `null` when the comment is gone (deleted by someone). */
+  updateComment(repository: GitHubRepository, id: number, body: string): Promise<GitHubComment | null>;
+  /** Adds labels; answers the issue's labels now. */
+  addLabels(repository: GitHubRepository, number: number, labels: string[]): Promise<string[]>;
+  createPullRequest(
+    repository: GitHubRepository,
+    input: { title: string; body?: string; head: string; base?: string; draft?: boolean },
+  ): Promise<{ number: number; url: string }>;
+}
+
+/** A GitHub call that failed: its HTTP status (`null`: GitHub was not reached) and why, in words a user acts on. */
+export class GitHubError extends Error {
+  override readonly name = 'GitHubError';
+  constructor(
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Each call's time limit: a slow GitHub must not hold a run's report (or an agent's step) for long. */
+const CALL_TIMEOUT_MS = 15_000;
+/** Comments read at most while looking for a run's earlier comment. */
+const FIND_PAGES = 5;
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** GitHub's words for a failed request, with what it usually means, and never the token. */
+function describe(error: unknown, token: string): GitHubError {
+  const status = typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : null;
+  const data = (error as { response?: { data?: unknown } })?.response?.data as { message?: unknown; errors?: unknown } | undefined;
+  const said = typeof data?.message === 'string' ? data.message : error instanceof Error ? error.message : String(error);
+  const details = Array.isArray(data?.errors)
+    ? data.errors
+        .map((entry) => (typeof entry === 'string' ? entry : typeof entry?.message === 'string' ? entry.message : (entry?.code ?? '')))
+        .filter(Boolean)
+        .join('; ')
+    : '';
+  const hint =
+    status === 401
+      ? ' (the stored GitHub token was refused: expired or revoked?)'
+      : status === 403 || status === 404
+        ? " (the token's owner may lack access to this repository, or the token the permission)"
+        : '';
+  const text = status === null ? `GitHub could not be reached: ${said}` : `GitHub answered ${status}: ${said}${details ? ` — ${details}` : ''}${hint}`;
+  return new GitHubError(status, token.length >= 4 ? text.split(token).join('***') : text);
+}
+
+type OctokitClient = InstanceType<typeof import('@octokit/rest')['Octokit']>;
+
+/** The GitHub API for one token, on its host (`null`: github.com). */
+export function createGitHubApi(token: string, host: string | null): GitHubApi {
+  const baseUrl = githubApiBaseUrl(host);
+  let client: Promise<OctokitClient> | null = null;
+  const octokit = () => {
+    client ??= import('@octokit/rest').then(({ Octokit }) => new Octokit({ auth: token, baseUrl, userAgent: 'agent-platform', log: silent }));
+    return client;
+  };
+  const call = async <T>(work: (api: OctokitClient, signal: AbortSignal) => Promise<T>): Promise<T> => {
+    try {
+      return await work(await octokit(), AbortSignal.timeout(CALL_TIMEOUT_MS));
+    } catch (error) {
+      throw describe(error, token);
+    }
+  };
+  return {
+    addReaction: (repository, target, content) =>
+      call(async (api, signal) => {
+        const request = { ...repository, content, request: { signal } };
+        if (target.kind === 'issue') await api.rest.reactions.createForIssue({ ...request, issue_number: target.number });
+        else if (target.kind === 'issue_comment') await api.rest.reactions.createForIssueComment({ ...request, comment_id: target.id });
+        else await api.rest.reactions.createForPullRequestReviewComment({ ...request, comment_id: target.id });
+      }),
+    findComment: (repository, number, marker, since) =>
+      call(async (api, signal) => {
+        let found: GitHubComment | null = null;
+        for (let page = 1; page <= FIND_PAGES; page++) {
+          const { data } = await api.rest.issues.listComments({ ...repository, issue_number: number, since, per_page: 100, page, request: { signal } });
+          for (const comment of data) if (comment.body?.includes(marker)) found = { id: comment.id, url: comment.html_url };
+          if (data.length < 100) break;
+        }
+        return found;
+      }),
+    createComment: (repository, number, body) =>
+      call(async (api, signal) => {
+        const { data } = await api.rest.issues.createComment({ ...repository, issue_number: number, body, request: { signal } });
+        return { id: data.id, url: data.html_url };
+      }),
+    updateComment: (repository, id, body) =>
+      call(async (api, signal) => {
+        try {
+          const { data } = await api.rest.issues.updateComment({ ...repository, comment_id: id, body, request: { signal } });
+          return { id: data.id, url: data.html_url };
+        } catch (error) {
+          if ((error as { status?: unknown }).status === 404) return null;
+          throw error;
+        }
+      }),
+    addLabels: (repository, number, labels) =>
+      call(async (api, signal) => {
+        const { data } = await api.rest.issues.addLabels({ ...repository, issue_number: number, labels, request: { signal } });
+        return data.map((label) => label.name);
+      }),
+    createPullRequest: (repository, input) =>
+      call(async (api, signal) => {
+        const base = input.base ?? (await api.rest.repos.get({ ...repository, request: { signal } })).data.default_branch;
+        const { data } = await api.rest.pulls.create({
+          ...repository,
+          title: input.title,
+          head: input.head,
+          base,
+          ...(input.body === undefined ? {} : { body: input.body }),
+          ...(input.draft === undefined ? {} : { draft: input.draft }),
+          request: { signal },
+        });
+        return { number: data.number, url: data.html_url };
+      }),
+  };
+}
+
+/** `owner/name` as a {@link GitHubRepository}. */
+export function repositoryOf(fullName: string): GitHubRepository {
+  const [owner = '', repo = ''] = fullName.split('/');
+  return { owner, repo };
+}

@@ -1,0 +1,100 @@
+/**
+ * The agent's GitHub tools for one run ({@link AgentGitHubTools}): comment, label, open a pull
+ * request, with the automation owner's token and host, only in the run's repositories — its
+ * event's (or the automation's `selected_repository`) and those the automation's
+ * `github_repositories` allow. Out of scope, bad input and GitHub's refusals are `PlatformError`s
+ * whose messages say why (the agent shows them to the model); none holds the token.
+ * @module
+ */
+import { PlatformError, validationError } from '../kernel/errors.js';
+import type { AgentGitHubTools, GitHubThread } from '../ports/agent-runner.js';
+import { GITHUB_REPOSITORY_PATTERN } from '../schemas/automation.js';
+import { createGitHubApi, GitHubError, repositoryOf, type GitHubApi } from './github-api.js';
+
+/** What a run's tools may reach: repositories (the first the default) and the event's thread. */
+export interface GitHubToolScope {
+  repositories: string[];
+  thread: GitHubThread | null;
+}
+
+const MAX_BODY = 65_536;
+const MAX_LABELS = 100;
+/** Git's own limits on a branch name are looser; these keep the request sane. */
+const BRANCH = /^[A-Za-z0-9._/-]{1,255}$/;
+
+function refused(error: unknown): never {
+  if (error instanceof GitHubError) throw new PlatformError(error.status === null ? 'UNAVAILABLE' : 'BAD_REQUEST', error.message, { cause: error });
+  throw error;
+}
+
+export function createAgentGitHubTools(
+  scope: GitHubToolScope,
+  token: string,
+  host: string | null,
+  apiFor: typeof createGitHubApi = createGitHubApi,
+): AgentGitHubTools {
+  let api: GitHubApi | null = null;
+  const github = () => {
+    api ??= apiFor(token, host);
+    return api;
+  };
+  const allowed = new Map(scope.repositories.map((name) => [name.toLowerCase(), name]));
+
+  const repositoryFor = (given: string | undefined): string => {
+    const name = given ?? scope.repositories[0];
+    if (!name) throw validationError(['repository'], 'this run has no GitHub repository: name one of the repositories the automation allows');
+    if (!GITHUB_REPOSITORY_PATTERN.test(name)) throw validationError(['repository'], `"${name}" is not a GitHub repository as owner/name`);
+    const known = allowed.get(name.toLowerCase());
+    if (!known)
+      throw validationError(['repository'], `repository ${name} is not one this run may act on (allowed: ${scope.repositories.join(', ') || 'none'})`);
+    return known;
+  };
+  const threadFor = (input: { repository?: string; number?: number }): { repository: string; number: number } => {
+    const repository = repositoryFor(input.repository ?? (input.number === undefined ? scope.thread?.repository : undefined));
+    if (input.number !== undefined) {
+      if (!Number.isSafeInteger(input.number) || input.number < 1) throw validationError(['number'], 'number must be a positive integer');
+      return { repository, number: input.number };
+    }
+    if (scope.thread && scope.thread.repository.toLowerCase() === repository.toLowerCase()) return { repository, number: scope.thread.number };
+    throw validationError(['number'], `name the issue or pull request: this run's event is about none in ${repository}`);
+  };
+  const text = (value: string, what: string, max: number): string => {
+    if (typeof value !== 'string' || value.trim() === '') throw validationError([what], `${what} must not be empty`);
+    if (value.length > max) throw validationError([what], `${what} is longer than ${max} characters`);
+    return value;
+  };
+
+  return {
+    repositories: [...scope.repositories],
+    thread: scope.thread,
+    async comment(input) {
+      const thread = threadFor(input);
+      const body = text(input.body, 'body', MAX_BODY);
+      return github().createComment(repositoryOf(thread.repository), thread.number, body).catch(refused);
+    },
+    async addLabels(input) {
+      const thread = threadFor(input);
+      const labels = input.labels;
+      if (!Array.isArray(labels) || labels.length === 0 || labels.length > MAX_LABELS)
+        throw validationError(['labels'], `labels must hold 1 to ${MAX_LABELS} names`);
+      for (const label of labels) text(label, 'labels', 50);
+      return { labels: await github().addLabels(repositoryOf(thread.repository), thread.number, labels).catch(refused) };
+    },
+    async createPullRequest(input) {
+      const repository = repositoryFor(input.repository);
+      const title = text(input.title, 'title', 256);
+      if (!BRANCH.test(input.head)) throw validationError(['head'], `head must be a branch name, got "${input.head}"`);
+      if (input.base !== undefined && !BRANCH.test(input.base)) throw validationError(['base'], `base must be a branch name, got "${input.base}"`);
+      if (input.body !== undefined) text(input.body, 'body', MAX_BODY);
+      return github()
+        .createPullRequest(repositoryOf(repository), {
+          title,
+          head: input.head,
+          ...(input.body === undefined ? {} : { body: input.body }),
+          ...(input.base === undefined ? {} : { base: input.base }),
+          ...(input.draft === undefined ? {} : { draft: input.draft }),
+        })
+        .catch(refused);
+    },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * Reporting a run back to GitHub, for automations with `report_to_github`: when an attempt
+ * starts, a 👀 reaction on the comment, issue or pull request whose event started the run; when
+ * the run ends, one comment in that thread with the outcome and a link to the run (edited, not
+ * posted again, by a later report of the same run). With the automation owner's GitHub token and
+ * host. What was reported, or why it could not be (no token, GitHub refused), is written on the
+ * run (`report`); a report never changes a run's status and never holds the token.
+ *
+ * Reports run in the background, one after another per run (a run's comment never overtakes its
+ * reaction); {@link GitHubRunReporter.idle} waits for those under way.
+ * @module
+ */
+import type { ServiceContext } from '../kernel/context.js';
+import type { AgentSettings } from '../ports/agent-runner.js';
+import type { AutomationRecord } from '../schemas/automation.js';
+import type { RunRecord, RunReport } from '../schemas/run.js';
+import { FINAL_RUN_STATUSES, GITHUB_SOURCE } from '../schemas/vocabulary.js';
+import { finalResponseOf, readEventsFrom } from '../storage/conversation-log.js';
+import { eventThread, type EventThread } from './event-thread.js';
+import { createGitHubApi, GitHubError, repositoryOf, type GitHubApi, type GitHubComment } from './github-api.js';
+import { outcomeComment, runMarker, type RunAnswer } from './outcome-comment.js';
+
+/** What the executor tells a reporter. */
+export interface RunReporter {
+  /** An attempt of `run` started (it is RUNNING). */
+  started(run: RunRecord): void;
+  /** `run` reached its final status. */
+  finished(run: RunRecord): void;
+  /** Resolves when no report is under way. */
+  idle(): Promise<void>;
+}
+
+export interface GitHubRunReporterOptions {
+  /** The owner's settings, decrypted (their GitHub token and host). */
+  settingsOf(userId: string): Promise<AgentSettings>;
+  /** Where a person sees the run, linked from the comment; `null` for no link. */
+  runUrl(run: RunRecord): string | null;
+  /** The GitHub API for a token and host. Default: `@octokit/rest`. */
+  apiFor?(token: string, host: string | null): GitHubApi;
+}
+
+/** A run's reporting context: its automation, thread and API, or why it reports nothing. */
+type Reporting = { automation: AutomationRecord; thread: EventThread; api: GitHubApi } | { automation: AutomationRecord; none: string } | null;
+
+export class GitHubRunReporter implements RunReporter {
+  /** The report under way per run, each one chained after the one before it. */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly options: GitHubRunReporterOptions,
+  ) {}
+
+  started(run: RunRecord): void {
+    this.enqueue(run, () => this.react(run));
+  }
+
+  finished(run: RunRecord): void {
+    if (!FINAL_RUN_STATUSES.includes(run.status) || run.started_at === null) return;
+    this.enqueue(run, () => this.comment(run));
+  }
+
+  /** Resolves when no report is under way. */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+  }
+
+  private enqueue(run: RunRecord, work: () => Promise<void>): void {
+    const previous = this.chains.get(run.id) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: unknown) => {
+        // The storage failed (GitHub's refusals are recorded on the run): the run is unaffected.
+        this.context.logger.warn({ kind: 'run', runId: run.id, orgId: run.org_id, err: String(error) }, 'run report to GitHub failed');
+      })
+      .finally(() => {
+        if (this.chains.get(run.id) === next) this.chains.delete(run.id);
+      });
+    this.chains.set(run.id, next);
+  }
+
+  private async reporting(run: RunRecord): Promise<Reporting> {
+    const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
+    if (!automation?.report_to_github || !run.delivery_id) return null;
+    const delivery = await this.context.storage.deliveries.get(run.org_id, run.delivery_id);
+    if (!delivery || delivery.source !== GITHUB_SOURCE) return null;
+    let payload: unknown = null;
+    try {
+      payload = delivery.payload_json === null ? null : JSON.parse(delivery.payload_json);
+    } catch {
+      payload = null;
+    }
+    const found = eventThread(delivery.event_key, payload);
+    if ('none' in found) return { automation, none: found.none };
+    const github = (await this.options.settingsOf(automation.created_by)).providerTokens.github;
+    if (!github?.token)
+      return { automation, none: `no GitHub token is stored for the automation's owner (${automation.created_by}); store one in their settings` };
+    const apiFor = this.options.apiFor ?? createGitHubApi;
+    try {
+      return { automation, thread: found.thread, api: apiFor(github.token, github.host) };
+    } catch (error) {
+      return { automation, none: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private async react(run: RunRecord): Promise<void> {
+    const reporting = await this.reporting(run);
+    if (!reporting) return;
+    const current = (await this.context.storage.runs.get(run.org_id, run.id))?.report ?? null;
+    if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none });
+    if (current?.reaction === 'added') return;
+    const { thread, api } = reporting;
+    const target = `${thread.repository}#${thread.number}`;
+    try {
+      await api.addReaction(repositoryOf(thread.repository), thread.reactTo, 'eyes');
+      await this.write(run, { ...blank(current), target, reaction: 'added', error: null });
+      this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: reaction added');
+    } catch (error) {
+      await this.write(run, { ...blank(current), target, reaction: 'failed', error: refusal('the reaction', error) });
+    }
+  }
+
+  private async comment(run: RunRecord): Promise<void> {
+    const reporting = await this.reporting(run);
+    if (!reporting) return;
+    const stored = (await this.context.storage.runs.get(run.org_id, run.id)) ?? run;
+    const current = stored.report ?? null;
+    if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none });
+    const { thread, api, automation } = reporting;
+    const target = `${thread.repository}#${thread.number}`;
+    const repository = repositoryOf(thread.repository);
+    const answer = stored.conversation_id ? await answerOf(this.context, stored.conversation_id) : null;
+    const body = outcomeComment(stored, automation.name, answer, this.options.runUrl(stored));
+    try {
+      let posted: GitHubComment | null = null;
+      // The comment this run posted before (its id stored, or its marker found), edited; else a new one.
+      if (current?.comment_id) posted = await api.updateComment(repository, current.comment_id, body);
+      if (!posted) {
+        const earlier = await api.findComment(repository, thread.number, runMarker(run.id), searchFrom(stored.created_at));
+        posted = earlier ? await api.updateComment(repository, earlier.id, body) : null;
+      }
+      posted ??= await api.createComment(repository, thread.number, body);
+      await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url, error: null });
+      this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: outcome commented');
+    } catch (error) {
+      await this.write(run, { ...blank(current), target, error: refusal('the outcome comment', error) });
+    }
+  }
+
+  private async write(run: RunRecord, report: Omit<RunReport, 'updated_at'>): Promise<void> {
+    await this.context.storage.runs.setReport(run.org_id, run.id, { ...report, updated_at: this.context.clock.now().toISOString() });
+  }
+}
+
+/**
+ * Comments updated from this time on are searched for the run's marker: before the run was
+ * created, by a margin for GitHub's timestamps (whole seconds) and the clocks' skew.
+ */
+const SEARCH_MARGIN_MS = 10 * 60_000;
+const searchFrom = (createdAt: string): string => new Date(Date.parse(createdAt) - SEARCH_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Lines of a command agent's output a comment shows, from its end. */
+const OUTPUT_LINES = 20;
+
+/** The agent's final response, or else (a command agent) the end of its output. */
+async function answerOf(context: ServiceContext, conversationId: string): Promise<RunAnswer> {
+  const events = await readEventsFrom(context.storage, conversationId);
+  const response = finalResponseOf(events);
+  if (response.trim()) return { response };
+  const output = events.filter((event) => event.kind === 'agent_output').slice(-OUTPUT_LINES);
+  return output.length > 0 ? { output: output.map((event) => event.message ?? '').join('\n') } : null;
+}
+
+/** The report so far, or an empty one. */
+function blank(current: RunReport | null): Omit<RunReport, 'updated_at'> {
+  return {
+    target: current?.target ?? null,
+    reaction: current?.reaction ?? null,
+    comment_id: current?.comment_id ?? null,
+    comment_url: current?.comment_url ?? null,
+    error: current?.error ?? null,
+  };
+}
+
+function refusal(what: string, error: unknown): string {
+  return `${what} could not be posted: ${error instanceof GitHubError ? error.message : error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,0 +1,220 @@
+/**
+ * Reporting runs back to GitHub, through the engine: a signed GitHub event → a run of an
+ * automation with `report_to_github` → a 👀 reaction when it starts and one comment with its
+ * outcome when it ends — against a GitHub stand-in that checks every request and answer against
+ * GitHub's OpenAPI description, with the real `@octokit/rest`. Refusals are recorded on the run
+ * and never change its status; a later report of the same run edits its comment.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAesGcmSecretBox,
+  createAgentPlatform,
+  createCommandAgentRunner,
+  generateSecretKey,
+  type AgentPlatform,
+  type SandboxRuntime,
+} from '@agent-platform/core';
+import { createMemoryStorage } from '@agent-platform/storage-memory';
+import { createProcessRuntime } from '@agent-platform/sandbox-process';
+import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
+import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
+import { GitHubRunReporter } from './run-reporter.js';
+
+const TOKEN = 'ghp_reporting_test_token_7a1f';
+const OTHER_TOKEN = 'ghp_reporting_other_token_c0de';
+const WEBHOOK_SECRET = 'github-webhook-secret';
+const alice = { userId: 'alice', orgId: 'acme' };
+const bob = { userId: 'bob', orgId: 'acme' };
+
+let github: GitHubApi;
+let git: GitServer;
+let platform: AgentPlatform | null = null;
+let runtime: SandboxRuntime | null = null;
+
+beforeAll(async () => {
+  // One origin serves the repository (cloned by each run) and the API, as GitHub Enterprise does.
+  git = await startGitServer();
+  await git.createRepository('acme/app');
+  await git.createRepository('acme/locked');
+  github = await startGitHubApi({ tokens: { [TOKEN]: 'alice-bot', [OTHER_TOKEN]: 'bob-bot' }, git });
+  github.addRepository('acme/app');
+  github.addRepository('acme/locked');
+  github.refuseWrites(TOKEN, 'acme/locked');
+}, 60_000);
+afterAll(async () => {
+  await github?.close();
+  await git?.close();
+});
+afterEach(async () => {
+  await platform?.stop();
+  await runtime?.close();
+  platform = null;
+  runtime = null;
+  expect(github.violations).toEqual([]);
+  expect(JSON.stringify(github.requests)).not.toContain(TOKEN);
+});
+
+async function setup(agent = 'echo "looked at it"; echo "all good"') {
+  runtime = createProcessRuntime();
+  platform = createAgentPlatform({
+    storage: createMemoryStorage(),
+    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
+    publicUrl: 'http://platform.example',
+    runtime,
+    agent: createCommandAgentRunner({ command: agent }),
+    executor: { pollIntervalMs: 50, retryBackoffMs: 10 },
+    github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'] },
+  });
+  await platform.start();
+  await platform.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
+  return platform;
+}
+
+async function send(p: AgentPlatform, event: string, payload: Record<string, unknown>, repository = 'acme/app') {
+  const body = JSON.stringify({ ...payload, repository: { full_name: repository }, installation: { id: 1 } });
+  return p.events.ingestGithub({
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`,
+    },
+    body: new TextEncoder().encode(body),
+  });
+}
+
+async function finishedRun(p: AgentPlatform, automationId: string, principal = alice) {
+  await p.executor!.idle();
+  return (await p.automations.listRuns(principal, automationId, { limit: 10, offset: 0 })).runs[0]!;
+}
+
+const reporting = (principal = alice) =>
+  platform!.automations.create(principal, {
+    name: 'Answer comments',
+    trigger: { type: 'event', source: 'github', on: 'issue_comment.created' },
+    instructions: 'Answer',
+    report_to_github: true,
+  });
+
+describe('report_to_github', () => {
+  it('reacts to the comment that asked, then comments the outcome with a link to the run', async () => {
+    const p = await setup();
+    const issue = github.addIssue('acme/app', { title: 'Crash on start' });
+    const asked = github.addIssueComment('acme/app', issue, { body: '@agent look', user: 'carol' });
+    const automation = await reporting();
+    expect((await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } })).matched).toBe(1);
+    const run = await finishedRun(p, automation.id);
+
+    expect(run.status).toBe('COMPLETED');
+    expect(github.reactions('acme/app', { comment: asked }).map((reaction) => [reaction.content, reaction.user.login])).toEqual([['eyes', 'alice-bot']]);
+    const comments = github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('**Answer comments** ✅ completed.');
+    expect(comments[0]!.body).toContain('looked at it\nall good');
+    expect(comments[0]!.body).toContain(`[Run \`${run.id}\`](http://platform.example/console/runs/${run.id})`);
+    expect(run.report).toMatchObject({ target: `acme/app#${issue}`, reaction: 'added', comment_id: comments[0]!.id, error: null });
+    expect(run.report!.comment_url).toMatch(new RegExp(`/acme/app/issues/${issue}#issuecomment-${comments[0]!.id}$`));
+  });
+
+  it('a failed run: the comment says why; an issue event gets its reaction on the issue', async () => {
+    const p = await setup('echo "trying"; echo "it broke" >&2; exit 3');
+    const issue = github.addIssue('acme/app', { title: 'Flaky' });
+    const automation = await p.automations.create(alice, {
+      name: 'Triage',
+      trigger: { type: 'event', source: 'github', on: 'issues.opened' },
+      instructions: 'Triage',
+      report_to_github: true,
+    });
+    await send(p, 'issues', { action: 'opened', issue: { number: issue } });
+    const run = await finishedRun(p, automation.id);
+    expect(run.status).toBe('FAILED');
+    expect(github.reactions('acme/app', { issue }).map((reaction) => reaction.content)).toEqual(['eyes']);
+    const [comment] = github.comments('acme/app', issue);
+    expect(comment!.body).toContain('**Triage** ❌ failed.');
+    expect(comment!.body).toContain(run.error_detail!);
+  });
+
+  it('a refused token is recorded on the run, which still COMPLETES', async () => {
+    const p = await setup();
+    const issue = github.addIssue('acme/locked');
+    const asked = github.addIssueComment('acme/locked', issue, { body: '@agent look' });
+    const automation = await reporting();
+    await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } }, 'acme/locked');
+    const run = await finishedRun(p, automation.id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.report).toMatchObject({ target: `acme/locked#${issue}`, reaction: 'failed', comment_id: null });
+    expect(run.report!.error).toMatch(/^the outcome comment could not be posted: GitHub answered 403: /);
+    expect(run.report!.error).not.toContain(TOKEN);
+    expect(github.comments('acme/locked', issue).filter((comment) => comment.user.login === 'alice-bot')).toEqual([]);
+  });
+
+  it('no token stored: said on the run, nothing sent', async () => {
+    const p = await setup();
+    const issue = github.addIssue('acme/app');
+    const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
+    const automation = await reporting(bob);
+    const before = github.requests.length;
+    await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } });
+    // Its clone fails too (no token, no host): the report still says why it said nothing.
+    const run = await finishedRun(p, automation.id, bob);
+    expect(run.report).toMatchObject({ target: null, reaction: null, comment_id: null });
+    expect(run.report!.error).toBe("no GitHub token is stored for the automation's owner (bob); store one in their settings");
+    expect(github.requests.length).toBe(before);
+  });
+
+  it('a later report of the same run edits its comment, found by its marker when its id was lost', async () => {
+    const p = await setup();
+    const issue = github.addIssue('acme/app');
+    const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
+    const automation = await reporting();
+    await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } });
+    const run = await finishedRun(p, automation.id);
+    const mine = () => github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
+    expect(mine()).toHaveLength(1);
+
+    // As a worker that posted the comment but died before storing its id would leave it.
+    await p.storage.runs.setReport(alice.orgId, run.id, { ...run.report!, comment_id: null, comment_url: null });
+    const record = (await p.storage.runs.get(alice.orgId, run.id))!;
+    const reporter = new GitHubRunReporter((p as unknown as { executor: { context: never } }).executor.context, {
+      settingsOf: async () => ({ providerTokens: { github: { token: TOKEN, host: github.url } } }) as never,
+      runUrl: () => null,
+    });
+    await p.automations.update(alice, automation.id, { name: 'Answer comments, renamed' });
+    reporter.finished(record);
+    await reporter.idle();
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]!.body).toContain('**Answer comments, renamed** ✅ completed.');
+    expect((await p.storage.runs.get(alice.orgId, run.id))!.report).toMatchObject({ comment_id: mine()[0]!.id, error: null });
+  });
+
+  it('an event without a thread says so; other automations report nothing', async () => {
+    const p = await setup();
+    const pushes = await p.automations.create(alice, {
+      name: 'On push',
+      trigger: { type: 'event', source: 'github', on: 'push' },
+      instructions: 'Build',
+      report_to_github: true,
+    });
+    const quiet = await p.automations.create(alice, { name: 'Quiet', trigger: { type: 'event', source: 'github', on: 'push' }, instructions: 'Build' });
+    const before = github.requests.length;
+    await send(p, 'push', { ref: 'refs/heads/main' });
+    expect((await finishedRun(p, pushes.id)).report).toMatchObject({ error: 'a push event has no issue or pull request to answer in' });
+    expect((await finishedRun(p, quiet.id)).report).toBeNull();
+    expect(github.requests.length).toBe(before);
+  });
+
+  it('is refused (422) on an automation that GitHub does not trigger', async () => {
+    await setup();
+    await expect(
+      platform!.automations.create(alice, { name: 'x', trigger: { type: 'event', source: 'linear', on: 'Issue' }, instructions: 'x', report_to_github: true }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: 'report_to_github needs a GitHub trigger (source "github"), not "linear"' });
+    const created = await platform!.automations.create(alice, {
+      name: 'x',
+      trigger: { type: 'event', source: 'github', on: 'push' },
+      instructions: 'x',
+      report_to_github: true,
+    });
+    await expect(platform!.automations.update(alice, created.id, { trigger: { source: 'linear' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
