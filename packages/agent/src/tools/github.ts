@@ -5,21 +5,11 @@
  * refusal comes back to the model with its reason, as for the platform tools.
  * @module
  */
-import { PlatformError, type AgentGitHubTools } from '@agent-platform/core';
+import type { AgentGitHubTools } from '@agent-platform/core';
 import { z } from 'zod';
 import { defineTool, isObject, type ToolDefinition } from './define-tool.js';
 import type { AnyTool, ToolContext, ToolResult } from './tool.js';
-
-const asText = (value: unknown): string => JSON.stringify(value, null, 2);
-
-/** A refusal as the model should see it: the port's reason (scope, input, GitHub's answer). */
-function refusal(error: unknown): ToolResult {
-  if (error instanceof PlatformError) {
-    const details = error.issues?.length ? `\n${asText(error.issues)}` : '';
-    return { text: `refused (${error.code}): ${error.message}${details}`, isError: true };
-  }
-  throw error;
-}
+import { asText, refusal } from './refusal.js';
 
 async function call(context: ToolContext, work: (tools: AgentGitHubTools) => Promise<unknown>): Promise<ToolResult> {
   if (!context.github) return { text: 'GitHub tools are not available here', isError: true };

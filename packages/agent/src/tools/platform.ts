@@ -5,21 +5,11 @@
  * refusal comes back to the model with the API's reasons. No answer holds a signing secret.
  * @module
  */
-import { PlatformError, automationCreateInputSchema, automationUpdateInputSchema } from '@agent-platform/core';
+import { automationCreateInputSchema, automationUpdateInputSchema } from '@agent-platform/core';
 import { z } from 'zod';
 import { anyJson, defineJsonSchemaTool, defineTool, isObject, jsonSchemaOf, type ToolDefinition } from './define-tool.js';
 import type { AnyTool, ToolContext, ToolResult } from './tool.js';
-
-const asText = (value: unknown): string => JSON.stringify(value, null, 2);
-
-/** A refusal as the model should see it: the API's detail and field errors. */
-function refusal(error: unknown): ToolResult {
-  if (error instanceof PlatformError) {
-    const details = error.issues?.length ? `\n${asText(error.issues)}` : '';
-    return { text: `refused (${error.code}): ${error.message}${details}`, isError: true };
-  }
-  throw error;
-}
+import { asText, refusal } from './refusal.js';
 
 async function call(context: ToolContext, work: (tools: NonNullable<ToolContext['platform']>) => Promise<unknown>): Promise<ToolResult> {
   if (!context.platform) return { text: 'platform tools are not available here', isError: true };

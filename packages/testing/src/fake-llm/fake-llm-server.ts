@@ -18,6 +18,7 @@ import {
 } from './openai-chat.js';
 import { randomId } from './pieces.js';
 import type { FakeLlmServer, FakeLlmServerOptions, FakeLlmTurn, RecordedLlmRequest, ResolvedAnswer } from './types.js';
+import { readBody } from '../http-support/read-body.js';
 
 type Api = RecordedLlmRequest['api'];
 
@@ -46,16 +47,6 @@ function bearerToken(req: IncomingMessage): string | undefined {
 function apiKeyOf(api: Api, req: IncomingMessage): string | null {
   if (api === 'openai-chat') return bearerToken(req) ?? null;
   return headerValue(req.headers['x-api-key']) ?? bearerToken(req) ?? null;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-    req.on('aborted', () => reject(new Error('request aborted')));
-  });
 }
 
 /**

@@ -14,6 +14,7 @@ import { coerceParameter, type OpenApiDescription, type Operation, openApiDescri
 import { basicError, DOCS, type IssueCommentRecord, type Origins, type ReactionRecord, timestamp, type UserRecord, validationFailed } from './resources.js';
 import { type Handler, handlers, type Reply } from './routes.js';
 import { createState, type GitHubState } from './state.js';
+import { readBody } from '../http-support/read-body.js';
 
 const API_ROOT = '/api/v3';
 
@@ -101,15 +102,6 @@ interface TokenEntry {
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function credentials(req: IncomingMessage): { scheme: 'token' | 'bearer'; value: string } | null {
   const found = /^(token|bearer)\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
