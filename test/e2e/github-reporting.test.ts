@@ -73,12 +73,15 @@ describe('a GitHub-triggered run reports back on GitHub', () => {
     expect(response.status).toBe(200);
     return (await response.json()) as { matched: number; runs_created: string[] };
   };
-  /** The run once it ended and its report was written (the comment follows the final status). */
+  /**
+   * The run once it ended and its outcome was reported, or refused (the comment follows the final
+   * status; a refused reaction is recorded before it).
+   */
   const reportedRun = async (runId: string) => {
     let run: any;
     for (let i = 0; i < 1200; i++) {
       run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error)) return run;
+      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment'))) return run;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`the run was not reported: ${JSON.stringify(run)}`);

@@ -1,12 +1,13 @@
 /**
  * The few GitHub REST calls the platform makes for a user — react, comment, label, open a pull
  * request — as one small interface, and its implementation over `@octokit/rest` with the user's
- * token and host. Octokit is loaded on first use (it is ESM only, and a platform that never
- * reports to GitHub never needs it). Errors come out as {@link GitHubError}: the status and
+ * token and host. Octokit is loaded on first use (a platform that never reports to GitHub never
+ * needs it; see `load-octokit.ts`). Errors come out as {@link GitHubError}: the status and
  * GitHub's message, never the token or the request's headers.
  * @module
  */
 import { githubApiBaseUrl } from './api-base-url.js';
+import { loadOctokit } from './load-octokit.js';
 
 export interface GitHubRepository {
   owner: string;
@@ -82,7 +83,7 @@ export function createGitHubApi(token: string, host: string | null): GitHubApi {
   const baseUrl = githubApiBaseUrl(host);
   let client: Promise<OctokitClient> | null = null;
   const octokit = () => {
-    client ??= import('@octokit/rest').then(({ Octokit }) => new Octokit({ auth: token, baseUrl, userAgent: 'agent-platform', log: silent }));
+    client ??= loadOctokit().then(({ Octokit }) => new Octokit({ auth: token, baseUrl, userAgent: 'agent-platform', log: silent }));
     return client;
   };
   const call = async <T>(work: (api: OctokitClient, signal: AbortSignal) => Promise<T>): Promise<T> => {
