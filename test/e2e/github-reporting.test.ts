@@ -81,7 +81,8 @@ describe('a GitHub-triggered run reports back on GitHub', () => {
     let run: any;
     for (let i = 0; i < 1200; i++) {
       run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment'))) return run;
+      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment')))
+        return run;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`the run was not reported: ${JSON.stringify(run)}`);
