@@ -79,6 +79,16 @@ describe('stopping the reference server', () => {
     expect(server.output()).toMatch(/"msg":"stopped"/);
   }, 60_000);
 
+  it('with PORT=0, listens on a free port and names that port in its public URL (webhook URLs, run links)', async () => {
+    const server = run(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', 'examples/server/src/main.ts'], {});
+    await ready(server);
+    const port = /listening at http:\/\/127\.0\.0\.1:(\d+)/i.exec(server.output())?.[1];
+    expect(Number(port)).toBeGreaterThan(0);
+    expect(server.output()).toContain(`the console is at http://localhost:${port}/console`);
+    process.kill(server.pid, 'SIGTERM');
+    expect(await server.exit).toBe(0);
+  }, 60_000);
+
   it('exits 0 through `pnpm start`, which then reports no failure', async () => {
     const [command, args] = await pnpm();
     const server = run(command, [...args, 'start'], {});

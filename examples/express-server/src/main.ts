@@ -8,6 +8,7 @@
 import { readHttpLimits } from '@agent-platform/example-server/app';
 import { startTelemetry } from '@agent-platform/example-server/telemetry';
 import { loadConfig } from '@agent-platform/example-server/config';
+import { withConcretePort } from '@agent-platform/example-server/free-port';
 import { exitOnStartupError, onShutdown } from '@agent-platform/example-server/lifecycle';
 import { createLogger } from '@agent-platform/example-server/logger';
 import { createServerPlatform } from '@agent-platform/example-server/platform';
@@ -19,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 const logger = createLogger(process.env.LOG_LEVEL || 'info');
 
 try {
-  const config = loadConfig();
+  const config = await withConcretePort(loadConfig(), Boolean(process.env.AGENT_PLATFORM_PUBLIC_URL));
   logger.level = config.logLevel;
   const limits = readHttpLimits();
   // The server's tracing and metrics (OTEL_EXPORTER_OTLP_ENDPOINT, AGENT_PLATFORM_METRICS…), started before the platform.

@@ -4,6 +4,7 @@
  */
 import { createFastifyApp } from './app.js';
 import { loadConfig } from './config.js';
+import { withConcretePort } from './free-port.js';
 import { exitOnStartupError, onShutdown } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createServerPlatform } from './platform.js';
@@ -12,7 +13,7 @@ import { startTelemetry } from './telemetry.js';
 const logger = createLogger(process.env.LOG_LEVEL || 'info');
 
 try {
-  const config = loadConfig();
+  const config = await withConcretePort(loadConfig(), Boolean(process.env.AGENT_PLATFORM_PUBLIC_URL));
   logger.level = config.logLevel;
   // Before the platform: its meters and tracer come from the providers registered here.
   const telemetry = await startTelemetry(config, logger);
