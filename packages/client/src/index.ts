@@ -27,18 +27,7 @@ export type { WaitOptions } from './iteration/polling.js';
 export type { ReadyStartTask } from './namespaces/conversations.js';
 export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
 export type { MessageIterateOptions } from './namespaces/subscriptions.js';
-export {
-  DELIVERY_STATUSES,
-  FINAL_RUN_STATUSES,
-  GITHUB_SOURCE,
-  ON_CONFLICT_POLICIES,
-  OUTBOUND_EVENT_TYPES,
-  OUTBOUND_MESSAGE_STATUSES,
-  PROVIDER_TYPES,
-  RUN_STATUSES,
-  SIGNATURE_SCHEMES,
-  SOURCE_NAME_PATTERN,
-} from './vocabulary.js';
+export * from './vocabulary.js';
 export type { EventBody, SendEventInput, SendGitHubInput } from './namespaces/events.js';
 export type {
   ApiRoutes,
