@@ -31,7 +31,8 @@ try {
   // Prometheus' text format, without credentials: keep /metrics off the public internet.
   if (telemetry.metricsOnApiPort && telemetry.metricsHandler) app.get('/metrics', telemetry.metricsHandler);
   // As the Fastify server: the root is the web console.
-  app.get('/', (_request, response) => response.redirect(302, '/console'));
+  // An empty body, as the Fastify server answers (Express's `redirect` would add a text one).
+  app.get('/', (_request, response) => response.status(302).location('/console').end());
   const api = createExpressRouter({ platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
   app.use(api);
   // Every answer in the API's shape: unknown paths, errors, and Node's own refusals (hardenNodeServer).
