@@ -51,6 +51,13 @@ describe.each([
   /** Streams left open by the live-events test, which the shutdown below must end. */
   let openStreams: { reader: ReadableStreamDefaultReader<Uint8Array>; socketClosed: Promise<number> } | undefined;
 
+  it('redirects / to the console, with an empty body', async () => {
+    const response = await fetch(`${server.baseUrl}/`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/console');
+    expect(await response.text()).toBe('');
+  });
+
   it('streams a conversation’s events over SSE and over the socket', async () => {
     const started = await call('POST', '/api/v1/app-conversations', { initial_message: 'say hello' });
     expect(started.status).toBe(200);
