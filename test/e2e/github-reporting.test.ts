@@ -11,7 +11,8 @@
  * origin (as a GitHub Enterprise Server host serves both); the platform calls it with the real
  * `@octokit/rest`.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { signGithub } from '@agent-platform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
@@ -67,7 +68,7 @@ describe('a GitHub-triggered run reports back on GitHub', () => {
         'content-type': 'application/json',
         'x-github-event': 'issue_comment',
         'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`,
+        'x-hub-signature-256': signGithub(WEBHOOK_SECRET, body),
       },
     });
     expect(response.status).toBe(200);

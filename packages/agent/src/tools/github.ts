@@ -5,7 +5,7 @@
  * refusal comes back to the model with its reason, as for the platform tools.
  * @module
  */
-import type { AgentGitHubTools } from '@agent-platform/core';
+import { GITHUB_REPOSITORY_PATTERN, type AgentGitHubTools } from '@agent-platform/core';
 import { z } from 'zod';
 import { defineTool, isObject, type ToolDefinition } from './define-tool.js';
 import type { AnyTool, ToolContext, ToolResult } from './tool.js';
@@ -22,7 +22,7 @@ async function call(context: ToolContext, work: (tools: AgentGitHubTools) => Pro
 
 const repository = z
   .string()
-  .regex(/^[^/\s]+\/[^/\s]+$/, 'a repository is owner/name')
+  .regex(GITHUB_REPOSITORY_PATTERN, 'a repository is owner/name')
   .max(200)
   .optional()
   .describe('The repository, owner/name (default: see the description).');

@@ -22,8 +22,8 @@ import { outcomeComment, runMarker, type RunAnswer } from './outcome-comment.js'
 
 /** What the executor tells a reporter. */
 export interface RunReporter {
-  /** An attempt of `run` started (it is RUNNING). */
-  started(run: RunRecord): void;
+  /** An attempt of `run`, of `automation`, started (it is RUNNING). */
+  started(run: RunRecord, automation: AutomationRecord): void;
   /** `run` reached its final status. */
   finished(run: RunRecord): void;
   /** Resolves when no report is under way. */
@@ -51,8 +51,9 @@ export class GitHubRunReporter implements RunReporter {
     private readonly options: GitHubRunReporterOptions,
   ) {}
 
-  started(run: RunRecord): void {
-    this.enqueue(run, () => this.react(run));
+  started(run: RunRecord, automation: AutomationRecord): void {
+    // Most automations do not report: nothing to queue, nothing to read.
+    if (automation.report_to_github) this.enqueue(run, () => this.react(run, automation));
   }
 
   finished(run: RunRecord): void {
@@ -79,8 +80,9 @@ export class GitHubRunReporter implements RunReporter {
     this.chains.set(run.id, next);
   }
 
-  private async reporting(run: RunRecord): Promise<Reporting> {
-    const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
+  /** `automation`: the run's, when the caller has it already. */
+  private async reporting(run: RunRecord, known?: AutomationRecord): Promise<Reporting> {
+    const automation = known ?? (await this.context.storage.automations.get(run.org_id, run.automation_id));
     if (!automation?.report_to_github || !run.delivery_id) return null;
     const delivery = await this.context.storage.deliveries.get(run.org_id, run.delivery_id);
     if (!delivery || delivery.source !== GITHUB_SOURCE) return null;
@@ -103,8 +105,8 @@ export class GitHubRunReporter implements RunReporter {
     }
   }
 
-  private async react(run: RunRecord): Promise<void> {
-    const reporting = await this.reporting(run);
+  private async react(run: RunRecord, automation: AutomationRecord): Promise<void> {
+    const reporting = await this.reporting(run, automation);
     if (!reporting) return;
     const current = (await this.context.storage.runs.get(run.org_id, run.id))?.report ?? null;
     if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none });

@@ -5,13 +5,14 @@
  * GitHub's OpenAPI description, with the real `@octokit/rest`. Refusals are recorded on the run
  * and never change its status; a later report of the same run edits its comment.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAesGcmSecretBox,
   createAgentPlatform,
   createCommandAgentRunner,
   generateSecretKey,
+  signGithub,
   type AgentPlatform,
   type SandboxRuntime,
 } from '@agent-platform/core';
@@ -78,7 +79,7 @@ async function send(p: AgentPlatform, event: string, payload: Record<string, unk
       'content-type': 'application/json',
       'x-github-event': event,
       'x-github-delivery': randomUUID(),
-      'x-hub-signature-256': `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`,
+      'x-hub-signature-256': signGithub(WEBHOOK_SECRET, body),
     },
     body: new TextEncoder().encode(body),
   });

@@ -271,7 +271,6 @@ export class RunExecutor {
     return inSpan(this.context.telemetry.tracer, 'agent_platform.run', { parent, kind: SpanKind.CONSUMER, attributes }, () => {
       // Logged (and `run.started` emitted) in the run's span, so the line carries its ids.
       noteRunTransition(this.context, run, 'PENDING');
-      this.reporter?.started(run);
       return this.executeRun(run, signal);
     });
   }
@@ -283,6 +282,7 @@ export class RunExecutor {
       await this.finish(ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
       return;
     }
+    this.reporter?.started(run, automation);
     let stop = null as StopReason | null;
     try {
       await fenceEarlierAttempt(this.context, this.jobs.runtime, run);
