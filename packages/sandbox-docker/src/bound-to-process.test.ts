@@ -20,6 +20,8 @@ let counter = 0;
 const newId = () => `bound${process.pid}-${Date.now().toString(36)}-${counter++}`;
 const children: ChildProcess[] = [];
 const leftovers: string[] = [];
+/** How long the engine may take to remove a container whose process died: seconds, with room for a loaded CI machine. */
+const GONE_WITHIN_MS = 15_000;
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -82,15 +84,19 @@ async function stateOf(name: string): Promise<string> {
     );
 }
 
-/** Polls until the container is gone or stopped; the time it took. */
-async function waitUntilGone(name: string, withinMs: number): Promise<{ state: string; ms: number }> {
+/**
+ * Polls until the engine has no such container; the last state seen. A
+ * bound container is `exited` for a moment before the engine's `AutoRemove` takes it, so a
+ * stopped container is not yet the end (under load that moment lasts: stopping there was flaky).
+ */
+async function waitUntilGone(name: string, withinMs: number): Promise<{ state: string }> {
   const began = Date.now();
   let state = await stateOf(name);
-  while (!['gone', 'exited', 'dead'].includes(state) && Date.now() - began < withinMs) {
+  while (state !== 'gone' && Date.now() - began < withinMs) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     state = await stateOf(name);
   }
-  return { state, ms: Date.now() - began };
+  return { state };
 }
 
 describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
@@ -109,9 +115,7 @@ describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
-    const { state, ms } = await waitUntilGone(name, 5_000);
-    expect(state).toBe('gone');
-    expect(ms).toBeLessThan(5_000);
+    expect((await waitUntilGone(name, GONE_WITHIN_MS)).state).toBe('gone');
   });
 
   it('a process that exits without close() takes its bound sandbox along (and is not kept alive by it)', async () => {
@@ -124,7 +128,7 @@ describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
       else child.once('exit', resolve);
     });
     expect(code).toBe(0);
-    expect((await waitUntilGone(name, 5_000)).state).toBe('gone');
+    expect((await waitUntilGone(name, GONE_WITHIN_MS)).state).toBe('gone');
   });
 
   it('without boundToProcess the sandbox outlives its process, as before', async () => {
@@ -157,7 +161,7 @@ describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
     for (const volume of volumes) if (volume) await expect(docker.getVolume(volume).inspect()).rejects.toMatchObject({ statusCode: 404 });
     expect((await runtime.inspect(second)).status).toBe('RUNNING');
     await runtime.close();
-    expect((await waitUntilGone(`agent-platform-${second}`, 5_000)).state).toBe('gone');
+    expect((await waitUntilGone(`agent-platform-${second}`, GONE_WITHIN_MS)).state).toBe('gone');
   });
 
   it('a runtime starting a sandbox removes bound containers their process left stopped', async () => {
