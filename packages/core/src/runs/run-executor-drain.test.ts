@@ -119,12 +119,14 @@ describe('RunExecutor stop with a grace', { timeout: 30_000 }, () => {
     const dir = scratch();
     const marker = path.join(dir, 'started');
     const log = path.join(dir, 'executions.log');
-    // Far longer than the lease: it lapses unless renewed (every 50 ms).
-    const command = `echo "$AGENT_PLATFORM_RUN_ID" >> '${log}'; touch '${marker}'; sleep 1`;
-    const p = await node(storage, command, { leaseMs: 150 });
+    // Far longer than the lease: it lapses unless renewed (every third of it). The lease is long
+    // enough that a loaded machine's event-loop lag does not make the executor fence itself (it
+    // stops a run whose renewal is half a lease late), which would hand the run over rightly.
+    const command = `echo "$AGENT_PLATFORM_RUN_ID" >> '${log}'; touch '${marker}'; sleep 2.5`;
+    const p = await node(storage, command, { leaseMs: 1_000 });
     const { run } = await runningRun(p, storage, marker);
-    // Recovers lapsed leases every 50 ms, and would execute the run again.
-    await node(storage, command, { leaseMs: 150 });
+    // Recovers lapsed leases every third of a lease, and would execute the run again.
+    await node(storage, command, { leaseMs: 1_000 });
     await p.stop({ graceMs: 20_000 });
     expect(await storage.runs.get('acme', run.id)).toMatchObject({ status: 'COMPLETED', attempt: 1 });
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([run.id]);

@@ -131,8 +131,10 @@ describe('RunExecutor, several over one storage', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'executors-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const log = path.join(dir, 'executions.log');
-    const command = `echo "$AGENT_PLATFORM_RUN_ID" >> '${log}'; sleep 1.5`;
-    const a = await node(storage, command, { leaseMs: 300 });
+    // 2.5 leases long; a lease of a second leaves room for a loaded machine's event-loop lag
+    // (a renewal half a lease late makes the executor stop the run itself, rightly).
+    const command = `echo "$AGENT_PLATFORM_RUN_ID" >> '${log}'; sleep 2.5`;
+    const a = await node(storage, command, { leaseMs: 1_000 });
     const automation = await a.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
     const run = await a.automations.dispatch(alice, automation.id, {});
     await until(
@@ -140,7 +142,7 @@ describe('RunExecutor, several over one storage', () => {
       () => storage.runs.get('acme', run.id),
       (current) => current?.status === 'RUNNING',
     );
-    await node(storage, command, { leaseMs: 300 });
+    await node(storage, command, { leaseMs: 1_000 });
     const done = await until(
       'completed',
       () => storage.runs.get('acme', run.id),
