@@ -24,6 +24,11 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
           environment: 'node',
+          // Vitest's 5 s default is too tight for the unit tests that start a process (a server
+          // under tsx, a sandbox host) while three other workers share two cores: CI saw 4.7 s.
+          // A time limit catches hangs; speed is measured by the benchmarks, not here.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
