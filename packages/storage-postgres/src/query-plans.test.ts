@@ -31,8 +31,9 @@ import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } fr
 
 const available = await postgresAvailable();
 
-/** `automations.listEnabledBySource`, `runs.listByStatus` and `runs.listLive`. */
+/** `automations.listEnabledBySource`, `runs.listByStatus`, `runs.listLive` and `runs.listReportsDue`. */
 const STRICT = [
+  /report'->>'comment_due'\) = 'true'/,
   /AND enabled ORDER BY id/,
   /FROM agent_platform\.runs WHERE status = \$1/,
   /status IN \('PENDING', 'RUNNING'\) AND \(data->>'concurrency_key'\)/,
@@ -194,6 +195,9 @@ describe.skipIf(!available)('query plans', () => {
     await repos.runs.listLive(keyed.org_id, keyed.automation_id, 'pr-1');
     await repos.runs.listLive(keyed.org_id, keyed.automation_id, null);
     await repos.runs.countCreatedSince(keyed.org_id, keyed.automation_id, fixtureTime(0));
+    const report = { target: 'a/b#1', reaction: null, comment_id: null, comment_url: null, error: null, comment_due: true, updated_at: fixtureTime(0) };
+    await repos.runs.insertMany([makeRunRecord({ status: 'COMPLETED', report }), makeRunRecord({ status: 'RUNNING', report }), makeRunRecord({ status: 'COMPLETED' })]);
+    expect(await repos.runs.listReportsDue(10)).toHaveLength(1);
 
     await client.query('SET enable_seqscan = off');
     await client.query('SET enable_sort = off');

@@ -126,6 +126,13 @@ export interface RunsRepository {
    */
   setReport(orgId: string, id: string, report: RunReport): Promise<RunRecord | null>;
   /**
+   * Final runs (COMPLETED, FAILED, CANCELLED, SKIPPED) whose `report.comment_due` is true — an
+   * outcome comment owed by a worker that died before posting it — across all orgs, oldest first
+   * (by `created_at`, then `id`), at most `limit`. Must not scan runs that owe nothing: executors
+   * ask for it every minute.
+   */
+  listReportsDue(limit: number): Promise<RunRecord[]>;
+  /**
    * An automation's PENDING and RUNNING runs whose `concurrency_key` equals `concurrencyKey`
    * (`null`: runs with none, or with the member absent), oldest first (by `created_at`, then `id`).
    * Flow control reads it inside a transaction before it adds a run (DESIGN §16). Must not scan

@@ -21,6 +21,12 @@ export const runReportSchema = z.object({
   comment_url: z.string().nullable(),
   /** Why the last report failed (a missing token, a refusal), without the token; `null` when all went through. */
   error: z.string().nullable(),
+  /**
+   * The outcome comment is still owed: true from an attempt's start until the comment is posted
+   * (or could not be, and `error` says why). A worker that dies in between leaves it true, and
+   * another posts the comment. Absent in reports written before it existed.
+   */
+  comment_due: z.boolean().optional(),
   updated_at: timestampSchema,
 });
 export type RunReport = z.infer<typeof runReportSchema>;

@@ -20,6 +20,7 @@ import type {
   SubscriptionRecord,
   WebhookRecord,
 } from '@agent-platform/core';
+import { FINAL_RUN_STATUSES } from '@agent-platform/core';
 import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey } from './keys.js';
 import { TextStore, type StoredText } from './stored-text.js';
 import { AgeIndex, AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
@@ -99,6 +100,13 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     timeOf: (row) => row.created_at,
     order: 'oldest-first',
   });
+  // Final runs that still owe their GitHub outcome comment (a worker died before posting it),
+  // oldest first: the reporters' sweep reads only these.
+  const runsWithReportDue = new OrderedIndex<RunRecord>({
+    keyOf: (row) => (row.report?.comment_due === true && FINAL_RUN_STATUSES.includes(row.status) ? 'due' : undefined),
+    timeOf: (row) => row.created_at,
+    order: 'oldest-first',
+  });
   const deliveriesByOrg = new OrderedIndex<DeliveryRow>({
     keyOf: (row) => row.org_id,
     timeOf: (row) => row.received_at,
@@ -172,7 +180,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation]),
+    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation, runsWithReportDue]),
     deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
       release: (row) => {
         if (row.payload_json !== null) texts.release(row.payload_json);
@@ -207,6 +215,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     liveRunsByKey,
     runningRunsByKey,
     countedRunsByAutomation,
+    runsWithReportDue,
     deliveriesByOrg,
     deliveriesByAge,
     dedupClaimsByExpiry,

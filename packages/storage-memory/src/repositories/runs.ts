@@ -69,6 +69,9 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
         return cloneJson(next);
       });
     },
+    async listReportsDue(limit) {
+      return readView(access, db.runs).ordered(db.runsWithReportDue, 'due').page(0, limit).map(cloneJson);
+    },
     async listByStatus(status, limit) {
       return readView(access, db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
     },

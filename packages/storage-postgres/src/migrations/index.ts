@@ -7,8 +7,12 @@ import { initialMigration } from './0001_initial.js';
 import { runQueueMigration } from './0002_run_queue.js';
 import { outboundAndFlowControlMigration } from './0003_outbound_and_flow_control.js';
 import { deliveryPayloadsMigration } from './0004_delivery_payloads.js';
+import { runReportsDueMigration } from './0005_run_reports_due.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialMigration, runQueueMigration, outboundAndFlowControlMigration, deliveryPayloadsMigration];
+export const MIGRATIONS: readonly Migration[] = [initialMigration, runQueueMigration, outboundAndFlowControlMigration,
+  deliveryPayloadsMigration,
+  runReportsDueMigration,
+];
