@@ -196,7 +196,11 @@ describe.skipIf(!available)('query plans', () => {
     await repos.runs.listLive(keyed.org_id, keyed.automation_id, null);
     await repos.runs.countCreatedSince(keyed.org_id, keyed.automation_id, fixtureTime(0));
     const report = { target: 'a/b#1', reaction: null, comment_id: null, comment_url: null, error: null, comment_due: true, updated_at: fixtureTime(0) };
-    await repos.runs.insertMany([makeRunRecord({ status: 'COMPLETED', report }), makeRunRecord({ status: 'RUNNING', report }), makeRunRecord({ status: 'COMPLETED' })]);
+    await repos.runs.insertMany([
+      makeRunRecord({ status: 'COMPLETED', report }),
+      makeRunRecord({ status: 'RUNNING', report }),
+      makeRunRecord({ status: 'COMPLETED' }),
+    ]);
     expect(await repos.runs.listReportsDue(10)).toHaveLength(1);
 
     await client.query('SET enable_seqscan = off');

@@ -7,7 +7,10 @@
  * run (`report`); a report never changes a run's status and never holds the token.
  *
  * Reports run in the background, one after another per run (a run's comment never overtakes its
- * reaction); {@link GitHubRunReporter.idle} waits for those under way.
+ * reaction); {@link GitHubRunReporter.idle} waits for those under way. The comment is owed from
+ * the attempt's start (`report.comment_due`, written before the agent runs) until it is posted or
+ * found impossible; a worker killed in between leaves it owed, and any executor's sweep
+ * ({@link GitHubRunReporter.sweep}) posts it later — at most once per run, its marker found.
  * @module
  */
 import type { ServiceContext } from '../kernel/context.js';
@@ -22,12 +25,18 @@ import { outcomeComment, runMarker, type RunAnswer } from './outcome-comment.js'
 
 /** What the executor tells a reporter. */
 export interface RunReporter {
-  /** An attempt of `run`, of `automation`, started (it is RUNNING). */
-  started(run: RunRecord, automation: AutomationRecord): void;
+  /**
+   * An attempt of `run`, of `automation`, started (it is RUNNING). Resolves once the outcome
+   * comment is recorded as owed (for automations that report); the reaction follows in the
+   * background. Never rejects.
+   */
+  started(run: RunRecord, automation: AutomationRecord): Promise<void>;
   /** `run` reached its final status. */
   finished(run: RunRecord): void;
   /** Resolves when no report is under way. */
   idle(): Promise<void>;
+  /** Posts the outcome comments that workers which died still owed; how many it took on. Never rejects. */
+  sweep(): Promise<number>;
 }
 
 export interface GitHubRunReporterOptions {
@@ -51,9 +60,19 @@ export class GitHubRunReporter implements RunReporter {
     private readonly options: GitHubRunReporterOptions,
   ) {}
 
-  started(run: RunRecord, automation: AutomationRecord): void {
+  async started(run: RunRecord, automation: AutomationRecord): Promise<void> {
     // Most automations do not report: nothing to queue, nothing to read.
-    if (automation.report_to_github) this.enqueue(run, () => this.react(run, automation));
+    if (!automation.report_to_github) return;
+    // Owed before the agent runs, so a worker killed after the run's end still leaves it owed.
+    if (run.delivery_id && run.report?.comment_due !== true) {
+      await this.write(run, { ...blank(run.report ?? null), comment_due: true }).catch((error: unknown) => {
+        this.context.logger.warn(
+          { kind: 'run', runId: run.id, orgId: run.org_id, err: String(error) },
+          'run report to GitHub: could not record the comment as owed',
+        );
+      });
+    }
+    this.enqueue(run, () => this.react(run, automation));
   }
 
   finished(run: RunRecord): void {
@@ -64,6 +83,28 @@ export class GitHubRunReporter implements RunReporter {
   /** Resolves when no report is under way. */
   async idle(): Promise<void> {
     while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+  }
+
+  /**
+   * Takes on the outcome comments still owed by runs that ended a while ago (a worker died before
+   * posting them): those that ended within {@link SWEEP_AFTER_MS} may have a live worker posting
+   * theirs, and those under way here are left alone. An executor calls it when it starts and
+   * every minute.
+   */
+  async sweep(): Promise<number> {
+    let owed: RunRecord[];
+    try {
+      owed = await this.context.storage.runs.listReportsDue(SWEEP_BATCH);
+    } catch {
+      return 0; // The storage is unavailable: the next sweep asks again.
+    }
+    const before = this.context.clock.now().getTime() - SWEEP_AFTER_MS;
+    const lapsed = owed.filter((run) => !this.chains.has(run.id) && lastChangeOf(run) < before);
+    for (const run of lapsed) {
+      this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id }, 'run report to GitHub: posting the outcome comment a stopped worker owed');
+      this.enqueue(run, () => this.comment(run));
+    }
+    return lapsed.length;
   }
 
   private enqueue(run: RunRecord, work: () => Promise<void>): void {
@@ -124,10 +165,14 @@ export class GitHubRunReporter implements RunReporter {
 
   private async comment(run: RunRecord): Promise<void> {
     const reporting = await this.reporting(run);
-    if (!reporting) return;
+    if (!reporting) {
+      // Nothing to report (the automation stopped reporting, or was deleted): owed no more.
+      if (run.report?.comment_due) await this.write(run, { ...blank(run.report), comment_due: false });
+      return;
+    }
     const stored = (await this.context.storage.runs.get(run.org_id, run.id)) ?? run;
     const current = stored.report ?? null;
-    if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none });
+    if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none, comment_due: false });
     const { thread, api, automation } = reporting;
     const target = `${thread.repository}#${thread.number}`;
     const repository = repositoryOf(thread.repository);
@@ -142,10 +187,10 @@ export class GitHubRunReporter implements RunReporter {
         posted = earlier ? await api.updateComment(repository, earlier.id, body) : null;
       }
       posted ??= await api.createComment(repository, thread.number, body);
-      await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url, error: null });
+      await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url, error: null, comment_due: false });
       this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: outcome commented');
     } catch (error) {
-      await this.write(run, { ...blank(current), target, error: refusal('the outcome comment', error) });
+      await this.write(run, { ...blank(current), target, error: refusal('the outcome comment', error), comment_due: false });
     }
   }
 
@@ -160,6 +205,20 @@ export class GitHubRunReporter implements RunReporter {
  */
 const SEARCH_MARGIN_MS = 10 * 60_000;
 const searchFrom = (createdAt: string): string => new Date(Date.parse(createdAt) - SEARCH_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * How long after a run's last change a sweep takes on its owed comment: longer than a live
+ * worker's comment can take (three GitHub calls of at most 15 s each), so the two never race.
+ */
+export const SWEEP_AFTER_MS = 2 * 60_000;
+/** Owed comments one sweep takes on at most; the next sweep takes the rest. */
+const SWEEP_BATCH = 50;
+
+/** When the run last changed: its end, or its report's last write if later. */
+function lastChangeOf(run: RunRecord): number {
+  const times = [run.completed_at, run.report?.updated_at].filter((time): time is string => typeof time === 'string').map(Date.parse);
+  return times.length > 0 ? Math.max(...times) : Date.parse(run.created_at);
+}
 
 /** Lines of a command agent's output a comment shows, from its end. */
 const OUTPUT_LINES = 20;
@@ -181,6 +240,7 @@ function blank(current: RunReport | null): Omit<RunReport, 'updated_at'> {
     comment_id: current?.comment_id ?? null,
     comment_url: current?.comment_url ?? null,
     error: current?.error ?? null,
+    ...(current?.comment_due === undefined ? {} : { comment_due: current.comment_due }),
   };
 }
 

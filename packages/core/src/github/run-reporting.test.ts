@@ -17,6 +17,7 @@ import {
   type SandboxRuntime,
 } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
+import type { StorageAdapter } from '@agent-platform/core';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
@@ -56,11 +57,15 @@ afterEach(async () => {
   expect(JSON.stringify(github.requests)).not.toContain(TOKEN);
 });
 
-async function setup(agent = 'echo "looked at it"; echo "all good"') {
+const secretKey = generateSecretKey();
+
+async function setup(agent = 'echo "looked at it"; echo "all good"', shared: { storage?: StorageAdapter; clock?: { now(): Date } } = {}) {
   runtime = createProcessRuntime();
   platform = createAgentPlatform({
-    storage: createMemoryStorage(),
-    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
+    // Closing the engine must not close a storage another one shares.
+    storage: shared.storage ? ({ ...shared.storage, close: async () => {} } as StorageAdapter) : createMemoryStorage(),
+    ...(shared.clock ? { clock: shared.clock } : {}),
+    secrets: createAesGcmSecretBox({ keys: { k: secretKey } }),
     publicUrl: 'http://platform.example',
     runtime,
     agent: createCommandAgentRunner({ command: agent }),
@@ -114,7 +119,7 @@ describe('report_to_github', () => {
     expect(comments[0]!.body).toContain('**Answer comments** ✅ completed.');
     expect(comments[0]!.body).toContain('looked at it\nall good');
     expect(comments[0]!.body).toContain(`[Run \`${run.id}\`](http://platform.example/console/runs/${run.id})`);
-    expect(run.report).toMatchObject({ target: `acme/app#${issue}`, reaction: 'added', comment_id: comments[0]!.id, error: null });
+    expect(run.report).toMatchObject({ target: `acme/app#${issue}`, reaction: 'added', comment_id: comments[0]!.id, error: null, comment_due: false });
     expect(run.report!.comment_url).toMatch(new RegExp(`/acme/app/issues/${issue}#issuecomment-${comments[0]!.id}$`));
   });
 
@@ -187,6 +192,61 @@ describe('report_to_github', () => {
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('**Answer comments, renamed** ✅ completed.');
     expect((await p.storage.runs.get(alice.orgId, run.id))!.report).toMatchObject({ comment_id: mine()[0]!.id, error: null });
+  });
+
+  it('a comment owed by a worker that died after the run ended is posted by a later executor’s sweep, once', async () => {
+    const storage = createMemoryStorage();
+    // An engine that only takes events (no agent, so no executor): the run waits PENDING.
+    const receiver = createAgentPlatform({
+      storage: { ...storage, close: async () => {} } as StorageAdapter,
+      secrets: createAesGcmSecretBox({ keys: { k: secretKey } }),
+      publicUrl: 'http://platform.example',
+      github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'] },
+    });
+    await receiver.start();
+    await receiver.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
+    const issue = github.addIssue('acme/app');
+    const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
+    const automation = await receiver.automations.create(alice, {
+      name: 'Answer comments',
+      trigger: { type: 'event', source: 'github', on: 'issue_comment.created' },
+      instructions: 'Answer',
+      report_to_github: true,
+    });
+    const [runId] = (await send(receiver, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } })).runs_created;
+    await receiver.stop();
+
+    // What a worker killed between the run's final status and its comment leaves: the run
+    // COMPLETED, its reaction added, its comment owed.
+    const [claimed] = await storage.runQueue.claim({ owner: 'wkr_dead', max: 1, leaseMs: 60_000, now: new Date(), limits: { perOrg: 9, global: 9 } });
+    expect(claimed?.id).toBe(runId);
+    const ref = { orgId: alice.orgId, id: runId! };
+    const owed = { target: `acme/app#${issue}`, reaction: 'added' as const, comment_id: null, comment_url: null, error: null, comment_due: true };
+    await storage.runs.setReport(ref.orgId, ref.id, { ...owed, updated_at: new Date().toISOString() });
+    await storage.runQueue.complete('wkr_dead', ref, { status: 'COMPLETED', error_detail: null, completed_at: new Date().toISOString() });
+    expect((await storage.runs.listReportsDue(10)).map((run) => run.id)).toEqual([runId]);
+    const mine = () => github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
+
+    // An executor starting at once leaves it alone (the dying worker's comment may be under way)...
+    const p = await setup(undefined, { storage });
+    const reporterOf = (engine: AgentPlatform) =>
+      new GitHubRunReporter((engine as unknown as { executor: { context: never } }).executor.context, {
+        settingsOf: (userId) => engine.settings.agentSettings(userId),
+        runUrl: () => null,
+      });
+    expect(await reporterOf(p).sweep()).toBe(0);
+    await p.stop();
+
+    // ... and one starting three minutes later posts it, once.
+    const later = await setup(undefined, { storage, clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
+    const deadline = Date.now() + 15_000;
+    while ((await storage.runs.listReportsDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]!.body).toContain('**Answer comments** ✅ completed.');
+    const run = (await storage.runs.get(ref.orgId, ref.id))!;
+    expect(run.report).toMatchObject({ comment_id: mine()[0]!.id, comment_due: false, error: null, reaction: 'added' });
+    expect(await reporterOf(later).sweep()).toBe(0);
+    expect(mine()).toHaveLength(1);
   });
 
   it('an event without a thread says so; other automations report nothing', async () => {

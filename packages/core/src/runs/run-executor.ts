@@ -68,6 +68,9 @@ export interface RunExecutorOptions {
 /** Why an executing run was stopped from outside its agent. */
 type StopReason = 'cancelled' | 'shutdown' | 'lease-lost';
 
+/** How often an executor asks its reporter for outcome comments owed by workers that died. */
+const REPORT_SWEEP_MS = 60_000;
+
 const STOP_DESCRIPTIONS: Record<StopReason, string> = {
   cancelled: 'cancelled',
   shutdown: 'the executor shut down',
@@ -86,6 +89,7 @@ export class RunExecutor {
   private readonly inFlight = new Map<string, InFlight>();
   private pollTimer: NodeJS.Timeout | null = null;
   private leaseTimer: NodeJS.Timeout | null = null;
+  private reportTimer: NodeJS.Timeout | null = null;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   readonly workerId: string;
   private readonly queue: RunQueue;
@@ -106,7 +110,11 @@ export class RunExecutor {
     /** The sandbox runtime, the agent and the owner's settings every run's job is built from. */
     private readonly jobs: AgentJobServices,
     private readonly options: RunExecutorOptions = {},
-    /** Told of each attempt's start and each run's end (reporting back to GitHub); never awaited. */
+    /**
+     * Told of each attempt's start (awaited only while it records the outcome comment as owed)
+     * and each run's end (reporting back to GitHub); asked every minute for comments owed by
+     * workers that died.
+     */
     private readonly reporter: RunReporter | null = null,
   ) {
     this.queue = options.queue ?? context.storage.runQueue;
@@ -141,6 +149,12 @@ export class RunExecutor {
       Math.max(10, Math.floor(this.leaseMs / 3)),
     );
     this.leaseTimer.unref();
+    if (this.reporter) {
+      const reporter = this.reporter;
+      void reporter.sweep();
+      this.reportTimer = setInterval(() => void reporter.sweep(), REPORT_SWEEP_MS);
+      this.reportTimer.unref();
+    }
     this.notify();
   }
 
@@ -177,10 +191,12 @@ export class RunExecutor {
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
+    if (this.reportTimer) clearInterval(this.reportTimer);
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     this.pollTimer = null;
     this.leaseTimer = null;
+    this.reportTimer = null;
     await this.ticking;
   }
 
@@ -282,7 +298,7 @@ export class RunExecutor {
       await this.finish(ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
       return;
     }
-    this.reporter?.started(run, automation);
+    await this.reporter?.started(run, automation);
     let stop = null as StopReason | null;
     try {
       await fenceEarlierAttempt(this.context, this.jobs.runtime, run);

@@ -180,7 +180,10 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation, runsWithReportDue]),
+    runs: new Table<RunRecord>(
+      (row) => row.id,
+      [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation, runsWithReportDue],
+    ),
     deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
       release: (row) => {
         if (row.payload_json !== null) texts.release(row.payload_json);

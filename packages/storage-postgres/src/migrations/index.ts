@@ -12,7 +12,10 @@ import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialMigration, runQueueMigration, outboundAndFlowControlMigration,
+export const MIGRATIONS: readonly Migration[] = [
+  initialMigration,
+  runQueueMigration,
+  outboundAndFlowControlMigration,
   deliveryPayloadsMigration,
   runReportsDueMigration,
 ];
