@@ -190,7 +190,10 @@ export class GitHubRunReporter implements RunReporter {
       await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url, error: null, comment_due: false });
       this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: outcome commented');
     } catch (error) {
-      await this.write(run, { ...blank(current), target, error: refusal('the outcome comment', error), comment_due: false });
+      // GitHub down or unreachable: still owed, and a sweep asks again (for a day after the run ended).
+      const again = transient(error) && Date.parse(stored.completed_at ?? stored.created_at) > this.context.clock.now().getTime() - RETRY_FOR_MS;
+      const reason = refusal('the outcome comment', error) + (again ? ' (trying again in a few minutes)' : '');
+      await this.write(run, { ...blank(current), target, error: reason, comment_due: again });
     }
   }
 
@@ -211,6 +214,8 @@ const searchFrom = (createdAt: string): string => new Date(Date.parse(createdAt)
  * worker's comment can take (three GitHub calls of at most 15 s each), so the two never race.
  */
 export const SWEEP_AFTER_MS = 2 * 60_000;
+/** How long after a run's end a comment GitHub could not take (down, unreachable) is tried again. */
+const RETRY_FOR_MS = 24 * 60 * 60_000;
 /** Owed comments one sweep takes on at most; the next sweep takes the rest. */
 const SWEEP_BATCH = 50;
 
@@ -242,6 +247,12 @@ function blank(current: RunReport | null): Omit<RunReport, 'updated_at'> {
     error: current?.error ?? null,
     ...(current?.comment_due === undefined ? {} : { comment_due: current.comment_due }),
   };
+}
+
+/** GitHub down, overloaded or unreachable (no answer at all): worth asking again later; a refusal is not. */
+function transient(error: unknown): boolean {
+  const status = error instanceof GitHubError ? error.status : null;
+  return status === null || status === 429 || status >= 500;
 }
 
 function refusal(what: string, error: unknown): string {

@@ -6,6 +6,8 @@
  * and never change its status; a later report of the same run edits its comment.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAesGcmSecretBox,
@@ -247,6 +249,35 @@ describe('report_to_github', () => {
     expect(run.report).toMatchObject({ comment_id: mine()[0]!.id, comment_due: false, error: null, reaction: 'added' });
     expect(await reporterOf(later).sweep()).toBe(0);
     expect(mine()).toHaveLength(1);
+  });
+
+  it('GitHub unreachable when the run ends: said on the run, still owed, posted by a later sweep once GitHub answers', async () => {
+    const storage = createMemoryStorage();
+    const p = await setup(undefined, { storage });
+    // Nothing listens there: every call fails without an answer, as when GitHub is down.
+    const closed = await new Promise<string>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(`http://127.0.0.1:${port}`));
+      });
+    });
+    await p.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: closed } } });
+    const issue = github.addIssue('acme/app');
+    const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
+    const automation = await reporting();
+    await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } });
+    const run = await finishedRun(p, automation.id);
+    expect(run.report).toMatchObject({ reaction: 'failed', comment_id: null, comment_due: true });
+    expect(run.report!.error).toMatch(/^the outcome comment could not be posted: .*\(trying again in a few minutes\)$/);
+    // GitHub is back; a worker three minutes later posts the comment.
+    await p.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
+    await p.stop();
+    await setup(undefined, { storage, clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
+    const deadline = Date.now() + 15_000;
+    while ((await storage.runs.listReportsDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const comments = github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
+    expect(comments).toHaveLength(1);
+    expect((await storage.runs.get(alice.orgId, run.id))!.report).toMatchObject({ comment_id: comments[0]!.id, comment_due: false, error: null });
   });
 
   it('an event without a thread says so; other automations report nothing', async () => {
