@@ -110,6 +110,7 @@ function GitHubReport({ report }: { report: RunReport }) {
           </a>
         </small>
       )}
+      {report.comment_due && !report.comment_url && <small class="detail">outcome comment to come</small>}
       {report.error && (
         <small class="detail" role="status">
           {report.error}

@@ -209,7 +209,7 @@ describe('report_to_github', () => {
     await receiver.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
     const issue = github.addIssue('acme/app');
     const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
-    const automation = await receiver.automations.create(alice, {
+    await receiver.automations.create(alice, {
       name: 'Answer comments',
       trigger: { type: 'event', source: 'github', on: 'issue_comment.created' },
       instructions: 'Answer',
