@@ -101,7 +101,7 @@ export class GitHubRunReporter implements RunReporter {
     const before = this.context.clock.now().getTime() - SWEEP_AFTER_MS;
     const lapsed = owed.filter((run) => !this.chains.has(run.id) && lastChangeOf(run) < before);
     for (const run of lapsed) {
-      this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id }, 'run report to GitHub: posting the outcome comment a stopped worker owed');
+      this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id }, 'run report to GitHub: posting an outcome comment still owed');
       this.enqueue(run, () => this.comment(run));
     }
     return lapsed.length;
@@ -213,7 +213,7 @@ const searchFrom = (createdAt: string): string => new Date(Date.parse(createdAt)
  * How long after a run's last change a sweep takes on its owed comment: longer than a live
  * worker's comment can take (three GitHub calls of at most 15 s each), so the two never race.
  */
-export const SWEEP_AFTER_MS = 2 * 60_000;
+const SWEEP_AFTER_MS = 2 * 60_000;
 /** How long after a run's end a comment GitHub could not take (down, unreachable) is tried again. */
 const RETRY_FOR_MS = 24 * 60 * 60_000;
 /** Owed comments one sweep takes on at most; the next sweep takes the rest. */
