@@ -76,8 +76,37 @@ async function oomEvents({ docker, container, startedAt, reportedOom }: LimitFac
   }
 }
 
+/** Reads of the kernel's count a busy sandbox gets before it is taken as unreadable. */
+const READ_ATTEMPTS = 3;
+/** A fork bomb frees and takes processes all the time: a moment later there may be room for the read. */
+const READ_RETRY_MS = 200;
+
 /** Whether forks were refused since the last look (or the sandbox cannot start a process now). */
 async function pidsLimitHit({ container, refusedForks }: LimitFacts): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const read = await readRefusedForks(container);
+    if (read.kind === 'count') {
+      const seen = refusedForks.get(container.id) ?? 0;
+      refusedForks.set(container.id, read.count);
+      return read.count > seen;
+    }
+    if (read.kind === 'no-process') return true;
+    if (read.kind === 'absent' || attempt >= READ_ATTEMPTS) return false;
+    await new Promise((resolve) => setTimeout(resolve, READ_RETRY_MS));
+  }
+}
+
+/** What a read of the kernel's count of refused forks found. */
+export type RefusedForksRead =
+  | { kind: 'count'; count: number }
+  /** The sandbox could not start even the reading command: it is out of processes. */
+  | { kind: 'no-process' }
+  /** The kernel keeps no such count here (no `pids.events`). */
+  | { kind: 'absent' }
+  /** The read failed for another reason. */
+  | { kind: 'failed' };
+
+async function readRefusedForks(container: Dockerode.Container): Promise<RefusedForksRead> {
   let output = '';
   try {
     const exec = await container.exec({ Cmd: ['/bin/sh', '-c', PIDS_EVENTS], AttachStdout: true, AttachStderr: false });
@@ -92,13 +121,21 @@ async function pidsLimitHit({ container, refusedForks }: LimitFacts): Promise<bo
       stream.on('error', () => resolve());
     });
   } catch (error) {
-    return NO_PROCESS.test(error instanceof Error ? error.message : String(error));
+    return NO_PROCESS.test(error instanceof Error ? error.message : String(error)) ? { kind: 'no-process' } : { kind: 'failed' };
   }
-  const count = Number(output.trim());
-  if (output.trim() === '' || !Number.isFinite(count)) return false;
-  const seen = refusedForks.get(container.id) ?? 0;
-  refusedForks.set(container.id, count);
-  return count > seen;
+  return refusedForksOf(output);
+}
+
+/**
+ * The reading command's output, understood: the count it printed; nothing, when the kernel keeps
+ * no count; or — an engine that could not start the command writes why into its output, as
+ * `OCI runtime exec failed: … resource temporarily unavailable` — the sandbox out of processes.
+ */
+export function refusedForksOf(output: string): RefusedForksRead {
+  const text = output.trim();
+  if (text === '') return { kind: 'absent' };
+  if (/^\d+$/.test(text)) return { kind: 'count', count: Number(text) };
+  return NO_PROCESS.test(text) ? { kind: 'no-process' } : { kind: 'failed' };
 }
 
 function sizeOf(bytes: number | undefined): string {
