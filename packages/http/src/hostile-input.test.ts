@@ -270,6 +270,16 @@ describe.each(BINDINGS)('hostile input on %s', (binding) => {
       }
       expect(reached).toEqual([]);
     });
+
+    it('names a query parameter with control characters in its name without them, and briefly', async () => {
+      const response = await api.request('POST', `/api/keys?${'%00'.repeat(1000)}=a&ok=1`, { name: 'k' });
+      expect(response.status).toBe(422);
+      expect(response.json.detail).toEqual([expect.objectContaining({ loc: ['query', `${'\uFFFD'.repeat(64)}…`] })]);
+      expect(response.text).not.toContain('\\u0000');
+      const bell = await api.request('GET', '/api/automation/v1?li%07mit=1');
+      expect(bell.json.detail).toEqual([expect.objectContaining({ loc: ['query', 'li\uFFFDmit'] })]);
+      expect(reached).toEqual([]);
+    });
   });
 
   describe('more than one API key (400)', () => {

@@ -15,6 +15,7 @@ const MAX_ECHOED_NAME = 64;
 
 /** C0 and C1 control characters, NUL included. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
 /** A UTF-16 surrogate without its pair: no id has one, and PostgreSQL cannot store it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -96,7 +97,10 @@ export function decodePathParams(routePath: string, raw: Record<string, string>)
 export function checkQuery(query: URLSearchParams): void {
   for (const [name, value] of query) {
     if (CONTROL.test(value) || CONTROL.test(name)) {
-      const shown = name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+      // Shown without its control characters (each one U+FFFD): a name of NULs would otherwise
+      // come back six times its length in JSON escapes, and terminals would act on the rest.
+      const printable = name.replace(CONTROLS, '\uFFFD');
+      const shown = printable.length > MAX_ECHOED_NAME ? `${printable.slice(0, MAX_ECHOED_NAME)}…` : printable;
       throw validationError(['query', shown], 'must not contain control characters', 'value_error');
     }
   }
