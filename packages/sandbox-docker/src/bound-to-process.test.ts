@@ -89,14 +89,14 @@ async function stateOf(name: string): Promise<string> {
  * bound container is `exited` for a moment before the engine's `AutoRemove` takes it, so a
  * stopped container is not yet the end (under load that moment lasts: stopping there was flaky).
  */
-async function waitUntilGone(name: string, withinMs: number): Promise<{ state: string }> {
+async function waitUntilGone(name: string, withinMs: number): Promise<string> {
   const began = Date.now();
   let state = await stateOf(name);
   while (state !== 'gone' && Date.now() - began < withinMs) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     state = await stateOf(name);
   }
-  return { state };
+  return state;
 }
 
 describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
@@ -115,7 +115,7 @@ describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
-    expect((await waitUntilGone(name, GONE_WITHIN_MS)).state).toBe('gone');
+    expect(await waitUntilGone(name, GONE_WITHIN_MS)).toBe('gone');
   });
 
   it('a process that exits without close() takes its bound sandbox along (and is not kept alive by it)', async () => {
@@ -128,7 +128,7 @@ describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
       else child.once('exit', resolve);
     });
     expect(code).toBe(0);
-    expect((await waitUntilGone(name, GONE_WITHIN_MS)).state).toBe('gone');
+    expect(await waitUntilGone(name, GONE_WITHIN_MS)).toBe('gone');
   });
 
   it('without boundToProcess the sandbox outlives its process, as before', async () => {
@@ -161,7 +161,7 @@ describe.runIf(available)('boundToProcess', { timeout: 60_000 }, () => {
     for (const volume of volumes) if (volume) await expect(docker.getVolume(volume).inspect()).rejects.toMatchObject({ statusCode: 404 });
     expect((await runtime.inspect(second)).status).toBe('RUNNING');
     await runtime.close();
-    expect((await waitUntilGone(`agent-platform-${second}`, GONE_WITHIN_MS)).state).toBe('gone');
+    expect(await waitUntilGone(`agent-platform-${second}`, GONE_WITHIN_MS)).toBe('gone');
   });
 
   it('a runtime starting a sandbox removes bound containers their process left stopped', async () => {

@@ -97,6 +97,19 @@ async function finishedRun(p: AgentPlatform, automationId: string, principal = a
   return (await p.automations.listRuns(principal, automationId, { limit: 10, offset: 0 })).runs[0]!;
 }
 
+/** A reporter of its own over an engine's context and settings (its executor's is not reachable from outside). */
+const reporterOf = (engine: AgentPlatform) =>
+  new GitHubRunReporter((engine as unknown as { executor: { context: never } }).executor.context, {
+    settingsOf: (userId) => engine.settings.agentSettings(userId),
+    runUrl: () => null,
+  });
+
+/** Waits (up to 15 s) until no run owes its outcome comment. */
+async function untilNoneOwed(storage: StorageAdapter): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await storage.runs.listReportsDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 const reporting = (principal = alice) =>
   platform!.automations.create(principal, {
     name: 'Answer comments',
@@ -184,10 +197,7 @@ describe('report_to_github', () => {
     // As a worker that posted the comment but died before storing its id would leave it.
     await p.storage.runs.setReport(alice.orgId, run.id, { ...run.report!, comment_id: null, comment_url: null });
     const record = (await p.storage.runs.get(alice.orgId, run.id))!;
-    const reporter = new GitHubRunReporter((p as unknown as { executor: { context: never } }).executor.context, {
-      settingsOf: async () => ({ providerTokens: { github: { token: TOKEN, host: github.url } } }) as never,
-      runUrl: () => null,
-    });
+    const reporter = reporterOf(p);
     await p.automations.update(alice, automation.id, { name: 'Answer comments, renamed' });
     reporter.finished(record);
     await reporter.idle();
@@ -231,18 +241,12 @@ describe('report_to_github', () => {
 
     // An executor starting at once leaves it alone (the dying worker's comment may be under way)...
     const p = await setup(undefined, { storage });
-    const reporterOf = (engine: AgentPlatform) =>
-      new GitHubRunReporter((engine as unknown as { executor: { context: never } }).executor.context, {
-        settingsOf: (userId) => engine.settings.agentSettings(userId),
-        runUrl: () => null,
-      });
     expect(await reporterOf(p).sweep()).toBe(0);
     await p.stop();
 
     // ... and one starting three minutes later posts it, once.
     const later = await setup(undefined, { storage, clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
-    const deadline = Date.now() + 15_000;
-    while ((await storage.runs.listReportsDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilNoneOwed(storage);
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('**Answer comments** ✅ completed.');
     const run = (await storage.runs.get(ref.orgId, ref.id))!;
@@ -273,8 +277,7 @@ describe('report_to_github', () => {
     await p.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
     await p.stop();
     await setup(undefined, { storage, clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
-    const deadline = Date.now() + 15_000;
-    while ((await storage.runs.listReportsDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilNoneOwed(storage);
     const comments = github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
     expect(comments).toHaveLength(1);
     expect((await storage.runs.get(alice.orgId, run.id))!.report).toMatchObject({ comment_id: comments[0]!.id, comment_due: false, error: null });
