@@ -297,8 +297,16 @@ export interface ConversationsRepository {
   get(id: string): Promise<AppConversationRecord | null>;
   /** The user's conversations, newest first (by `created_at`, then `id` descending). */
   listByUser(userId: string, options: CursorOptions): Promise<CursorPage<AppConversationRecord>>;
-  /** Replaces a stored record; false when there is none. */
-  update(record: AppConversationRecord): Promise<boolean>;
+  /**
+   * The one way a stored conversation changes: a guarded write. Atomically, when the conversation
+   * exists and — if `guard.version` is given — its `version` equals it, the members of `patch`
+   * that are not `undefined` are written, `version` goes up by one, and the conversation is
+   * returned as stored; otherwise nothing is written and the answer is `null`. Writes of different
+   * members never undo one another (a pause and the agent's status land both); a caller that
+   * decides from what it read passes the version it read, and of concurrent such writes exactly
+   * one succeeds.
+   */
+  patch(id: string, patch: ConversationPatch, guard?: ConversationGuard): Promise<AppConversationRecord | null>;
   /**
    * Appends events to a conversation, assigning `seq` in order after the last stored one (the
    * `seq` given is ignored; `conversation_id` is set); returns the events as stored. Concurrent
@@ -314,6 +322,38 @@ export interface ConversationsRepository {
    * append to an unknown conversation; the id may be inserted again, its events starting at 0.
    */
   delete(id: string): Promise<boolean>;
+}
+
+/** The members of a conversation a {@link ConversationsRepository.patch} may write (never its id, owner or version). */
+export type ConversationPatch = Partial<Omit<AppConversationRecord, 'id' | 'org_id' | 'created_by_user_id' | 'version'>>;
+
+/** What a guarded conversation write requires of the stored record. */
+export interface ConversationGuard {
+  /** The version the caller read: the write happens only if nobody wrote since. */
+  version?: number;
+}
+
+/**
+ * What a run reported back to the thread its event came from (a GitHub issue or pull request):
+ * the answer-back feature's own record, one per run, apart from the run itself.
+ */
+export interface RunReportsRepository {
+  /** The run's report, or `null` when it has none (or the org has no such run). */
+  get(orgId: string, runId: string): Promise<RunReport | null>;
+  /** The reports of the org's runs named, by run id; runs without one are absent. */
+  getMany(orgId: string, runIds: readonly string[]): Promise<Map<string, RunReport>>;
+  /**
+   * Writes (replaces) the run's report, whatever the run's status — an outcome comment is posted
+   * after its final status is written. False, and nothing written, when the org has no such run.
+   */
+  put(orgId: string, runId: string, report: RunReport): Promise<boolean>;
+  /**
+   * Final runs (COMPLETED, FAILED, CANCELLED, SKIPPED) whose report has `comment_due` true — an
+   * outcome comment owed by a worker that died before posting it — across all orgs, oldest run
+   * first (by the run's `created_at`, then its `id`), at most `limit`, each with its report. Must
+   * not scan reports that owe nothing: it is asked every minute.
+   */
+  listDue(limit: number): Promise<Array<{ run: RunRecord; report: RunReport }>>;
 }
 
 export interface StartTasksRepository {
@@ -418,6 +458,7 @@ export interface StorageRepositories {
   readonly githubLinks: GithubLinksRepository;
   readonly sandboxes: SandboxesRepository;
   readonly conversations: ConversationsRepository;
+  readonly runReports: RunReportsRepository;
   readonly startTasks: StartTasksRepository;
   readonly subscriptions: SubscriptionsRepository;
   readonly outboundMessages: OutboundMessagesRepository;
