@@ -1,5 +1,5 @@
 /**
- * The built-in agent's own overhead per step (DESIGN §17): the fake LLM server (in a child
+ * The built-in agent's own overhead per step: the fake LLM server (in a child
  * process, as a provider is elsewhere) answers at once with a no-op command (`true`), so a step is one model call over loopback HTTP through the AI
  * SDK, one ActionEvent, the command in the sandbox and one ObservationEvent. The figure is the
  * time per step minus the time of the bare sandbox exec, measured on the same runtime just

@@ -1,5 +1,5 @@
 /**
- * Event to agent start (DESIGN §17): the time from a signed event reaching ingest to the agent's
+ * Event to agent start: the time from a signed event reaching ingest to the agent's
  * process running in its sandbox (its first line of output reaching the platform), p50 and p99,
  * one event at a time, in two set-ups:
  * - one process: memory storage, the process runtime, the executor in the same process;

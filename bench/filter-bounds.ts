@@ -1,5 +1,5 @@
 /**
- * Filter bounds (DESIGN §7, §16): how long the worst hostile filters take to fail closed over
+ * Filter bounds: how long the worst hostile filters take to fail closed over
  * the largest payload, and how long 132 `glob()` calls over a 1 MiB string take. Each hostile
  * filter below is accepted when saved (the save-time growth check lets it through), so only the
  * evaluation budget stands between it and the event loop. They run through `matchEvent`, as a

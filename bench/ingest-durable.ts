@@ -1,5 +1,5 @@
 /**
- * Durable ingest over HTTP (DESIGN §9): deliveries per second of signed real GitHub
+ * Durable ingest over HTTP: deliveries per second of signed real GitHub
  * `pull_request.opened` payloads (`@octokit/webhooks-examples`, 21 KB, owner rewritten per org, 200
  * orgs), each with a fresh X-GitHub-Delivery, posted by autocannon in this process to servers that
  * each run in a child process of their own:

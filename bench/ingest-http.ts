@@ -1,5 +1,5 @@
 /**
- * Ingest over HTTP (DESIGN §9): signed real GitHub `pull_request.opened` payloads (from
+ * Ingest over HTTP: signed real GitHub `pull_request.opened` payloads (from
  * `@octokit/webhooks-examples`, owner rewritten per org) posted to three servers in turn, each in
  * its own child process, by autocannon in this process: the reference server (memory storage,
  * 10,000 automations across 1,000 orgs, 1% matching), a bare Fastify route that only parses the

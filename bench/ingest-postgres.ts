@@ -1,5 +1,5 @@
 /**
- * Postgres ingest (DESIGN §9): deliveries per second of in-process ingest with PostgreSQL
+ * Postgres ingest: deliveries per second of in-process ingest with PostgreSQL
  * storage — signature, parse, dedup claim, matching, and the delivery + outcomes + run
  * transaction, each committed before the answer — against `pgbench -b simple-update` TPS on the
  * same server with the same number of clients, in the same run. Prints one line.

@@ -1,5 +1,5 @@
 /**
- * Matching freshness across processes (DESIGN §11): what keeping every process's matching index
+ * Matching freshness across processes: what keeping every process's matching index
  * within 1 s of an automation change costs on PostgreSQL, measured both ways the issue weighs:
  * - the change feed (what the platform does): a NOTIFY per automation change, nothing per event.
  *   Measured: the time from an automation created through engine A (its own pool) to engine B's

@@ -1,5 +1,5 @@
 /**
- * Matching scale (DESIGN §9): events per second of in-process ingest — signature check, JSON
+ * Matching scale: events per second of in-process ingest — signature check, JSON
  * parse, dedup, event key, matching, and the delivery + runs transaction on memory storage —
  * with 100 and with 100,000 automations in the same org and source. Each event matches exactly
  * one automation in both cases (plus five wildcard automations that never match), so the two

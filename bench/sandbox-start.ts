@@ -1,5 +1,5 @@
 /**
- * Sandbox start (DESIGN §9): the Docker runtime's start-to-RUNNING against a plain `docker run -d`
+ * Sandbox start: the Docker runtime's start-to-RUNNING against a plain `docker run -d`
  * of the same image, alternating, on the same engine. Also the bare Engine API calls (create +
  * start with dockerode), to show what the runtime itself adds.
  *

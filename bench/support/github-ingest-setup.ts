@@ -1,5 +1,5 @@
 /**
- * The GitHub ingest benchmarks' shared setup (DESIGN §9): real `pull_request.opened` payloads
+ * The GitHub ingest benchmarks' shared setup: real `pull_request.opened` payloads
  * signed per org, and the reference platform's orgs and automations.
  */
 import { createRequire } from 'node:module';

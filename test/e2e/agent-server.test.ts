@@ -1,5 +1,5 @@
 /**
- * The agent-server subset (DESIGN §13) through the reference server, with the built-in agent and
+ * The agent-server subset through the reference server, with the built-in agent and
  * the fake LLM: a two-message conversation whose second answer uses the first; a
  * confirmation-mode conversation accepted once and rejected once; pause and run.
  */

@@ -1,5 +1,5 @@
 /**
- * The web console (DESIGN §15) in headless Chromium (Debian's package, driven by playwright-core),
+ * The web console in headless Chromium (Debian's package, driven by playwright-core),
  * served by the reference server at `/console` (where `/` redirects), used the way a person uses
  * it, found by roles and labels as a screen reader finds it: sign in with an API key kept in the
  * tab's session only; register a webhook and see its secret once; create an automation with the

@@ -1,6 +1,6 @@
 /**
- * The hostile-input battery (DESIGN §10, issue "no 5xx, no hang, no denial of service from one
- * request"), against both reference servers — Fastify and Express — on memory, embedded PGlite
+ * The hostile-input battery (no 5xx, no hang, no denial of service from one
+ * request), against both reference servers — Fastify and Express — on memory, embedded PGlite
  * and PostgreSQL storage. Each item of the battery is one test, run on every variant; every
  * answer is `{"detail": ...}`, never a 5xx, never more than a short excerpt of the input.
  */

@@ -1,5 +1,5 @@
 /**
- * The published `@openhands/typescript-client` `CloudClient` against the platform (DESIGN §14):
+ * The published `@openhands/typescript-client` `CloudClient` against the platform:
  * every method `docs/openhands-compatibility.md` lists as working is driven here, against the
  * real handler on a loopback socket and against the reference server, and the table itself is
  * held to the client's methods: a `CloudClient` method the table does not mention, a row marked

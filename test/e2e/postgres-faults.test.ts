@@ -1,5 +1,5 @@
 /**
- * Fault tests of the reference server on PostgreSQL (DESIGN §10), against a throwaway cluster of
+ * Fault tests of the reference server on PostgreSQL, against a throwaway cluster of
  * the test's own so the database can be stopped and started:
  * - SIGKILL under a stream of signed deliveries loses no delivery answered 2xx, nor its run;
  * - PostgreSQL stopped mid-stream: 503 answers (never a 2xx for something not stored), then

@@ -1,5 +1,5 @@
 /**
- * Reference-server processes sharing one PostgreSQL database (DESIGN §11):
+ * Reference-server processes sharing one PostgreSQL database:
  * - an automation created, changed or deleted through one server is used by another server's
  *   ingest within 1 s (the change feed, LISTEN/NOTIFY), even where that server had the source's
  *   automations cached already;

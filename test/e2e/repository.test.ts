@@ -1,5 +1,5 @@
 /**
- * The repository, end to end through the reference server run as a user would (DESIGN §13): the
+ * The repository, end to end through the reference server run as a user would: the
  * owner stores a GitHub token for a host (here a real git HTTP server on loopback), a
  * conversation with `selected_repository` goes through PREPARING_REPOSITORY to READY with the
  * repository cloned for the agent, which commits and pushes a branch with the same token; an

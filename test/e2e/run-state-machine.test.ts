@@ -1,5 +1,5 @@
 /**
- * Runs are one state machine (DESIGN §11), on memory, PGlite and PostgreSQL storage, with an
+ * Runs are one state machine, on memory, PGlite and PostgreSQL storage, with an
  * API-only "process" and worker "processes" over one backend:
  * - the two lost cancels found by testing from outside — a cancel made while the worker's sandbox
  *   was starting ended COMPLETED (the worker wrote back its stale copy of the run); a cancel

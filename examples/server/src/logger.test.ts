@@ -1,5 +1,5 @@
 /**
- * The server's log lines (DESIGN §15): JSON when stdout is not a terminal, one human-readable
+ * The server's log lines: JSON when stdout is not a terminal, one human-readable
  * line each with `AGENT_PLATFORM_LOG_FORMAT=pretty`; a delivery and its run's transitions are
  * logged, and no secret, signature or payload reaches the log.
  */

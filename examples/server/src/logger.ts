@@ -1,5 +1,5 @@
 /**
- * The server's logs (DESIGN §15): pino, as JSON lines — or, when stdout is a terminal, as one
+ * The server's logs: pino, as JSON lines — or, when stdout is a terminal, as one
  * human-readable line each (`pino-pretty`). `AGENT_PLATFORM_LOG_FORMAT=pretty|json` overrides the
  * choice. Credentials in headers are redacted should anything ever log them.
  * @module

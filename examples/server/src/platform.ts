@@ -40,7 +40,7 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger,
     storage,
     secrets: openSecretBox(secretKey, logger),
     publicUrl: config.publicUrl,
-    // One line per delivery and per run transition (DESIGN §15).
+    // One line per delivery and per run transition.
     logger,
     telemetry,
     github: { webhookSecrets: config.githubWebhookSecrets },

@@ -1,5 +1,5 @@
 /**
- * `@agent-platform/agent`: the built-in LLM agent (DESIGN §12). Plug it into the platform as an
+ * `@agent-platform/agent`: the built-in LLM agent. Plug it into the platform as an
  * `AgentRunner`, usually behind core's `createAgentRouter` so owners without an `llm_model` get
  * the command runner.
  *

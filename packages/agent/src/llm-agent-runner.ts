@@ -1,5 +1,5 @@
 /**
- * `createLlmAgentRunner`: the built-in agent (DESIGN §12). The loop runs here, in the platform
+ * `createLlmAgentRunner`: the built-in agent. The loop runs here, in the platform
  * process: it calls the owner's model with the history and the tools, records each tool call
  * as an OpenHands `ActionEvent`, runs it — in the sandbox (terminal, file editor, stdio MCP
  * servers), on an MCP server, or on the platform — and records the `ObservationEvent`, until the

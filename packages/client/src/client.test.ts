@@ -73,7 +73,7 @@ describe('settings and git providers', () => {
     expect(JSON.stringify(settings)).not.toContain('sk-client-secret');
   });
 
-  it('sends the session key on settings calls and the bearer key elsewhere, as the spec pairs them', async () => {
+  it('sends the session key on settings calls and the bearer key elsewhere, as the API pairs them', async () => {
     const both = service.client(null, { apiKey: KEYS.alice, sessionApiKey: KEYS.bob });
     const before = service.requests.length;
     await both.settings.store({ language: 'fr' });

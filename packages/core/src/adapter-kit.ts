@@ -21,7 +21,7 @@
  * @module
  */
 
-// Storage adapters: the run state machine (DESIGN §11), written once for every adapter.
+// Storage adapters: the run state machine, written once for every adapter.
 export {
   applyTransition,
   claimPatch,
@@ -35,6 +35,8 @@ export {
 } from './runs/run-transitions.js';
 export { interruptedReason } from './ports/run-queue.js';
 export { OUTBOUND_MESSAGE_PATCH_FIELDS, RUN_PATCH_FIELDS } from './ports/storage.js';
+// Storage adapters: the guarded conversation patch.
+export { applyConversationPatch, conversationGuardAllows, conversationPatchOf } from './storage/conversation-patch.js';
 // Storage adapters: page tokens, the same whichever adapter handed them out.
 export {
   checkPageLimit,

@@ -27,6 +27,9 @@ import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import { GitHubRunReporter } from './github/run-reporter.js';
+import { RunEventBus } from './kernel/run-event-bus.js';
+import { countRunEvents } from './runs/run-metrics.js';
+import { emitRunEvents } from './outbound/run-events.js';
 import { toRunView } from './runs/run-view.js';
 import type { Run } from './schemas/run.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
@@ -56,7 +59,7 @@ export interface AgentPlatformOptions {
   clock?: Clock;
   ids?: IdGenerator;
   /**
-   * Where the engine logs one line per inbound delivery and one per run transition (DESIGN §15).
+   * Where the engine logs one line per inbound delivery and one per run transition.
    * A pino logger is passed as it is. Default: nothing is logged.
    */
   logger?: Logger;
@@ -93,7 +96,7 @@ export interface AgentPlatformOptions {
   queue?: RunQueue;
   /** Concurrency, retries and time limits of the run executor. */
   executor?: Omit<RunExecutorOptions, 'queue'>;
-  /** Outbound events to subscribers (DESIGN §16): address policy, retries, disabling. */
+  /** Outbound events to subscribers: address policy, retries, disabling. */
   outbound?: OutboundOptions;
   /**
    * Where spans and metrics go (OpenTelemetry). Default: the global providers as they are when
@@ -124,7 +127,7 @@ export interface AgentPlatform {
   readonly githubLinks: GithubLinksService;
   /** App conversations (V1): started in the background, the agent run on the first message. */
   readonly conversations: ConversationsService;
-  /** Outbound-event subscribers, their messages and attempts (DESIGN §16). */
+  /** Outbound-event subscribers, their messages and attempts. */
   readonly subscriptions: SubscriptionsService;
   /** Sends stored outbound messages (from `start()` on, unless `outbound.send` is false). */
   readonly outbound: OutboundDispatcher;
@@ -132,6 +135,12 @@ export interface AgentPlatform {
   readonly sandboxes: SandboxesService;
   /** Executes PENDING runs; `null` without a `runtime` and an `agent`. */
   readonly executor: RunExecutor | null;
+  /**
+   * What became of the runs this process changed: `run.started`, `run.released`,
+   * `run.finished`, told once by whatever made the change. Subscribe to react to runs (a
+   * subscriber's promise is awaited by the change, so keep long work in the background).
+   */
+  readonly runEvents: Pick<RunEventBus, 'on'>;
   /** Largest inbound event body accepted, in bytes (HTTP bindings read up to it). */
   readonly maxEventBodyBytes: number;
   readonly storage: StorageAdapter;
@@ -208,6 +217,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   };
   const changes = new ChangeDispatcher(options.storage);
   const outboundEvents = new OutboundEvents(ports);
+  const runEvents = new RunEventBus(ports.logger);
   // Built once, here, with everything in it; nothing changes it afterwards.
   const context: ServiceContext = Object.freeze({
     ...ports,
@@ -216,7 +226,11 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     webhookSecretGraceSeconds: grace,
     announce: (change: PublishedChange) => changes.announce(change),
     outbound: outboundEvents,
+    runEvents,
   });
+  // What reacts to runs subscribes to their events; whatever changes a run's status tells them.
+  countRunEvents(runEvents, context.telemetry.metrics);
+  emitRunEvents(context, runEvents);
   const outboundOptions = resolveOutboundOptions(options.outbound);
   const dispatcher = new OutboundDispatcher(context, outboundEvents, outboundOptions);
   const triggerMarks = new TriggerMarks(options.storage);
@@ -239,15 +253,13 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       }
     : null;
   const conversations = new ConversationsService(context, jobs, { timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800 });
-  // Runs of automations with `report_to_github` answer in their event's thread on GitHub.
-  const reporter = jobs?.agent
-    ? new GitHubRunReporter(context, {
-        settingsOf: (userId) => settings.agentSettings(userId),
-        runUrl: (run) => (options.github?.runUrl ? options.github.runUrl(toRunView(run)) : `${context.publicUrl}/console/runs/${encodeURIComponent(run.id)}`),
-      })
-    : null;
-  const executor =
-    jobs?.agent && reporter ? new RunExecutor(context, jobs, { ...options.executor, ...(options.queue ? { queue: options.queue } : {}) }, reporter) : null;
+  // Runs of automations with `report_to_github` answer in their event's thread on GitHub, whichever process ends them.
+  const reporter = new GitHubRunReporter(context, {
+    settingsOf: (userId) => settings.agentSettings(userId),
+    runUrl: (run) => (options.github?.runUrl ? options.github.runUrl(toRunView(run)) : `${context.publicUrl}/console/runs/${encodeURIComponent(run.id)}`),
+  });
+  reporter.subscribe(runEvents);
+  const executor = jobs?.agent ? new RunExecutor(context, jobs, { ...options.executor, ...(options.queue ? { queue: options.queue } : {}) }) : null;
   // Who acts on which change, made here or heard from another process: each registers once.
   changes.on((change) => {
     if (change.type === 'automations.changed') index.invalidate(change.orgId, change.source);
@@ -271,8 +283,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const drain = async (stopOptions: StopOptions = {}) => {
     stopping = true;
     await executor?.stop(stopOptions);
-    // The reports of runs that ended are posted before the process goes.
-    await reporter?.idle();
+    // The answers to runs that ended are posted before the process goes.
+    await runEvents.idle();
   };
   // The queue's gauges, read from the storage at each collection (a scrape), over every process.
   context.telemetry.metrics.observeQueue(async () => {
@@ -292,6 +304,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     settings,
     secrets: new SecretsService(context),
     executor,
+    runEvents,
     sandboxes: new SandboxesService(context, runtime),
     subscriptions: new SubscriptionsService(context, outboundEvents, { allowPrivateAddresses: outboundOptions.allowPrivateAddresses }),
     outbound: dispatcher,
@@ -321,6 +334,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     drain,
     start: async (startOptions = {}) => {
       await changes.start();
+      reporter.start();
       if (startOptions.executeRuns !== false) await executor?.start();
       if (outboundOptions.send) dispatcher.start();
     },
@@ -328,6 +342,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       // A later call's grace may end the drain under way sooner.
       const drained = drain(stopOptions);
       stopped ??= drained.then(async () => {
+        reporter.stop();
         await outboundEvents.flush();
         await dispatcher.stop();
         await triggerMarks.flush();

@@ -1,5 +1,5 @@
 /**
- * The OpenHands app-server endpoints (DESIGN §14) over HTTP: the current key, V1 settings, custom
+ * The OpenHands app-server endpoints over HTTP: the current key, V1 settings, custom
  * secrets, conversation rename / delete / download / file, the automation health and prompt
  * preset — and the published `CloudClient` driving them.
  */

@@ -101,6 +101,7 @@ describe('nextEventSeq', () => {
       sandbox_status: null,
       execution_status: 'idle',
       metrics: null,
+      version: 0,
       created_at: now,
       updated_at: now,
     } as Parameters<typeof storage.conversations.insert>[0]);

@@ -468,7 +468,7 @@ class DockerRuntime implements SandboxRuntime {
   }
 }
 
-/** DESIGN §8's mapping of Docker states. */
+/** A container's Docker state as a sandbox status: paused or exited → PAUSED, running → RUNNING, created or restarting → STARTING, else ERROR. */
 export function statusOf(state: Dockerode.ContainerInspectInfo['State']): SandboxStatus {
   if (state.Paused || state.Status === 'paused' || state.Status === 'exited') return 'PAUSED';
   if (state.Status === 'running') return 'RUNNING';

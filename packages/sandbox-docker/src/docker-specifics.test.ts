@@ -24,7 +24,7 @@ async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
   return error as PlatformError;
 }
 
-describe('statusOf (DESIGN §8)', () => {
+describe('statusOf', () => {
   const state = (Status: string, extra: Partial<Dockerode.ContainerInspectInfo['State']> = {}) =>
     ({ Status, Running: Status === 'running', Paused: Status === 'paused', ...extra }) as Dockerode.ContainerInspectInfo['State'];
   it('maps Docker states to sandbox statuses', () => {

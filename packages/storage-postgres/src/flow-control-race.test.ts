@@ -1,5 +1,5 @@
 /**
- * Flow control under concurrent deliveries (DESIGN §16), across two server processes (two
+ * Flow control under concurrent deliveries, across two server processes (two
  * adapters with their own pools) on one PostgreSQL database: with `cancel_previous`, however the
  * deliveries interleave, exactly one run per concurrency key is left live; with a rate limit,
  * exactly `max_runs` runs are let through.
@@ -77,7 +77,7 @@ describe.skipIf(!available)('flow control with concurrent deliveries on PostgreS
     return results.flatMap((result) => result.runs_created);
   }
 
-  /** An automation, created through one process and (DESIGN §11: within a second) matched by both. */
+  /** An automation, created through one process and matched by both (every process's matching sees a change within a second). */
   async function automationOnBoth(input: Record<string, unknown>) {
     const automation = await processes[0]!.automations.create(alice, input);
     await new Promise((resolve) => setTimeout(resolve, 1_100));

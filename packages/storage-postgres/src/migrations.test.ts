@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeDeliveryRecord } from '@agent-platform/testing';
+import { makeConversationRecord, makeDeliveryRecord } from '@agent-platform/testing';
 import { createPostgresStorage, migrate, MIGRATIONS } from './index.js';
 import { applyMigrations } from './migrate.js';
 import { postgresBackend } from './create-postgres-storage.js';
@@ -127,6 +127,31 @@ describe.skipIf(!available)('migrate on PostgreSQL', () => {
         `SELECT payload, data->>'payload_json' AS in_data FROM agent_platform.deliveries WHERE id = '${fresh.id}'`,
       );
       expect(row).toEqual({ payload: fresh.payload_json, in_data: null });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('reads a conversation stored before it had a version as version 0, and patches it on from there', async () => {
+    const { url } = await freshDatabase();
+    const backend = postgresBackend({ connectionString: url });
+    const { version: _version, ...old } = makeConversationRecord();
+    try {
+      await applyMigrations(backend, MIGRATIONS.slice(0, 5));
+      await backend.sql.query('INSERT INTO agent_platform.conversations (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', [
+        old.id,
+        old.created_by_user_id,
+        old.created_at,
+        JSON.stringify(old),
+      ]);
+    } finally {
+      await backend.close();
+    }
+    const storage = await createPostgresStorage({ connectionString: url });
+    try {
+      expect(await storage.conversations.get(old.id)).toEqual({ ...old, version: 0 });
+      expect(await storage.conversations.patch(old.id, { title: 'renamed' }, { version: 0 })).toEqual({ ...old, title: 'renamed', version: 1 });
+      expect((await storage.conversations.listByUser(old.created_by_user_id, { limit: 5 })).items).toEqual([{ ...old, title: 'renamed', version: 1 }]);
     } finally {
       await storage.close();
     }

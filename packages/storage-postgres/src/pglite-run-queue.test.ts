@@ -13,7 +13,8 @@ const db = useMigratedPGlite();
 testRunQueue(
   'pglite',
   async () => {
-    await db().query('TRUNCATE agent_platform.runs');
+    // With their reports, which refer to them.
+    await db().query('TRUNCATE agent_platform.runs CASCADE');
     const opened: StorageAdapter[] = [];
     return {
       async open() {

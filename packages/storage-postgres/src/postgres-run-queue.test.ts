@@ -30,7 +30,8 @@ describe.skipIf(!available)('createPostgresStorage: runQueue and changes', () =>
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {
-        await client.query('TRUNCATE agent_platform.runs');
+        // With their reports, which refer to them.
+        await client.query('TRUNCATE agent_platform.runs CASCADE');
       } finally {
         await client.end();
       }

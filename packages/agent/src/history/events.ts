@@ -1,5 +1,5 @@
 /**
- * Builders for the OpenHands-shaped events the agent reports (DESIGN §12).
+ * Builders for the OpenHands-shaped events the agent reports.
  * @module
  */
 import { randomUUID } from 'node:crypto';

@@ -4,7 +4,7 @@
  *
  * Not through `streamText`: it validates the whole prompt with zod on every call, which for an
  * agent whose history grows step by step cost ~8 ms a step at 200 steps and most of the
- * overhead per step (DESIGN §17: ≤ 10 ms). The history is built by the agent itself
+ * overhead per step (the bar: ≤ 10 ms). The history is built by the agent itself
  * (`toModelMessages`), already in the provider's prompt shape, so there is nothing to validate.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The owner's `llm_model` as a model to call, named as LiteLLM names them (DESIGN §12):
+ * The owner's `llm_model` as a model to call, named as LiteLLM names them:
  * `openai/<model>`, `anthropic/<model>`, `openrouter/<model>`, `ollama/<model>`, … With
  * `llm_base_url` set, `openai/<model>` or a bare name goes to the OpenAI-compatible Chat
  * Completions API at `{llm_base_url}/chat/completions` (LiteLLM proxy, vLLM, Ollama), and

@@ -96,7 +96,7 @@ function parseWith<Input extends z.ZodType>(schema: Input, input: unknown): Pars
 
 /**
  * A zod schema as JSON Schema for the provider, converted once per schema (a conversion costs
- * milliseconds, against DESIGN §17's per-step bar; the tools are built for each run).
+ * milliseconds, against a bar of ≤ 10 ms of the agent's own overhead per step; the tools are built for each run).
  */
 const converted = new WeakMap<z.ZodType, JSONSchema7>();
 export function jsonSchemaOf(schema: z.ZodType): JSONSchema7 {

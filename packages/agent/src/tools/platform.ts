@@ -1,5 +1,5 @@
 /**
- * Platform tools (spec 4.5): the agent lists, creates, updates and disables its owner's
+ * Platform tools: the agent lists, creates, updates and disables its owner's
  * automations and lists the registered webhook sources. Every input goes through the same
  * service call as the HTTP API, so it is validated exactly as the API validates it, and a
  * refusal comes back to the model with the API's reasons. No answer holds a signing secret.

@@ -18,7 +18,7 @@ export type { ApiRoutes, RouteKey };
 
 /**
  * Which credential header a call carries: `bearer` (`Authorization: Bearer`, the default),
- * `session` (`X-Session-API-Key`: settings and provider tokens, as the spec pairs them) or
+ * `session` (`X-Session-API-Key`: settings and provider tokens) or
  * `none` (health, readiness, the OpenAPI document, inbound events). The route table says which.
  */
 export type CredentialScheme = Credential;

@@ -1,6 +1,6 @@
 /**
- * The environment and files a command agent gets: its task, the event, and the owner's settings
- * (DESIGN §8), decrypted only here, at run time.
+ * The environment and files a command agent gets: its task, the event, and the owner's settings,
+ * decrypted only here, at run time.
  * @module
  */
 import type { AgentRunInput, AgentSettings } from '../ports/agent-runner.js';

@@ -1,11 +1,13 @@
 /**
  * The agent job: one piece of an agent's work from start to end, the same for an automation run
  * and an API conversation — open the sandbox, prepare the repository, open the conversation, run
- * the agent, close. It reports each stage to its caller through hooks, and the caller keeps only
- * what is its own: a run's lease and status, a start task's progress, a conversation's controls.
+ * the agent, close — told in one direction: it reports its progress as it goes and returns one
+ * result (completed, failed, cancelled or released). Its caller keeps only what is its own: a
+ * run's lease and status, a start task's progress, a conversation's controls.
  *
- * A stop from outside is the plan's `signal`: the job notices it between stages (and the agent
- * within its steps), and ends `stopped`, letting its caller say how the conversation records it.
+ * A stop from outside is the plan's `signal`, aborted with a {@link StopReason}: the job notices
+ * it between stages (and the agent within its steps), records the stop in the conversation, and
+ * returns it as its result. The sandbox, when it is to go, goes in one place: as the job ends.
  * @module
  */
 import type { ServiceContext } from '../kernel/context.js';
@@ -15,9 +17,10 @@ import type { AppConversationRecord } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
 import { removeStoredSandbox, startStoredSandbox } from '../sandboxes/stored-sandbox.js';
 import { newConversationRecord, userMessageEvent, type NewConversation } from './conversation-record.js';
-import { ConversationWriter, type ExecutionStatus } from './conversation-writer.js';
+import { ConversationWriter } from './conversation-writer.js';
 import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './git-checkout.js';
 import { runAgent } from './run-agent.js';
+import { STOP_DESCRIPTIONS, stopReasonOf, type StopReason } from './stop-reason.js';
 import { createAgentGitHubTools, type GitHubToolScope } from '../github/github-tools.js';
 
 /** What every job is built from, once per platform. */
@@ -77,48 +80,53 @@ export interface AgentJobPlan {
   agent: AgentTask | null;
   /** Whether the sandbox goes when the work ends (automation runs) or stays for the user. */
   removeSandbox: boolean;
+  /** A repository that cannot be cloned fails the job before any conversation opens (a start task's ERROR). Default: the failure is the work's outcome, recorded in its conversation. */
+  repositoryFailureEndsJob?: boolean;
   signal: AbortSignal;
 }
 
-/** How the work ended, before the conversation records it. */
-export interface AgentJobEnd {
-  outcome: AgentOutcome;
-  /** Stopped from outside: the signal aborted (`reason` is its reason), or a hook said stop. */
-  stopped: boolean;
-  reason: unknown;
-}
-
-export interface AgentJobHooks {
-  /** A stage begins; `sandboxId` once there is one. Throwing ends the job with that error. */
+/**
+ * A job's progress, told to its caller as the job goes (one way: the job never reads an answer).
+ * A caller that no longer wants the work aborts the plan's signal with a {@link StopReason}.
+ */
+export interface AgentJobProgress {
+  /** A stage begins; `sandboxId` once there is one. Throwing ends the job failed with that error. */
   stage?(stage: AgentJobStage, sandboxId: string | null): Promise<void>;
-  /**
-   * The repository could not be cloned. Without this hook the failure is the work's outcome,
-   * recorded in its conversation; a hook that throws ends the job before any conversation opens.
-   */
-  repositoryFailed?(error: RepositoryError): Promise<void>;
-  /** The conversation is stored and its sandbox set; `false` stops the job (the work is no longer wanted). */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook returns `false` to stop the job or nothing at all; `void` lets a hook that returns nothing be an ordinary async function
-  conversationOpened?(conversation: AppConversationRecord): Promise<boolean | void>;
-  /** What the conversation records of the end: the outcome and status to close with, or `null` for nothing. Default: the outcome as it is. */
-  closing?(end: AgentJobEnd): Promise<{ outcome: AgentOutcome; executionStatus?: ExecutionStatus } | null>;
+  /** The conversation is stored and its sandbox set, before the agent starts. */
+  conversationOpened?(conversation: AppConversationRecord): Promise<void>;
 }
 
-export interface AgentJobResult {
-  /** The outcome as recorded (after `closing`). */
-  outcome: AgentOutcome;
-  stopped: boolean;
-  sandboxId: string | null;
+/** What every result holds: the conversation (once opened) and the sandbox (once started). */
+interface AgentJobEnd {
   conversation: AppConversationRecord | null;
-  /** Writes to the conversation, for a caller that records more (a pause, a state change). */
-  writer: ConversationWriter | null;
+  sandboxId: string | null;
 }
 
-/** Runs one agent job to its end. Throws what its stages throw (a sandbox that would not start, say), after closing what it opened. */
-export function runAgentJob(services: AgentJobServices, plan: AgentJobPlan, hooks: AgentJobHooks = {}): Promise<AgentJobResult> {
-  return new AgentJob(services, plan, hooks).run();
-}
+/**
+ * How the work ended, as its conversation recorded it: exactly one of
+ * - `completed`: the agent finished (or, with no agent task, the conversation opened);
+ * - `failed`: the agent's outcome says so, or a stage failed (`error`: a sandbox that would not
+ *   start, a repository that could not be cloned, the storage) — `outcome.reason` says why;
+ * - `cancelled`: stopped from outside for good (`reason`: cancelled, its lease lost, paused,
+ *   its conversation deleted);
+ * - `released`: stopped because this process shuts down; the work can be taken up again.
+ */
+export type AgentJobResult = AgentJobEnd &
+  (
+    | { status: 'completed'; outcome: AgentOutcome }
+    | { status: 'failed'; outcome: AgentOutcome; error: Error | null }
+    | { status: 'cancelled'; reason: Exclude<StopReason, 'shutdown'> }
+    | { status: 'released'; reason: 'shutdown' }
+  );
 
-const stoppedOutcome: AgentOutcome = { status: 'CANCELLED', reason: 'stopped' };
+/**
+ * Runs one agent job to its end and says how it ended. Never throws for the work's own failures
+ * (they are its result); only a conversation whose end cannot be written (the storage failing) is
+ * thrown, after the sandbox went.
+ */
+export function runAgentJob(services: AgentJobServices, plan: AgentJobPlan, progress: AgentJobProgress = {}): Promise<AgentJobResult> {
+  return new AgentJob(services, plan, progress).run();
+}
 
 class AgentJob {
   private sandboxId: string | null = null;
@@ -132,7 +140,7 @@ class AgentJob {
   constructor(
     private readonly services: AgentJobServices,
     private readonly plan: AgentJobPlan,
-    private readonly hooks: AgentJobHooks,
+    private readonly progress: AgentJobProgress,
   ) {
     if ('resume' in plan.conversation) {
       this.conversation = plan.conversation.resume;
@@ -141,31 +149,75 @@ class AgentJob {
   }
 
   async run(): Promise<AgentJobResult> {
-    const { signal } = this.plan;
+    let result: AgentJobResult;
     try {
-      await this.hooks.stage?.('sandbox', null);
-      await this.openSandbox();
-      if (signal.aborted) return await this.end(stoppedOutcome, true);
-      const failure = await this.prepareRepository();
-      if (signal.aborted) return await this.end(stoppedOutcome, true);
-      await this.hooks.stage?.('conversation', this.sandboxId);
-      const { conversation, writer } = await this.openConversation();
-      if ((await this.hooks.conversationOpened?.(conversation)) === false || signal.aborted) return await this.end(stoppedOutcome, true);
-      if (failure) return await this.end(failure, false);
-      if (!this.plan.agent) return this.result(null, false);
-      if (this.plan.agent.resumed) await this.noteResumed(writer, this.plan.agent.resumed.attempt);
-      await this.hooks.stage?.('agent', this.sandboxId);
-      const outcome = await this.runAgent(this.plan.agent, conversation.id, writer);
-      return await this.end(outcome, signal.aborted);
+      result = await this.work();
     } catch (error) {
-      if (signal.aborted) return await this.end(stoppedOutcome, true);
-      // The conversation, if open, says why; the caller decides what the error means (a retry, a start task's ERROR).
-      const reason = error instanceof Error ? error.message : String(error);
-      if (this.plan.removeSandbox) await this.removeSandbox();
-      await this.writer?.close({ status: 'FAILED', reason: this.writer.scrub(reason) }, { sandboxRemoved: this.sandboxRemoved }).catch(() => {});
-      throw error;
-    } finally {
-      if (this.plan.removeSandbox) await this.removeSandbox();
+      result = this.stopped() ?? this.failed(error instanceof Error ? error : new Error(String(error)));
+    }
+    // The sandbox goes first (when it is to), so a conversation that says how it ended never has a live one.
+    if (this.plan.removeSandbox) await this.removeSandbox();
+    await this.record(result);
+    return result;
+  }
+
+  /** The stages, in order; a stop from outside is noticed between them (and by the agent within its steps). */
+  private async work(): Promise<AgentJobResult> {
+    await this.progress.stage?.('sandbox', null);
+    await this.openSandbox();
+    let stopped = this.stopped();
+    const failure = stopped ? null : await this.prepareRepository();
+    stopped ??= this.stopped();
+    if (stopped) return stopped;
+    await this.progress.stage?.('conversation', this.sandboxId);
+    const { conversation, writer } = await this.openConversation();
+    await this.progress.conversationOpened?.(conversation);
+    stopped = this.stopped();
+    if (stopped) return stopped;
+    if (failure) return { ...this.ended(), status: 'failed', outcome: failure, error: null };
+    const task = this.plan.agent;
+    if (!task) return { ...this.ended(), status: 'completed', outcome: { status: 'COMPLETED', reason: null } };
+    if (task.resumed) await this.noteResumed(writer, task.resumed.attempt);
+    await this.progress.stage?.('agent', this.sandboxId);
+    const outcome = await this.runAgent(task, conversation.id, writer);
+    return this.stopped() ?? { ...this.ended(), ...(outcome.status === 'COMPLETED' ? { status: 'completed', outcome } : { status: 'failed', outcome, error: null }) };
+  }
+
+  /** The result of a stop from outside, once the plan's signal is aborted. */
+  private stopped(): AgentJobResult | null {
+    const reason = stopReasonOf(this.plan.signal);
+    if (reason === null) return null;
+    return reason === 'shutdown' ? { ...this.ended(), status: 'released', reason } : { ...this.ended(), status: 'cancelled', reason };
+  }
+
+  private failed(error: Error): AgentJobResult {
+    const reason = this.writer ? this.writer.scrub(error.message) : error.message;
+    return { ...this.ended(), status: 'failed', outcome: { status: 'FAILED', reason }, error };
+  }
+
+  private ended(): AgentJobEnd {
+    return { conversation: this.conversation, sandboxId: this.sandboxId };
+  }
+
+  /**
+   * What the conversation records of the end: the agent's outcome, or the stop with its reason
+   * (paused or shut down: `paused`, to be taken up again; a deleted conversation records nothing).
+   * A stop or a failed stage is recorded as best it can be: the stop itself is what matters.
+   */
+  private async record(result: AgentJobResult): Promise<void> {
+    const writer = this.writer;
+    if (!writer) return;
+    const options = { sandboxRemoved: this.sandboxRemoved };
+    if (result.status === 'completed') {
+      // Opened only (no agent task): nothing ended yet.
+      if (this.plan.agent) await writer.close(result.outcome, options);
+    } else if (result.status === 'failed') {
+      const closing = writer.close(result.outcome, options);
+      await (result.error ? closing.catch(() => {}) : closing);
+    } else if (result.reason !== 'deleted') {
+      const outcome: AgentOutcome = { status: 'CANCELLED', reason: STOP_DESCRIPTIONS[result.reason] };
+      const resumable = result.reason === 'paused' || result.reason === 'shutdown';
+      await writer.close(outcome, { ...options, ...(resumable ? { executionStatus: 'paused' as const } : {}) }).catch(() => {});
     }
   }
 
@@ -183,17 +235,20 @@ class AgentJob {
     this.freshSandbox = true;
   }
 
-  /** Clones the repository into a fresh sandbox; a clone that fails is the work's outcome (not retried: it would meet the same token). */
+  /**
+   * Clones the repository into a fresh sandbox. A clone that fails is the work's outcome, recorded
+   * in its conversation (not retried: it would meet the same token) — or, with
+   * `repositoryFailureEndsJob`, the job's failure before any conversation opens.
+   */
   private async prepareRepository(): Promise<AgentOutcome | null> {
     const target = this.plan.repository;
     if (!target || !this.freshSandbox) return null;
-    await this.hooks.stage?.('repository', this.sandboxId);
+    await this.progress.stage?.('repository', this.sandboxId);
     try {
       await prepareOwnerRepository(this.services.runtime, this.sandbox(), await this.ownerSettings(), target, this.plan.signal);
       return null;
     } catch (error) {
-      if (!(error instanceof RepositoryError) || this.plan.signal.aborted) throw error;
-      await this.hooks.repositoryFailed?.(error);
+      if (!(error instanceof RepositoryError) || this.plan.signal.aborted || this.plan.repositoryFailureEndsJob) throw error;
       return { status: 'FAILED', reason: error.message };
     }
   }
@@ -213,9 +268,8 @@ class AgentJob {
     let record = plan.resume;
     if (this.freshSandbox) {
       // The conversation's sandbox was gone: the fresh one takes its place.
-      const latest = (await context.storage.conversations.get(record.id)) ?? record;
-      record = { ...latest, sandbox_id: this.sandbox(), sandbox_status: 'RUNNING', updated_at: context.clock.now().toISOString() };
-      await context.storage.conversations.update(record);
+      const moved = { sandbox_id: this.sandbox(), sandbox_status: 'RUNNING' as const, updated_at: context.clock.now().toISOString() };
+      record = (await context.storage.conversations.patch(record.id, moved)) ?? { ...record, ...moved };
     }
     const writer = this.writer ?? new ConversationWriter(context, record.id);
     this.conversation = record;
@@ -262,31 +316,6 @@ class AgentJob {
       message: `attempt ${attempt} takes up the work of an interrupted attempt${this.freshSandbox ? ', in a new sandbox' : ''}`,
       data: { type: 'run_resumed', attempt, fresh_sandbox: this.freshSandbox },
     });
-  }
-
-  /** Closes: the sandbox goes first (when it is to), so a conversation that says how it ended never has a live one. */
-  private async end(outcome: AgentOutcome, stopped: boolean): Promise<AgentJobResult> {
-    const decided = this.hooks.closing ? await this.hooks.closing({ outcome, stopped, reason: this.plan.signal.reason }) : { outcome };
-    if (this.plan.removeSandbox) await this.removeSandbox();
-    if (decided && this.writer) {
-      const closing = this.writer.close(decided.outcome, {
-        sandboxRemoved: this.sandboxRemoved,
-        ...(decided.executionStatus ? { executionStatus: decided.executionStatus } : {}),
-      });
-      // A stopped job records its end as best it can: the stop itself is what matters.
-      await (stopped ? closing.catch(() => {}) : closing);
-    }
-    return this.result(decided?.outcome ?? outcome, stopped);
-  }
-
-  private result(outcome: AgentOutcome | null, stopped: boolean): AgentJobResult {
-    return {
-      outcome: outcome ?? { status: 'COMPLETED', reason: null },
-      stopped,
-      sandboxId: this.sandboxId,
-      conversation: this.conversation,
-      writer: this.writer,
-    };
   }
 
   private async removeSandbox(): Promise<void> {

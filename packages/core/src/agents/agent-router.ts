@@ -1,5 +1,5 @@
 /**
- * Which agent runs for an owner (DESIGN §12): the runner their `agent` setting names, if one is
+ * Which agent runs for an owner: the runner their `agent` setting names, if one is
  * registered under that name; else the built-in LLM agent when their `llm_model` is set; else
  * the fallback (the configured command runner). The run's first event says which and why.
  * @module

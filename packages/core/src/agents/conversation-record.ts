@@ -54,6 +54,7 @@ export function newConversationRecord(context: ServiceContext, conversation: New
     sandbox_status: 'RUNNING',
     execution_status: conversation.running ? 'running' : 'idle',
     metrics: null,
+    version: 0,
     created_at: now,
     updated_at: now,
   };

@@ -2,6 +2,9 @@
  * What an agent at work writes to its conversation: each event as it happens (scrubbed of the
  * owner's secret values), the token usage and cost as they grow, and how the work ended. The
  * agent job holds one per conversation; nothing else appends an agent's events.
+ *
+ * Each write to the record is a patch of the members it owns, never the record read and written
+ * back: a user's pause or answer, written meanwhile by any process, stays.
  * @module
  */
 import { nowIso, type ServiceContext } from '../kernel/context.js';
@@ -47,14 +50,13 @@ export class ConversationWriter {
   /** Keeps the latest token usage and cost on the conversation as the agent goes. */
   async recordMetrics(metrics: MetricsSnapshot): Promise<void> {
     this.latest = metrics;
-    const current = await this.context.storage.conversations.get(this.conversationId);
-    if (current) await this.context.storage.conversations.update({ ...current, metrics, updated_at: nowIso(this.context) });
+    // A conversation deleted meanwhile is no error: there is nothing left to keep them on.
+    await this.context.storage.conversations.patch(this.conversationId, { metrics, updated_at: nowIso(this.context) });
   }
 
   /** Sets the execution status, on the record and as a state-update event. */
   async setStatus(status: ExecutionStatus): Promise<void> {
-    const record = await this.context.storage.conversations.get(this.conversationId);
-    if (record) await this.context.storage.conversations.update({ ...record, execution_status: status, updated_at: nowIso(this.context) });
+    await this.context.storage.conversations.patch(this.conversationId, { execution_status: status, updated_at: nowIso(this.context) });
     await this.appendStateUpdate(status);
   }
 
@@ -66,15 +68,11 @@ export class ConversationWriter {
     const executionStatus = options.executionStatus ?? (outcome.status === 'COMPLETED' ? 'finished' : outcome.status === 'CANCELLED' ? 'stopped' : 'error');
     await this.appendStateUpdate(executionStatus);
     await this.append({ kind: 'status', source: 'system', message: null, data: { status: outcome.status, reason: outcome.reason } });
-    const current = await this.context.storage.conversations.get(this.conversationId);
-    if (current) {
-      await this.context.storage.conversations.update({
-        ...current,
-        ...(options.sandboxRemoved ? { sandbox_status: 'MISSING' as const } : {}),
-        execution_status: executionStatus,
-        updated_at: nowIso(this.context),
-      });
-    }
+    await this.context.storage.conversations.patch(this.conversationId, {
+      ...(options.sandboxRemoved ? { sandbox_status: 'MISSING' as const } : {}),
+      execution_status: executionStatus,
+      updated_at: nowIso(this.context),
+    });
   }
 
   private appendStateUpdate(status: ExecutionStatus): Promise<ConversationEvent> {

@@ -1,5 +1,5 @@
 /**
- * Runs and conversations clone their repository before the agent starts (DESIGN §13): real git
+ * Runs and conversations clone their repository before the agent starts: real git
  * against a real git HTTP server, on the process runtime.
  */
 import { createHmac, randomUUID } from 'node:crypto';

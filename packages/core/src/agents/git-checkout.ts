@@ -1,6 +1,6 @@
 /**
  * The repository a conversation or run works on, cloned into the sandbox's working directory
- * before the agent starts (DESIGN §13). git runs inside the sandbox (the image must have it),
+ * before the agent starts. git runs inside the sandbox (the image must have it),
  * through the runtime's `exec`, so the same code serves every runtime.
  *
  * The token never reaches a command line, a URL or a file: git asks a credential helper that

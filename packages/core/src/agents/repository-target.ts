@@ -1,5 +1,5 @@
 /**
- * Which repository an automation run works on (DESIGN §13): the automation's
+ * Which repository an automation run works on: the automation's
  * `selected_repository`, or else the repository of the GitHub event that triggered it — at the
  * pull request's head for pull request events (and comments on pull requests), at the pushed
  * branch for pushes.

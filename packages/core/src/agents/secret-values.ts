@@ -1,6 +1,6 @@
 /**
  * Every secret value an agent is given, so that whatever it reports can be scrubbed of them
- * before it is stored (DESIGN §12: "every secret value is scrubbed from stored events").
+ * before it is stored: no stored event holds a secret value.
  * @module
  */
 import type { AgentSettings } from '../ports/agent-runner.js';

@@ -1,6 +1,6 @@
 /**
- * The platform tools an agent gets for its owner (spec 4.5: "automations are created by the
- * conversational agent on the user's behalf"): the same service calls the HTTP API makes, so
+ * The platform tools an agent gets for its owner (so that automations can be created by the
+ * conversational agent on the user's behalf): the same service calls the HTTP API makes, so
  * every input is validated exactly as the API validates it. Webhook views never hold a secret.
  * @module
  */

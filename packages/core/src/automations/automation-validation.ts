@@ -1,5 +1,5 @@
 /**
- * Checking an automation draft before saving it (DESIGN §16): validated as create validates it,
+ * Checking an automation draft before saving it (`POST /api/automation/v1/validate`): validated as create validates it,
  * then its trigger — event pattern and filter — evaluated exactly as ingest evaluates it
  * (`matchEvent`, with the same evaluation budget), against a sample payload and against the
  * source's recent deliveries. Nothing is stored.

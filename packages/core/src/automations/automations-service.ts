@@ -19,7 +19,7 @@ import type { Run, RunList } from '../schemas/run.js';
 import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
 import { newRunRecord } from '../runs/run-record.js';
-import { noteRunTransition } from '../runs/run-events.js';
+import { cancelRun } from '../runs/run-lifecycle.js';
 import { toRunView } from '../runs/run-view.js';
 import { parseInput } from '../kernel/validation.js';
 import type { AutomationValidation } from '../schemas/automation-validation.js';
@@ -45,7 +45,7 @@ function storedTrigger(trigger: { source: string; on: string | string[]; filter?
 }
 
 /**
- * Event automations (spec 2.6). They belong to the org. Every change drops the matching index
+ * Event automations. They belong to the org. Every change drops the matching index
  * of the sources involved, here and (through the change feed) in every process sharing the
  * storage, so the next event anywhere sees it.
  */
@@ -204,20 +204,26 @@ export class AutomationsService {
       await tx.automations.markTriggered(automation.org_id, [automation.id], run.created_at);
     });
     await this.context.announce({ type: 'runs.pending' });
-    return toRunView(run);
+    // A new run has reported nothing yet.
+    return toRunView(run, null);
   }
 
   async listRuns(principal: Principal, id: string, page: PageQuery): Promise<RunList> {
     await this.load(principal, id);
     const { items, total } = await this.context.storage.runs.listByAutomation(principal.orgId, id, page);
-    return { runs: items.map(toRunView), total };
+    // One read for the page's reports, not one per run.
+    const reports = await this.context.storage.runReports.getMany(
+      principal.orgId,
+      items.map((run) => run.id),
+    );
+    return { runs: items.map((run) => toRunView(run, reports.get(run.id) ?? null)), total };
   }
 
   /** One run of the caller's org, whichever automation it belongs to. */
   async getRun(principal: Principal, runId: string): Promise<Run> {
     const run = await this.context.storage.runs.get(principal.orgId, runId);
     if (!run) throw notFound('Run');
-    return toRunView(run);
+    return toRunView(run, await this.context.storage.runReports.get(principal.orgId, runId));
   }
 
   /**
@@ -226,20 +232,13 @@ export class AutomationsService {
    * The process executing it hears of it through the change feed and stops its agent.
    */
   async cancelRun(principal: Principal, runId: string): Promise<Run> {
-    const cancelled = await this.context.storage.runs.transition(
-      principal.orgId,
-      runId,
-      { from: ['PENDING', 'RUNNING'] },
-      { status: 'CANCELLED', completed_at: nowIso(this.context), error_detail: 'cancelled by user', lease_owner: null, lease_expires_at: null },
-    );
+    const cancelled = await cancelRun(this.context, { orgId: principal.orgId, id: runId }, 'cancelled by user');
     if (!cancelled) {
       const run = await this.context.storage.runs.get(principal.orgId, runId);
       if (!run) throw notFound('Run');
       throw new PlatformError('CONFLICT', `Run already finished with status ${run.status}`);
     }
-    noteRunTransition(this.context, cancelled, null);
-    await this.context.announce({ type: 'run.cancelled', orgId: cancelled.org_id, runId: cancelled.id });
-    return toRunView(cancelled);
+    return toRunView(cancelled, await this.context.storage.runReports.get(cancelled.org_id, cancelled.id));
   }
 
   /**

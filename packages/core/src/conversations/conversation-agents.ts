@@ -1,5 +1,5 @@
 /**
- * The agents of API conversations at work in this process (DESIGN §13). Each is an agent job
+ * The agents of API conversations at work in this process. Each is an agent job
  * (`runAgentJob`) — started from a start task, whose status follows the job's stages, or taken up
  * again with the whole history — plus what only a conversation has: follow-ups taken up between
  * steps, pause, and confirmation mode holding each action until the user answers. Requests may
@@ -8,11 +8,13 @@
  * process running the agent acts on them — this one included, through the same path.
  * @module
  */
-import { runAgentJob, type AgentJobHooks, type AgentJobPlan, type AgentJobServices } from '../agents/agent-job.js';
+import { runAgentJob, type AgentJobPlan, type AgentJobProgress, type AgentJobResult, type AgentJobServices } from '../agents/agent-job.js';
+import { stopWork } from '../agents/stop-reason.js';
 import { ConversationWriter } from '../agents/conversation-writer.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';
 import { parseInput } from '../kernel/validation.js';
 import type { ConfirmationDecision, PendingAction } from '../ports/agent-runner.js';
+import type { ConversationPatch } from '../ports/storage.js';
 import {
   messageText,
   startConversationInputSchema,
@@ -22,9 +24,6 @@ import {
 } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
 import { nextEventSeq, readEventsFrom } from '../storage/conversation-log.js';
-
-/** Why an agent was stopped from outside. */
-type StopReason = 'paused' | 'shutdown' | 'deleted';
 
 interface Active {
   controller: AbortController;
@@ -100,24 +99,25 @@ export class ConversationAgents {
       },
       agent: runsAgent ? { instructions: message as string, history: [], llmModel: request.llm_model ?? null } : null,
     };
-    const hooks: AgentJobHooks = {
+    const progress: AgentJobProgress = {
       stage: async (stage, sandboxId) => {
         if (stage === 'sandbox') await update({ status: 'WAITING_FOR_SANDBOX' });
         else if (stage === 'repository') await update({ sandbox_id: sandboxId, status: 'PREPARING_REPOSITORY' });
         else if (stage === 'conversation') await update({ sandbox_id: sandboxId, status: 'STARTING_CONVERSATION' });
       },
-      // A start task with a repository it cannot clone ends ERROR, before any conversation.
-      repositoryFailed: async (error) => {
-        throw error;
-      },
       conversationOpened: async (conversation) => {
         await update({ status: 'READY', app_conversation_id: conversation.id });
       },
     };
+    const failed = async (detail: string) => {
+      await update({ status: 'ERROR', detail }).catch(() => {});
+    };
     this.inBackground(
-      this.runJob(principal, plan, hooks).catch(async (error: unknown) => {
-        await update({ status: 'ERROR', detail: error instanceof Error ? error.message : String(error) }).catch(() => {});
-      }),
+      // A start task with a repository it cannot clone ends ERROR, before any conversation.
+      this.runJob(principal, { ...plan, repositoryFailureEndsJob: true }, progress).then(
+        (result) => (result.status === 'failed' && result.error ? failed(result.outcome.reason ?? result.error.message) : undefined),
+        (error: unknown) => failed(error instanceof Error ? error.message : String(error)),
+      ),
     );
   }
 
@@ -153,7 +153,7 @@ export class ConversationAgents {
   stopDeleted(conversationId: string): void {
     const entry = this.active.get(conversationId);
     if (!entry) return;
-    entry.controller.abort('deleted' satisfies StopReason);
+    stopWork(entry.controller, 'deleted');
     entry.pending?.answer({ accept: false, reason: 'the conversation was deleted' });
   }
 
@@ -174,7 +174,7 @@ export class ConversationAgents {
     if (record.pause_requested) {
       await this.clearControl(record, { pause_requested: null });
       await new ConversationWriter(this.context, conversationId).append({ kind: 'PauseEvent', source: 'user', message: 'paused', data: {} });
-      entry.controller.abort('paused' satisfies StopReason);
+      stopWork(entry.controller, 'paused');
       entry.pending?.answer({ accept: false, reason: 'the conversation was paused' });
       return;
     }
@@ -186,12 +186,14 @@ export class ConversationAgents {
   }
 
   /**
-   * Runs the job until it ends, is paused, deleted, or the platform stops. While its agent works,
-   * the conversation is registered here, so controls reach it; the sandbox stays afterwards.
+   * Runs the job until it ends, is paused, deleted, or the platform stops (the job records how: a
+   * pause or a shutdown leaves the conversation `paused`, to be taken up again with `run`). While
+   * its agent works, the conversation is registered here, so controls reach it; the sandbox stays
+   * afterwards.
    */
-  private async runJob(principal: Principal, plan: ConversationJobPlan, hooks: AgentJobHooks = {}): Promise<void> {
+  private async runJob(principal: Principal, plan: ConversationJobPlan, progress: AgentJobProgress = {}): Promise<AgentJobResult> {
     const controller = new AbortController();
-    const onStopping = () => controller.abort('shutdown' satisfies StopReason);
+    const onStopping = () => stopWork(controller, 'shutdown');
     if (this.stopping.aborted) onStopping();
     this.stopping.addEventListener('abort', onStopping, { once: true });
     const entry: Active = { controller, pending: null };
@@ -200,7 +202,7 @@ export class ConversationAgents {
     let nextSeq = 0;
     const task = plan.agent;
     try {
-      await runAgentJob(
+      return await runAgentJob(
         this.jobs,
         {
           ...plan,
@@ -225,22 +227,14 @@ export class ConversationAgents {
           },
         },
         {
-          ...hooks,
+          ...progress,
           conversationOpened: async (conversation) => {
-            await hooks.conversationOpened?.(conversation);
+            await progress.conversationOpened?.(conversation);
             conversationId = conversation.id;
             if (!task) return;
             // Follow-ups are the user messages stored after what the agent starts from.
             nextSeq = task.history.length > 0 ? (task.history.at(-1) as ConversationEvent).seq + 1 : await nextEventSeq(this.context.storage, conversation.id);
             this.active.set(conversation.id, entry);
-          },
-          closing: async (end) => {
-            if (conversationId) this.active.delete(conversationId);
-            const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
-            // Deleted: there is no conversation left to record the end in.
-            if (reason === 'deleted') return null;
-            // Paused, or interrupted by a shutdown: the conversation can be taken up again with `run`.
-            return { outcome: end.outcome, ...(reason ? { executionStatus: 'paused' as const } : {}) };
           },
         },
       );
@@ -266,9 +260,13 @@ export class ConversationAgents {
     return decision;
   }
 
-  private async clearControl(record: AppConversationRecord, changes: Partial<AppConversationRecord>): Promise<void> {
-    const current = (await this.context.storage.conversations.get(record.id)) ?? record;
-    await this.context.storage.conversations.update({ ...current, ...changes });
+  /**
+   * Clears the request acted on, and nothing else. Unguarded: the agent's own writes (status,
+   * metrics) may land meanwhile and must not stop it, and a request written again meanwhile asks
+   * for what was just done (a pause; an answer naming the action held, which is answered now).
+   */
+  private async clearControl(record: AppConversationRecord, changes: Pick<ConversationPatch, 'pause_requested' | 'confirmation_response'>): Promise<void> {
+    await this.context.storage.conversations.patch(record.id, changes);
   }
 
   private inBackground(work: Promise<void>): void {

@@ -42,10 +42,11 @@ export interface Page<T> {
 
 /**
  * A conversation as returned to its owner; `conversation_url` is where the agent-server subset
- * serves it, `session_api_key` the key it takes there (its sandbox's, while that runs).
+ * serves it, `session_api_key` the key it takes there (its sandbox's, while that runs). What only
+ * storage and the agent's process use (control requests, the write version) stays out.
  */
 const toConversation = (
-  { org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, ...view }: AppConversationRecord,
+  { org_id: _org, run_id: _run, pause_requested: _pause, confirmation_response: _answer, version: _version, ...view }: AppConversationRecord,
   publicUrl: string,
   sessionApiKey: string | null,
 ): AppConversation => ({
@@ -59,6 +60,8 @@ const toTask = ({ org_id: _org, ...view }: StartTaskRecord, publicUrl: string): 
   ...view,
   agent_server_url: view.status === 'READY' ? publicUrl : null,
 });
+/** How often a claim is tried again when writes other than claims keep landing first. */
+const MAX_CLAIM_ATTEMPTS = 5;
 const cursor = (query: CursorQuery) => ({ limit: query.limit, ...(query.page_id ? { pageId: query.page_id } : {}) });
 
 export class ConversationsService {
@@ -174,15 +177,13 @@ export class ConversationsService {
   async update(principal: Principal, id: string, input: unknown): Promise<AppConversation> {
     const patch = parseInput(appConversationUpdateInputSchema, input === undefined ? {} : input);
     if (patch.public !== undefined) throw validationError(['body', 'public'], 'public sharing is not supported by this platform');
-    const updated = await this.context.storage.transaction(async (tx) => {
-      const record = await tx.conversations.get(id);
-      if (!record || record.created_by_user_id !== principal.userId) throw notFound('Conversation');
-      if (patch.title === undefined) return record;
-      const next = { ...record, title: patch.title, updated_at: nowIso(this.context) };
-      await tx.conversations.update(next);
-      return next;
-    });
-    return this.view(updated);
+    const record = await this.ownedRecord(principal, id);
+    if (patch.title === undefined) return this.view(record);
+    // Nothing read decides it (the owner never changes), so no guard: the last rename wins, and
+    // what the agent writes meanwhile stays.
+    const renamed = await this.context.storage.conversations.patch(id, { title: patch.title, updated_at: nowIso(this.context) });
+    if (!renamed) throw notFound('Conversation');
+    return this.view(renamed);
   }
 
   /**
@@ -268,7 +269,7 @@ export class ConversationsService {
     }
   }
 
-  // ----- The agent-server subset (DESIGN §13) -----
+  // ----- The agent-server subset -----
 
   /** A follow-up message. With `run`, an idle agent takes the conversation up again, whole history and all. */
   async sendMessage(principal: Principal, id: string, input: unknown): Promise<{ success: true }> {
@@ -280,8 +281,9 @@ export class ConversationsService {
     if (this.isActive(record)) {
       // The agent takes it up between its steps, wherever it runs.
       await this.context.announce({ type: 'conversation.control', conversationId: id });
-    } else if (message.run) {
-      await this.resumeRecord(record, principal);
+    } else if (message.run && !(await this.resumeRecord(record, principal))) {
+      // Another request started the agent first: it takes the message up between its steps.
+      await this.context.announce({ type: 'conversation.control', conversationId: id });
     }
     return { success: true };
   }
@@ -289,8 +291,7 @@ export class ConversationsService {
   /** Takes the conversation up again with its whole history; 409 when its agent is at work or its sandbox is gone. */
   async resume(principal: Principal, id: string): Promise<{ success: true }> {
     const record = await this.ownedRecord(principal, id);
-    if (this.isActive(record)) throw new PlatformError('CONFLICT', 'The agent is already running');
-    await this.resumeRecord(record, principal);
+    if (this.isActive(record) || !(await this.resumeRecord(record, principal))) throw new PlatformError('CONFLICT', 'The agent is already running');
     return { success: true };
   }
 
@@ -298,7 +299,9 @@ export class ConversationsService {
   async pause(principal: Principal, id: string): Promise<{ success: true }> {
     const record = await this.ownedRecord(principal, id);
     if (!this.isActive(record)) return { success: true };
-    await this.context.storage.conversations.update({ ...record, pause_requested: true, updated_at: nowIso(this.context) });
+    // Only the request, unguarded: the agent's status and metrics, written meanwhile, stay, and a
+    // request left on a conversation whose agent ended meanwhile is cleared by the next claim.
+    await this.context.storage.conversations.patch(id, { pause_requested: true, updated_at: nowIso(this.context) });
     await this.context.announce({ type: 'conversation.control', conversationId: id });
     return { success: true };
   }
@@ -310,8 +313,9 @@ export class ConversationsService {
     if (record.execution_status !== 'waiting_for_confirmation') throw new PlatformError('CONFLICT', 'No action is waiting for confirmation');
     const pending = await this.lastEvent(id, (event) => event.kind === 'ActionEvent');
     if (!pending) throw new PlatformError('CONFLICT', 'No action is waiting for confirmation');
-    await this.context.storage.conversations.update({
-      ...record,
+    // Unguarded: the answer names the action it answers, and the agent takes only the answer to
+    // the action it holds, so one landing after the agent moved on is never acted on.
+    await this.context.storage.conversations.patch(id, {
       confirmation_response: { action_id: pending.id, accept: answer.accept, reason: answer.reason ?? '' },
       updated_at: nowIso(this.context),
     });
@@ -363,16 +367,38 @@ export class ConversationsService {
   }
 
   /**
-   * Runs the agent again on the stored history (see `ConversationAgents.resume`). A paused sandbox
-   * is a 409: the user paused it, and resuming the agent must not undo that silently.
+   * Runs the agent again on the stored history (see `ConversationAgents.resume`); false, and
+   * nothing started, when another request started it first. A paused sandbox is a 409: the user
+   * paused it, and resuming the agent must not undo that silently.
    */
-  private async resumeRecord(record: AppConversationRecord, principal: Principal): Promise<void> {
+  private async resumeRecord(record: AppConversationRecord, principal: Principal): Promise<boolean> {
     if (!this.runtime || !this.agents || !this.jobs?.agent) throw new PlatformError('UNAVAILABLE', 'No sandbox runtime or agent is configured');
     const sandbox = record.sandbox_id ? await this.runtime.inspect(record.sandbox_id).catch(() => null) : null;
     if (sandbox?.status === 'PAUSED') throw new PlatformError('CONFLICT', "The conversation's sandbox is paused: resume it first");
-    const claimed = { ...record, execution_status: 'running' as const, pause_requested: null, updated_at: nowIso(this.context) };
-    await this.context.storage.conversations.update(claimed);
-    this.agents.resume(principal, claimed);
+    const claimed = await this.claim(record);
+    if (claimed) this.agents.resume(principal, claimed);
+    return claimed !== null;
+  }
+
+  /**
+   * Sets the conversation running for a new run of its agent (clearing a pause left from the last
+   * one), guarded by the version read: of concurrent claims, here or in other processes, exactly
+   * one wins, and the others answer `null`, as if they had come second. A write of another kind
+   * in between (the last run's metrics, a rename) is no claim: the record is read again, and
+   * claimed if no agent is at work on it.
+   */
+  private async claim(read: AppConversationRecord): Promise<AppConversationRecord | null> {
+    let record = read;
+    for (let attempt = 1; ; attempt += 1) {
+      const changes = { execution_status: 'running' as const, pause_requested: null, updated_at: nowIso(this.context) };
+      const claimed = await this.context.storage.conversations.patch(record.id, changes, { version: record.version });
+      if (claimed) return claimed;
+      const latest = await this.context.storage.conversations.get(record.id);
+      if (!latest) throw notFound('Conversation');
+      if (this.isActive(latest)) return null;
+      if (attempt >= MAX_CLAIM_ATTEMPTS) throw new PlatformError('CONFLICT', 'The conversation keeps changing: try again');
+      record = latest;
+    }
   }
 
   private async ownedRecord(principal: Principal, id: string): Promise<AppConversationRecord> {

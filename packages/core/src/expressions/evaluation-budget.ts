@@ -1,5 +1,5 @@
 /**
- * The budget of one expression evaluation (DESIGN §7, §16): every filter evaluation is bounded
+ * The budget of one expression evaluation: every filter evaluation is bounded
  * in time and memory, and past the bound it fails closed.
  *
  * Work is counted in steps: one step is one node of the expression visited (15-20 ns), and

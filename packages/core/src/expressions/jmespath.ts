@@ -5,8 +5,7 @@
  * as every pass over the tree recurses), for unknown functions, for exponential growth (see
  * `growth-check.ts`) and for literal `regex` patterns that do not compile, so a bad filter is
  * refused when it is saved, not when an event arrives. Every evaluation is bounded in time and
- * memory (see `evaluation-budget.ts`): past its budget it throws {@link EvaluationBudgetError}
- * (DESIGN §7, §16).
+ * memory (see `evaluation-budget.ts`): past its budget it throws {@link EvaluationBudgetError}.
  * @module
  */
 import { compile, type JSONValue } from '@jmespath-community/jmespath';

@@ -1,19 +1,24 @@
 /**
- * Reporting a run back to GitHub, for automations with `report_to_github`: when an attempt
- * starts, a 👀 reaction on the comment, issue or pull request whose event started the run; when
- * the run ends, one comment in that thread with the outcome and a link to the run (edited, not
- * posted again, by a later report of the same run). With the automation owner's GitHub token and
- * host. What was reported, or why it could not be (no token, GitHub refused), is written on the
- * run (`report`); a report never changes a run's status and never holds the token.
+ * The answer on GitHub, for runs of automations with `report_to_github`, from the run events:
+ * when an attempt starts (`run.started`), a 👀 reaction on the comment, issue or pull request
+ * whose event started the run; when the run ends (`run.finished`) — whichever process ended it:
+ * the executor, a cancel over the API, flow control, the recovery of a dead worker's run — one
+ * comment in that thread with the outcome and a link to the run (edited, not posted again, by a
+ * later report of the same run). With the automation owner's GitHub token and host. What was
+ * reported, or why it could not be (no token, GitHub refused), is the run's report, this
+ * feature's own record (`storage.runReports`); a report never changes a run's status and never
+ * holds the token.
  *
  * Reports run in the background, one after another per run (a run's comment never overtakes its
- * reaction); {@link GitHubRunReporter.idle} waits for those under way. The comment is owed from
- * the attempt's start (`report.comment_due`, written before the agent runs) until it is posted or
- * found impossible; a worker killed in between leaves it owed, and any executor's sweep
- * ({@link GitHubRunReporter.sweep}) posts it later — at most once per run, its marker found.
+ * reaction); the run event bus's `idle()` waits for those under way. The comment is owed from the
+ * attempt's start (`comment_due`, written before the agent runs) until it is posted or found
+ * impossible; a worker killed in between leaves it owed, and any process's sweep
+ * ({@link GitHubRunReporter.sweep}, from `start()` on, every minute) posts it later — at most
+ * once per run, its marker found.
  * @module
  */
 import type { ServiceContext } from '../kernel/context.js';
+import type { RunEventBus } from '../kernel/run-event-bus.js';
 import type { AgentSettings } from '../ports/agent-runner.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord, RunReport } from '../schemas/run.js';
@@ -22,22 +27,6 @@ import { finalResponseOf, readEventsFrom } from '../storage/conversation-log.js'
 import { eventThread, type EventThread } from './event-thread.js';
 import { createGitHubApi, GitHubError, repositoryOf, type GitHubApi, type GitHubComment } from './github-api.js';
 import { outcomeComment, runMarker, type RunAnswer } from './outcome-comment.js';
-
-/** What the executor tells a reporter. */
-export interface RunReporter {
-  /**
-   * An attempt of `run`, of `automation`, started (it is RUNNING). Resolves once the outcome
-   * comment is recorded as owed (for automations that report); the reaction follows in the
-   * background. Never rejects.
-   */
-  started(run: RunRecord, automation: AutomationRecord): Promise<void>;
-  /** `run` reached its final status. */
-  finished(run: RunRecord): void;
-  /** Resolves when no report is under way. */
-  idle(): Promise<void>;
-  /** Posts the outcome comments that workers which died still owed; how many it took on. Never rejects. */
-  sweep(): Promise<number>;
-}
 
 export interface GitHubRunReporterOptions {
   /** The owner's settings, decrypted (their GitHub token and host). */
@@ -51,21 +40,50 @@ export interface GitHubRunReporterOptions {
 /** A run's reporting context: its automation, thread and API, or why it reports nothing. */
 type Reporting = { automation: AutomationRecord; thread: EventThread; api: GitHubApi } | { automation: AutomationRecord; none: string } | null;
 
-export class GitHubRunReporter implements RunReporter {
+/** How often a process asks for outcome comments owed by workers that died. */
+const SWEEP_EVERY_MS = 60_000;
+
+export class GitHubRunReporter {
   /** The report under way per run, each one chained after the one before it. */
   private readonly chains = new Map<string, Promise<void>>();
+  private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly context: ServiceContext,
     private readonly options: GitHubRunReporterOptions,
   ) {}
 
+  /** Answers from now on for the runs this process starts and ends. */
+  subscribe(bus: RunEventBus): void {
+    bus.on('run.started', ({ run, automation }) => (automation ? this.started(run, automation) : undefined));
+    bus.on('run.finished', ({ run }) => this.finished(run));
+  }
+
+  /** Sweeps for owed comments now and every minute, until {@link stop}. */
+  start(): void {
+    if (this.sweepTimer) return;
+    void this.sweep();
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+    this.sweepTimer.unref();
+  }
+
+  stop(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+  }
+
+  /**
+   * An attempt of `run`, of `automation`, started (it is RUNNING). Resolves once the outcome
+   * comment is recorded as owed (for automations that report); the reaction follows in the
+   * background. Never rejects.
+   */
   async started(run: RunRecord, automation: AutomationRecord): Promise<void> {
     // Most automations do not report: nothing to queue, nothing to read.
-    if (!automation.report_to_github) return;
+    if (!automation.report_to_github || !run.delivery_id) return;
     // Owed before the agent runs, so a worker killed after the run's end still leaves it owed.
-    if (run.delivery_id && run.report?.comment_due !== true) {
-      await this.write(run, { ...blank(run.report ?? null), comment_due: true }).catch((error: unknown) => {
+    const current = await this.context.storage.runReports.get(run.org_id, run.id).catch(() => null);
+    if (current?.comment_due !== true) {
+      await this.write(run, { ...blank(current), comment_due: true }).catch((error: unknown) => {
         this.context.logger.warn(
           { kind: 'run', runId: run.id, orgId: run.org_id, err: String(error) },
           'run report to GitHub: could not record the comment as owed',
@@ -75,15 +93,12 @@ export class GitHubRunReporter implements RunReporter {
     this.enqueue(run, () => this.react(run, automation));
   }
 
+  /** `run` reached its final status. */
   finished(run: RunRecord): void {
     if (!FINAL_RUN_STATUSES.includes(run.status) || run.started_at === null) return;
     this.enqueue(run, () => this.comment(run));
   }
 
-  /** Resolves when no report is under way. */
-  async idle(): Promise<void> {
-    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
-  }
 
   /**
    * Takes on the outcome comments still owed by runs that ended a while ago (a worker died before
@@ -92,14 +107,14 @@ export class GitHubRunReporter implements RunReporter {
    * every minute.
    */
   async sweep(): Promise<number> {
-    let owed: RunRecord[];
+    let owed: Array<{ run: RunRecord; report: RunReport }>;
     try {
-      owed = await this.context.storage.runs.listReportsDue(SWEEP_BATCH);
+      owed = await this.context.storage.runReports.listDue(SWEEP_BATCH);
     } catch {
       return 0; // The storage is unavailable: the next sweep asks again.
     }
     const before = this.context.clock.now().getTime() - SWEEP_AFTER_MS;
-    const lapsed = owed.filter((run) => !this.chains.has(run.id) && lastChangeOf(run) < before);
+    const lapsed = owed.filter(({ run, report }) => !this.chains.has(run.id) && lastChangeOf(run, report) < before).map(({ run }) => run);
     for (const run of lapsed) {
       this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id }, 'run report to GitHub: posting an outcome comment still owed');
       this.enqueue(run, () => this.comment(run));
@@ -119,6 +134,7 @@ export class GitHubRunReporter implements RunReporter {
         if (this.chains.get(run.id) === next) this.chains.delete(run.id);
       });
     this.chains.set(run.id, next);
+    this.context.runEvents.track(next);
   }
 
   /** `automation`: the run's, when the caller has it already. */
@@ -149,7 +165,7 @@ export class GitHubRunReporter implements RunReporter {
   private async react(run: RunRecord, automation: AutomationRecord): Promise<void> {
     const reporting = await this.reporting(run, automation);
     if (!reporting) return;
-    const current = (await this.context.storage.runs.get(run.org_id, run.id))?.report ?? null;
+    const current = await this.context.storage.runReports.get(run.org_id, run.id);
     if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none });
     if (current?.reaction === 'added') return;
     const { thread, api } = reporting;
@@ -165,13 +181,13 @@ export class GitHubRunReporter implements RunReporter {
 
   private async comment(run: RunRecord): Promise<void> {
     const reporting = await this.reporting(run);
+    const current = await this.context.storage.runReports.get(run.org_id, run.id);
     if (!reporting) {
       // Nothing to report (the automation stopped reporting, or was deleted): owed no more.
-      if (run.report?.comment_due) await this.write(run, { ...blank(run.report), comment_due: false });
+      if (current?.comment_due) await this.write(run, { ...blank(current), comment_due: false });
       return;
     }
     const stored = (await this.context.storage.runs.get(run.org_id, run.id)) ?? run;
-    const current = stored.report ?? null;
     if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none, comment_due: false });
     const { thread, api, automation } = reporting;
     const target = `${thread.repository}#${thread.number}`;
@@ -198,7 +214,7 @@ export class GitHubRunReporter implements RunReporter {
   }
 
   private async write(run: RunRecord, report: Omit<RunReport, 'updated_at'>): Promise<void> {
-    await this.context.storage.runs.setReport(run.org_id, run.id, { ...report, updated_at: this.context.clock.now().toISOString() });
+    await this.context.storage.runReports.put(run.org_id, run.id, { ...report, updated_at: this.context.clock.now().toISOString() });
   }
 }
 
@@ -220,8 +236,8 @@ const RETRY_FOR_MS = 24 * 60 * 60_000;
 const SWEEP_BATCH = 50;
 
 /** When the run last changed: its end, or its report's last write if later. */
-function lastChangeOf(run: RunRecord): number {
-  const times = [run.completed_at, run.report?.updated_at].filter((time): time is string => typeof time === 'string').map(Date.parse);
+function lastChangeOf(run: RunRecord, report: RunReport): number {
+  const times = [run.completed_at, report.updated_at].filter((time): time is string => typeof time === 'string').map(Date.parse);
   return times.length > 0 ? Math.max(...times) : Date.parse(run.created_at);
 }
 

@@ -9,7 +9,7 @@ export interface DedupIdentity {
   key: string;
 }
 
-/** DESIGN §6 step 4: the provider's delivery id, or else a hash of the source and the raw body. */
+/** What a delivery is deduplicated by: the provider's delivery id, or else a hash of the source and the raw body. */
 export function dedupIdentity(source: string, headers: RequestHeaders, body: Uint8Array, deliveryIdHeader: string | null): DedupIdentity {
   // Without a header named by the webhook: the registered senders' delivery-id headers, in order.
   const names = deliveryIdHeader ? [deliveryIdHeader] : DELIVERY_ID_HEADERS;

@@ -1,5 +1,5 @@
 /**
- * The one log line of each inbound delivery (DESIGN §15). Accepted deliveries are logged at
+ * The one log line of each inbound delivery. Accepted deliveries are logged at
  * `info` with what they matched; refused ones at `warn` with why and the status answered.
  *
  * What a line may hold: org, source, ids, the event key, counts and the platform's own reasons.

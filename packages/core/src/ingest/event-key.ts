@@ -18,7 +18,7 @@ function expression(source: string): CompiledExpression {
 }
 
 /**
- * The event key of a custom delivery (DESIGN §6 step 5): the header named by `event_key_header`,
+ * The event key of a custom delivery: the header named by `event_key_header`,
  * or `event_key_expr` over the payload. Numbers and booleans become strings; null, empty, a list
  * or an object cannot name an event, and the delivery is then ignored with the reason.
  */

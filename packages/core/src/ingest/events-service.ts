@@ -1,5 +1,5 @@
 /**
- * Inbound events (DESIGN §6): custom webhook deliveries and native GitHub deliveries are
+ * Inbound events: custom webhook deliveries and native GitHub deliveries are
  * verified on their raw bytes, parsed, deduplicated, named, matched and recorded. The answer
  * never waits for a sandbox or an agent: matched automations get PENDING runs.
  * @module
@@ -56,7 +56,7 @@ export class EventsService {
 
   /**
    * `POST /api/automation/v1/events/{org_id}/{source}`. Each request is logged once: the
-   * delivery when it is recorded, or the refusal with its reason (DESIGN §15).
+   * delivery when it is recorded, or the refusal with its reason.
    */
   async ingest(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
     return inIngestSpan(this.context, { orgId, source, headers: request.headers }, async (note) => {
@@ -144,7 +144,7 @@ export class EventsService {
     return answer;
   }
 
-  /** Step 2: nothing unsigned or wrongly signed goes further (and nothing of it is stored). */
+  /** The signature check: nothing unsigned or wrongly signed goes further (and nothing of it is stored). */
   private verify({ record: webhook, current, previous: rotatedOut }: CachedWebhook, request: InboundRequest): void {
     const previous = rotatedOut !== null && this.webhooks.inGracePeriod(webhook) ? rotatedOut : null;
     const result = verifySignature({

@@ -1,5 +1,5 @@
 /**
- * Flow control of an automation's event runs (DESIGN §16), applied inside the transaction that
+ * Flow control of an automation's event runs, applied inside the transaction that
  * records the delivery, right after its runs are written — so what it reads (the automation's
  * live runs, its recent ones) and what it writes (cancelling runs, holding or skipping the new
  * one) are one atomic step, and concurrent deliveries for one key act as if one after another:

@@ -1,5 +1,5 @@
 /**
- * The span and metrics of one inbound request (DESIGN §20): a span per request —
+ * The span and metrics of one inbound request (OpenTelemetry): a span per request —
  * `agent_platform.ingest`, continuing the sender's `traceparent` (or the host's HTTP span) — with
  * its source, org, event key, outcome, delivery id and how many runs it created; and the
  * `agent_platform.deliveries` counter and ingest-latency histogram by source and outcome. The

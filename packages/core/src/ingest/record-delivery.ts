@@ -1,6 +1,6 @@
 /**
  * Matching an event and recording it: the delivery, its outcomes and one PENDING run per
- * matched automation, stored in one transaction together with the dedup claim (DESIGN §6 step 6).
+ * matched automation, stored in one transaction together with the dedup claim.
  * Matching is done before the transaction; the transaction only writes.
  * @module
  */
@@ -15,7 +15,7 @@ import { newRunRecord } from '../runs/run-record.js';
 import { logDelivery } from './delivery-log.js';
 import { concurrencyKeyOf, hasFlowControl } from '../matching/concurrency-key.js';
 import { applyFlowControl, type FlowOutcome, type FlowRun } from './flow-control.js';
-import { noteRunTransition } from '../runs/run-events.js';
+import { noteRunTransition } from '../runs/run-lifecycle.js';
 
 export interface EventToRecord {
   orgId: string;
@@ -35,7 +35,7 @@ export interface PreparedDelivery {
   runs: RunRecord[];
   dedupKey: string | null;
   triggered: string[];
-  /** The runs whose automation has flow control (DESIGN §16), applied when they are written. */
+  /** The runs whose automation has flow control, applied when they are written. */
   flows: FlowRun[];
 }
 
@@ -191,14 +191,14 @@ async function afterCommit(
 
 /** Logs and tells subscribers what flow control did; the processes running superseded runs stop them. */
 async function noteFlow(context: ServiceContext, flow: FlowOutcome): Promise<void> {
-  for (const run of flow.changed) if (run.status === 'SKIPPED') noteRunTransition(context, run, 'PENDING');
+  for (const run of flow.changed) if (run.status === 'SKIPPED') await noteRunTransition(context, run, 'PENDING');
   for (const run of flow.cancelled) {
-    noteRunTransition(context, run, null);
+    await noteRunTransition(context, run, null);
     await context.announce({ type: 'run.cancelled', orgId: run.org_id, runId: run.id });
   }
 }
 
-/** `delivery.received` for subscribers (DESIGN §16): the delivery as listed, without its payload. */
+/** `delivery.received` for subscribers (an outbound event): the delivery as listed, without its payload. */
 function tellSubscribers(context: ServiceContext, delivery: DeliveryRecord): void {
   const { payload_json: _payload, dedup_key: _key, ...summary } = delivery;
   context.outbound.emit(delivery.org_id, 'delivery.received', summary);

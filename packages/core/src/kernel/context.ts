@@ -11,8 +11,9 @@ import type { SecretBox } from '../ports/secret-box.js';
 import type { StorageAdapter } from '../ports/storage.js';
 import type { OutboundEventType } from '../schemas/subscription.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import type { RunEventBus } from './run-event-bus.js';
 
-/** Where platform events go to subscribers (DESIGN §16). Never throws and is never awaited: an event's own work does not wait for its fan-out. */
+/** Where platform events go to subscribers (outbound events). Never throws and is never awaited: an event's own work does not wait for its fan-out. */
 export interface OutboundEventSink {
   emit(orgId: string, type: OutboundEventType, data: Record<string, unknown>): void;
 }
@@ -22,7 +23,7 @@ export interface ServiceContext {
   readonly secrets: SecretBox;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  /** Where deliveries and run transitions are logged (DESIGN §15); a no-op logger by default. */
+  /** Where deliveries and run transitions are logged; a no-op logger by default. */
   readonly logger: Logger;
   /** Base URL the platform is reached at, without a trailing slash (used in `webhook_url`). */
   readonly publicUrl: string;
@@ -36,6 +37,8 @@ export interface ServiceContext {
   announce(change: PublishedChange): Promise<void>;
   /** Fan-out of platform events to subscribers. */
   readonly outbound: OutboundEventSink;
+  /** What became of runs changed in this process (started, released, finished), for whatever reacts to runs. */
+  readonly runEvents: RunEventBus;
   /** Where spans and metrics go (OpenTelemetry); no-ops without an SDK. */
   readonly telemetry: Telemetry;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-/** A validation problem in the FastAPI shape used on the wire (spec §7). */
+/** A validation problem in the FastAPI shape used on the wire (an item of a 422's `detail`). */
 export interface ValidationIssue {
   /** Where the problem is: `["body", "mcp_config", "stdio_servers", 0, "command"]`. */
   loc: (string | number)[];

@@ -1,5 +1,5 @@
 /**
- * Turns zod failures into the FastAPI-style issue list of spec §7, with exact `loc` paths.
+ * Turns zod failures into the FastAPI-style issue list of a 422 answer, with exact `loc` paths.
  * @module
  */
 import type { z } from 'zod';

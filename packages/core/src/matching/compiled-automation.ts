@@ -13,7 +13,7 @@ export interface CompiledAutomation {
   readonly filter: CompiledExpression | null;
   /** Why the stored filter no longer compiles (it did when saved), if it does not. */
   readonly filterCompileError: string | null;
-  /** The flow-control key expression (DESIGN §16); `null` when there is none (or it no longer compiles). */
+  /** The flow-control key expression; `null` when there is none (or it no longer compiles). */
   readonly concurrencyKey: CompiledExpression | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The concurrency key of one event for one automation (DESIGN §16): its `concurrency_key`
+ * The concurrency key of one event for one automation (flow control): its `concurrency_key`
  * expression evaluated over the payload, as text — a string as it is, a number or boolean as
  * written, anything else as JSON. `null` (no key: the run is not grouped) when the expression
  * gives null or fails; a filter fails closed, but a key that cannot be computed should not stop

@@ -15,7 +15,7 @@ import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { makeAutomationRecord } from '@agent-platform/testing/fixtures';
 
 /**
- * DESIGN §7, §16: every filter evaluation is bounded in time and memory; past the bound it is a
+ * Filter bounds: every filter evaluation is bounded in time and memory; past the bound it is a
  * filter error (fail closed, recorded), and it never blocks other requests.
  */
 const chain = (count: number, link: string) => Array.from({ length: count }, () => link).join('|');

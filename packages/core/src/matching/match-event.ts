@@ -36,7 +36,7 @@ const outcome = (automation: CompiledAutomation, reason: DeliveryOutcome['reason
 
 /**
  * Evaluates one automation's filter; a failure matches nothing (fail closed) and is reported.
- * That includes going past the evaluation budget (DESIGN §7, §16), which bounds every filter
+ * That includes going past the evaluation budget, which bounds every filter
  * in time and memory: a hostile filter costs its own automation a match, nothing more.
  */
 function filterOutcome(automation: CompiledAutomation, payload: unknown): DeliveryOutcome {
@@ -52,7 +52,7 @@ function filterOutcome(automation: CompiledAutomation, payload: unknown): Delive
   }
 }
 
-/** Matches an event against an org's automations for its source (DESIGN §7). */
+/** Matches an event against an org's automations for its source. */
 export function matchEvent(index: SourceIndex, eventKey: string, payload: unknown): MatchResult {
   const hits = index.lookup(eventKey);
   const outcomes: DeliveryOutcome[] = [];

@@ -1,6 +1,6 @@
 /**
  * Which network addresses the platform may send outbound events to (server-side request
- * forgery, DESIGN §16): only public unicast ones, unless the host lets subscribers reach private
+ * forgery): only public unicast ones, unless the host lets subscribers reach private
  * networks (`outbound.allowPrivateAddresses`, e.g. for a subscriber on the same machine in
  * development). Loopback, link-local (cloud metadata at 169.254.169.254), private, carrier-grade
  * NAT, multicast, unspecified and reserved ranges are refused, for IPv4 and IPv6 alike, an IPv4

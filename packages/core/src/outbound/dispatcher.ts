@@ -1,5 +1,5 @@
 /**
- * Sends stored outbound messages (DESIGN §16). Messages are claimed from storage under a lease,
+ * Sends stored outbound messages. Messages are claimed from storage under a lease,
  * as executors claim runs — so any number of processes send without sending one message twice,
  * and a message whose sender died is taken again once its lease lapses — then signed per
  * Standard Webhooks and POSTed. Each attempt is logged on the message; a failed one is retried

@@ -1,5 +1,5 @@
 /**
- * Fan-out of platform events to subscribers (DESIGN §16): each event becomes one stored
+ * Fan-out of platform events to subscribers: each event becomes one stored
  * `pending` message per enabled subscription of the org that wants its type, which the
  * {@link OutboundDispatcher} then sends. Every delivery asks who subscribes, so the answer is
  * cached per org for a second (the same freshness matching gives automations across processes);

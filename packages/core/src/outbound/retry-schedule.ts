@@ -1,6 +1,6 @@
 /**
  * When a failed outbound message is tried again: exponential-ish steps from seconds to hours,
- * about a day in all (DESIGN §16), each stretched or shrunk at random by up to a fifth (jitter),
+ * about a day in all, each stretched or shrunk at random by up to a fifth (jitter),
  * so that messages that failed together — a subscriber's outage — do not all come back at once.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Outbound-event subscriptions (`/api/automation/v1/subscriptions`, DESIGN §16): an org's
+ * Outbound-event subscriptions (`/api/automation/v1/subscriptions`): an org's
  * subscribers, the messages sent to each with every attempt, and replay. A subscription's
  * signing secret (`whsec_...`) is shown once, at create and at rotate.
  * @module

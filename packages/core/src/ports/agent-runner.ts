@@ -2,7 +2,7 @@
  * The agent runner port: runs an agent for a conversation inside a sandbox and reports what it
  * does as conversation events. Adapters: the command runner (`createCommandAgentRunner`, a
  * configured program in the sandbox), the built-in LLM agent (`@agent-platform/agent`), and
- * `createAgentRouter`, which picks one per owner (DESIGN §12).
+ * `createAgentRouter`, which picks one per owner.
  * @module
  */
 import type { RunnerEventDraft } from '../schemas/agent-events.js';
@@ -16,7 +16,7 @@ import type { SandboxRuntime } from './sandbox-runtime.js';
 
 /** The owner's settings, decrypted: they reach the agent only at run time. */
 export interface AgentSettings {
-  /** The owner's `agent` setting: the name of a registered runner (DESIGN §12). */
+  /** The owner's `agent` setting: the name of a registered runner. */
   agent: string | null;
   llmModel: string | null;
   llmApiKey: string | null;
@@ -35,7 +35,7 @@ export interface AgentSettings {
 }
 
 /**
- * What an agent may do on the platform for its owner (spec 4.5), validated exactly as the HTTP
+ * What an agent may do on the platform for its owner (the platform tools), validated exactly as the HTTP
  * API validates it. Nothing here returns a webhook signing secret.
  */
 export interface AgentPlatformTools {

@@ -1,5 +1,5 @@
 /**
- * The change feed port (DESIGN §11): processes sharing one storage tell each other, at once,
+ * The change feed port: processes sharing one storage tell each other, at once,
  * what they changed that others act on — new PENDING runs (a worker starts them without waiting
  * for its poll), a cancelled run (the process running it stops its agent), an automation created,
  * changed or deleted (every process's matching index drops that org and source). PostgreSQL

@@ -1,5 +1,5 @@
 /**
- * The logger port (DESIGN §15): where the engine writes one line per inbound delivery and one
+ * The logger port: where the engine writes one line per inbound delivery and one
  * per run transition. Its shape is a subset of pino's `Logger`, so a pino logger (or a child of
  * one) is passed as it is; anything with these four methods will do. Without one the engine
  * logs nothing ({@link noopLogger}).

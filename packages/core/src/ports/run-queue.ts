@@ -1,5 +1,5 @@
 /**
- * The run queue port (DESIGN §3, §11): how executors in any number of processes take PENDING
+ * The run queue port: how executors in any number of processes take PENDING
  * runs from the storage they share. A claim honours the per-org and global limits counted over
  * every process; a claimed run is held under a lease that its executor renews, so a run whose
  * executor died comes back when the lease lapses. Every adapter runs the conformance suite
@@ -72,7 +72,7 @@ export interface RunQueue {
    * `leaseMs`. A run is skipped when its org already has `limits.perOrg` runs RUNNING; no more
    * are claimed once `limits.global` runs are RUNNING — counting runs held by every owner in
    * every process. A run with a `concurrency_key` is skipped while a run of the same automation
-   * with the same key is RUNNING, and one claim never takes two such runs (DESIGN §16). `held_reason`
+   * with the same key is RUNNING, and one claim never takes two such runs (flow control). `held_reason`
    * is cleared. Concurrent claims never take the same run, and never exceed the limits together. An org at its limit never holds back other orgs' runs behind it.
    */
   claim(request: ClaimRequest): Promise<RunRecord[]>;

@@ -120,22 +120,9 @@ export interface RunsRepository {
    */
   transition(orgId: string, id: string, guard: RunGuard, patch: RunPatch): Promise<RunRecord | null>;
   /**
-   * Writes what the run reported back to GitHub (`report`), whatever its status — a run's outcome
-   * comment is posted after its final status is written — and nothing else: no other member
-   * changes. Returns the run as stored, or `null` when the org has no such run.
-   */
-  setReport(orgId: string, id: string, report: RunReport): Promise<RunRecord | null>;
-  /**
-   * Final runs (COMPLETED, FAILED, CANCELLED, SKIPPED) whose `report.comment_due` is true — an
-   * outcome comment owed by a worker that died before posting it — across all orgs, oldest first
-   * (by `created_at`, then `id`), at most `limit`. Must not scan runs that owe nothing: executors
-   * ask for it every minute.
-   */
-  listReportsDue(limit: number): Promise<RunRecord[]>;
-  /**
    * An automation's PENDING and RUNNING runs whose `concurrency_key` equals `concurrencyKey`
    * (`null`: runs with none, or with the member absent), oldest first (by `created_at`, then `id`).
-   * Flow control reads it inside a transaction before it adds a run (DESIGN §16). Must not scan
+   * Flow control reads it inside a transaction before it adds a run. Must not scan
    * the automation's finished runs.
    */
   listLive(orgId: string, automationId: string, concurrencyKey: string | null): Promise<RunRecord[]>;
@@ -366,7 +353,7 @@ export interface StartTasksRepository {
   update(record: StartTaskRecord): Promise<boolean>;
 }
 
-/** An org's outbound-event subscribers (DESIGN §16). */
+/** An org's outbound-event subscribers. */
 export interface SubscriptionsRepository {
   /** Throws {@link StorageConflictError} when the id exists. */
   insert(record: SubscriptionRecord): Promise<void>;

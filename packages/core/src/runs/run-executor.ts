@@ -1,42 +1,20 @@
 /**
- * The run executor: queue mechanics only. It claims PENDING runs from the {@link RunQueue},
- * renews their leases, and hands each to an agent job (`runAgentJob`: a sandbox, the repository,
- * a conversation whose first message is the automation's instructions and the event payload,
- * the agent) — then writes the run's outcome, retries it, or hands it back.
- *
- * A run is one state machine (DESIGN §11): every status change is a compare-and-set, made only
- * while the run is in the state this executor left it in (RUNNING, held under its lease). So a
- * cancel made through any process wins over whatever the executor was about to write: attaching
- * the conversation, a retry, the final status — each finds the run CANCELLED and writes nothing,
- * and the executor stops. Executors in several processes share the work through the queue, which
- * holds the per-org and global limits across all of them; they hear of new runs and of cancels
- * through the storage's change feed, and poll as a safety net.
+ * The run executor: queue mechanics only. It claims PENDING runs from the {@link RunQueue} within
+ * the per-org and global limits, renews their leases, stops the runs it may no longer hold (a
+ * cancel, a lease it could not renew, a shutdown), takes back runs whose worker died, and hands
+ * each claimed run to its attempt (`run-attempt.ts`), which tells the run's story from start to
+ * final status. Executors in several processes share the work through the queue; they hear of
+ * new runs and of cancels through the storage's change feed, and poll as a safety net.
  * @module
  */
-import { runAgentJob, type AgentJobEnd, type AgentJobServices } from '../agents/agent-job.js';
+import type { AgentJobServices } from '../agents/agent-job.js';
+import { stopWork } from '../agents/stop-reason.js';
 import type { ServiceContext } from '../kernel/context.js';
-import { logsAt } from '../ports/logger.js';
-import type { RecoveredRuns, RunCompletion, RunQueue, RunRef } from '../ports/run-queue.js';
-import type { AutomationRecord } from '../schemas/automation.js';
+import type { RecoveredRuns, RunQueue, RunRef } from '../ports/run-queue.js';
 import type { RunRecord } from '../schemas/run.js';
-import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
-import { noteRunTransition } from './run-events.js';
-import { fenceEarlierAttempt, planRunAttempt } from './run-plan.js';
-import type { RunReporter } from '../github/run-reporter.js';
-import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
-import { context as otelContext, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
-
-/**
- * What became of the attempt, on its span: the final status, `released` (handed back at
- * shutdown), `retrying`, or `lost` (cancelled or taken over meanwhile). A FAILED run's span is
- * marked failed; its reason is in the log line that carries the span's ids, not in the span.
- */
-function noteRunSpan(outcome: string): void {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return;
-  span.setAttribute('agent_platform.run.status', outcome);
-  if (outcome === 'FAILED') span.setStatus({ code: SpanStatusCode.ERROR, message: 'run failed' });
-}
+import { runAttempt, type AttemptSettings } from './run-attempt.js';
+import { HeldRun, noteRunTransition } from './run-lifecycle.js';
+import { context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 
 export interface RunExecutorOptions {
   /** Where runs are claimed from. Default: the storage's own queue (`storage.runQueue`). */
@@ -65,18 +43,6 @@ export interface RunExecutorOptions {
   leaseMs?: number;
 }
 
-/** Why an executing run was stopped from outside its agent. */
-type StopReason = 'cancelled' | 'shutdown' | 'lease-lost';
-
-/** How often an executor asks its reporter for outcome comments owed by workers that died. */
-const REPORT_SWEEP_MS = 60_000;
-
-const STOP_DESCRIPTIONS: Record<StopReason, string> = {
-  cancelled: 'cancelled',
-  shutdown: 'the executor shut down',
-  'lease-lost': 'the run was taken over after its lease lapsed',
-};
-
 interface InFlight {
   ref: RunRef;
   controller: AbortController;
@@ -89,13 +55,13 @@ export class RunExecutor {
   private readonly inFlight = new Map<string, InFlight>();
   private pollTimer: NodeJS.Timeout | null = null;
   private leaseTimer: NodeJS.Timeout | null = null;
-  private reportTimer: NodeJS.Timeout | null = null;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   readonly workerId: string;
   private readonly queue: RunQueue;
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly maxAttempts: number;
+  private readonly attemptSettings: AttemptSettings;
   private running = false;
   private ticking: Promise<void> | null = null;
   private again = false;
@@ -110,18 +76,18 @@ export class RunExecutor {
     /** The sandbox runtime, the agent and the owner's settings every run's job is built from. */
     private readonly jobs: AgentJobServices,
     private readonly options: RunExecutorOptions = {},
-    /**
-     * Told of each attempt's start (awaited only while it records the outcome comment as owed)
-     * and each run's end (reporting back to GitHub); asked every minute for comments owed by
-     * workers that died.
-     */
-    private readonly reporter: RunReporter | null = null,
   ) {
     this.queue = options.queue ?? context.storage.runQueue;
     this.concurrency = options.concurrency ?? 4;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.workerId = options.workerId ?? context.ids.newId('wkr');
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.attemptSettings = {
+      maxAttempts: this.maxAttempts,
+      retryBackoffMs: options.retryBackoffMs ?? 1000,
+      defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 1800,
+      mayRetry: () => this.running,
+    };
   }
 
   /** Takes back runs whose worker died (lapsed leases), then starts taking work. */
@@ -149,12 +115,6 @@ export class RunExecutor {
       Math.max(10, Math.floor(this.leaseMs / 3)),
     );
     this.leaseTimer.unref();
-    if (this.reporter) {
-      const reporter = this.reporter;
-      void reporter.sweep();
-      this.reportTimer = setInterval(() => void reporter.sweep(), REPORT_SWEEP_MS);
-      this.reportTimer.unref();
-    }
     this.notify();
   }
 
@@ -186,17 +146,15 @@ export class RunExecutor {
     await Promise.race([graceOver, Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done))]);
     const left = [...this.inFlight.values()];
     if (left.length > 0) this.context.logger.info({ runs: left.length }, 'executor stopping: handing back the runs still executing');
-    for (const entry of left) entry.controller.abort('shutdown' satisfies StopReason);
+    for (const entry of left) stopWork(entry.controller, 'shutdown');
     await Promise.allSettled(left.map((entry) => entry.done));
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
-    if (this.reportTimer) clearInterval(this.reportTimer);
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     this.pollTimer = null;
     this.leaseTimer = null;
-    this.reportTimer = null;
     await this.ticking;
   }
 
@@ -208,7 +166,7 @@ export class RunExecutor {
       return;
     }
     // In no trace: a claim woken by a delivery's announcement is not that delivery's work (each
-    // run's span is joined to its own delivery's trace in `execute`).
+    // run's span is joined to its own delivery's trace by its attempt).
     this.ticking = otelContext
       .with(ROOT_CONTEXT, () => this.tick())
       .catch(() => {
@@ -225,7 +183,8 @@ export class RunExecutor {
 
   /** Stops the agent of a run executing here (it was cancelled); writes nothing itself. */
   cancel(runId: string): void {
-    this.inFlight.get(runId)?.controller.abort('cancelled' satisfies StopReason);
+    const entry = this.inFlight.get(runId);
+    if (entry) stopWork(entry.controller, 'cancelled');
   }
 
   /** Whether this executor is executing the run now. */
@@ -233,13 +192,16 @@ export class RunExecutor {
     return this.inFlight.has(runId);
   }
 
-  /** Resolves when nothing is executing here, no run is claimable and no run's report is under way (for tests and shutdown). */
+  /**
+   * Resolves when nothing is executing here, no run is claimable, and what reacts to the runs'
+   * events has settled (an answer on a thread, say) — for tests and shutdown.
+   */
   async idle(): Promise<void> {
     for (;;) {
       await this.ticking;
       await Promise.allSettled([...this.inFlight.values()].map((entry) => entry.done));
       const pending = await this.context.storage.runs.listByStatus('PENDING', 1);
-      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running || this.draining)) return await this.reporter?.idle();
+      if (this.inFlight.size === 0 && !this.ticking && (pending.length === 0 || !this.running || this.draining)) return await this.context.runEvents.idle();
       await new Promise((resolve) => setTimeout(resolve, 20));
       this.notify();
     }
@@ -260,7 +222,11 @@ export class RunExecutor {
       const heldUntil = run.lease_expires_at ? Date.parse(run.lease_expires_at) : this.context.clock.now().getTime() + this.leaseMs;
       const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve(), heldUntil };
       this.inFlight.set(run.id, entry);
-      entry.done = this.execute(run, controller.signal)
+      const held = new HeldRun(this.context, this.queue, this.workerId, run);
+      entry.done = runAttempt(this.context, this.jobs, held, controller, this.attemptSettings)
+        .then((end) => {
+          if (end) this.notifyAfter(end.retryAfterMs);
+        })
         .catch(() => {
           // Storage failed while writing the outcome: the lease lapses and another attempt follows.
         })
@@ -271,151 +237,14 @@ export class RunExecutor {
     }
   }
 
-  /**
-   * Executes one claimed run in its span (`agent_platform.run`), a child of the span that created
-   * the run (its delivery's), whichever process that was; the agent's spans are its children.
-   */
-  private execute(run: RunRecord, signal: AbortSignal): Promise<void> {
-    const attributes: Record<string, string | number> = {
-      'agent_platform.run.id': run.id,
-      'agent_platform.automation.id': run.automation_id,
-      'agent_platform.org.id': run.org_id,
-      'agent_platform.run.attempt': run.attempt,
-    };
-    if (run.delivery_id) attributes['agent_platform.delivery.id'] = run.delivery_id;
-    const parent = contextOf(run.trace_parent);
-    return inSpan(this.context.telemetry.tracer, 'agent_platform.run', { parent, kind: SpanKind.CONSUMER, attributes }, () => {
-      // Logged (and `run.started` emitted) in the run's span, so the line carries its ids.
-      noteRunTransition(this.context, run, 'PENDING');
-      return this.executeRun(run, signal);
-    });
-  }
-
-  private async executeRun(run: RunRecord, signal: AbortSignal): Promise<void> {
-    const ref = { orgId: run.org_id, id: run.id };
-    const automation = await this.context.storage.automations.get(run.org_id, run.automation_id);
-    if (!automation) {
-      await this.finish(ref, { status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: this.now() });
-      return;
-    }
-    await this.reporter?.started(run, automation);
-    let stop = null as StopReason | null;
-    try {
-      await fenceEarlierAttempt(this.context, this.jobs.runtime, run);
-      const plan = await planRunAttempt(this.context, run, automation, this.timeoutOf(automation));
-      const result = await runAgentJob(
-        this.jobs,
-        { ...plan, signal },
-        {
-          // Attached only while the run is still ours: a cancel that landed meanwhile wins, and the job stops.
-          conversationOpened: async (conversation) =>
-            Boolean(
-              await this.context.storage.runs.transition(
-                run.org_id,
-                run.id,
-                { from: ['RUNNING'], leaseOwner: this.workerId },
-                { conversation_id: conversation.id, sandbox_id: conversation.sandbox_id },
-              ),
-            ),
-          closing: async (end) => {
-            if (!end.stopped) return { outcome: end.outcome };
-            stop = await this.whyStopped(run, end);
-            return { outcome: { status: 'CANCELLED', reason: STOP_DESCRIPTIONS[stop] } };
-          },
-        },
-      );
-      if (stop) return await this.stopped(run, stop);
-      const { outcome } = result;
-      await this.finish(ref, {
-        status: outcome.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED',
-        error_detail: outcome.status === 'COMPLETED' ? null : (outcome.reason ?? `the agent ended ${outcome.status}`),
-        completed_at: this.now(),
-        metrics: outcome.metrics ?? null,
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (stop || signal.aborted) return await this.stopped(run, stop ?? (signal.reason as StopReason));
-      // A sandbox that would not start may start on another attempt; anything else would fail the same way again.
-      if (error instanceof SandboxStartError && run.attempt < this.maxAttempts && this.running) {
-        await this.retryLater(run, reason);
-      } else {
-        await this.finish(ref, { status: 'FAILED', error_detail: reason, completed_at: this.now() });
-      }
-    }
-  }
-
-  /** Writes the run's final status (if it is still ours: a cancel wins) and logs the transition. */
-  private async finish(ref: RunRef, completion: RunCompletion): Promise<void> {
-    const finished = await this.queue.complete(this.workerId, ref, completion);
-    if (finished) {
-      noteRunTransition(this.context, finished, 'RUNNING');
-      this.reporter?.finished(finished);
-    }
-    noteRunSpan(finished?.status ?? 'lost');
-  }
-
-  /**
-   * Why the job stopped: its signal's reason (cancelled, shut down, lease lost) or, when a
-   * compare-and-set found the run no longer ours, what the run says — only a cancel (or a lost
-   * lease, whose new holder writes the outcome) does that.
-   */
-  private async whyStopped(run: RunRecord, end: AgentJobEnd): Promise<StopReason> {
-    if (end.reason === 'cancelled' || end.reason === 'shutdown' || end.reason === 'lease-lost') return end.reason;
-    const current = await this.context.storage.runs.get(run.org_id, run.id).catch(() => null);
-    return current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost';
-  }
-
-  /**
-   * The run was stopped from outside while it executed here: cancelled (its status is written
-   * already), its lease lost (another executor has it), or shut down — then it is handed back,
-   * the attempt not counted. Its conversation has said so already.
-   */
-  private async stopped(run: RunRecord, reason: StopReason): Promise<void> {
-    if (reason === 'cancelled') {
-      const cancelled = await this.context.storage.runs.get(run.org_id, run.id).catch(() => null);
-      if (cancelled?.status === 'CANCELLED') this.reporter?.finished(cancelled);
-    }
-    if (reason !== 'shutdown') return noteRunSpan(reason === 'cancelled' ? 'CANCELLED' : 'lost');
-    const released = await this.queue.release(
-      this.workerId,
-      { orgId: run.org_id, id: run.id },
-      {
-        error_detail: 'interrupted: its executor shut down',
-        not_before: null,
-        attempt: Math.max(0, run.attempt - 1),
-      },
-    );
-    if (released) noteRunTransition(this.context, released, 'RUNNING');
-    noteRunSpan('released');
-    await this.context.announce({ type: 'runs.pending' });
-  }
-
-  /** Hands the run back for another attempt after a backoff, unless it was cancelled meanwhile. */
-  private async retryLater(run: RunRecord, reason: string): Promise<void> {
-    const backoff = (this.options.retryBackoffMs ?? 1000) * 2 ** (run.attempt - 1);
-    const notBefore = new Date(this.context.clock.now().getTime() + backoff).toISOString();
-    const released = await this.queue.release(
-      this.workerId,
-      { orgId: run.org_id, id: run.id },
-      {
-        error_detail: `attempt ${run.attempt} failed: ${reason}`,
-        not_before: notBefore,
-        attempt: run.attempt,
-      },
-    );
-    if (!released) return;
-    noteRunTransition(this.context, released, 'RUNNING', 'warn');
-    noteRunSpan('retrying');
+  /** Looks for work again after `ms` (a retry's backoff), unless the executor stops first. */
+  private notifyAfter(ms: number): void {
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
       this.notify();
-    }, backoff);
+    }, ms);
     timer.unref();
     this.retryTimers.add(timer);
-  }
-
-  private timeoutOf(automation: AutomationRecord): number {
-    return automation.timeout_seconds ?? this.options.defaultTimeoutSeconds ?? 1800;
   }
 
   /** Stops the agents of runs cancelled meanwhile (the safety net behind the change feed). */
@@ -437,7 +266,7 @@ export class RunExecutor {
       if (entry && kept.has(ref.id)) entry.heldUntil = Math.max(entry.heldUntil, untilMs);
       if (kept.has(ref.id) || !entry) continue;
       const current = await this.context.storage.runs.get(ref.orgId, ref.id);
-      entry.controller.abort((current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost') satisfies StopReason);
+      stopWork(entry.controller, current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost');
     }
   }
 
@@ -452,7 +281,7 @@ export class RunExecutor {
     for (const entry of this.inFlight.values()) {
       if (entry.controller.signal.aborted || entry.heldUntil - now >= this.leaseMs / 2) continue;
       this.context.logger.warn({ kind: 'run', runId: entry.ref.id, orgId: entry.ref.orgId }, 'run stopped here: its lease could not be renewed in time');
-      entry.controller.abort('lease-lost' satisfies StopReason);
+      stopWork(entry.controller, 'lease-lost');
     }
   }
 
@@ -467,22 +296,15 @@ export class RunExecutor {
   }
 
   /**
-   * Logs the runs taken back from a dead executor, and tells subscribers of those that failed.
-   * The queue names them only, so each is read (recoveries are rare); one that moved on meanwhile
-   * is noted by whoever moved it.
+   * Tells of the runs taken back from a dead executor (back to PENDING, or FAILED after their last
+   * attempt). The queue names them only, so each is read (recoveries are rare); one that moved on
+   * meanwhile is told by whoever moved it.
    */
   private async logRecovered(recovered: RecoveredRuns): Promise<void> {
-    const requeued = logsAt(this.context.logger, 'warn') ? recovered.requeued : [];
-    const moved = [...requeued.map((ref) => [ref, 'PENDING'] as const), ...recovered.failed.map((ref) => [ref, 'FAILED'] as const)];
+    const moved = [...recovered.requeued.map((ref) => [ref, 'PENDING'] as const), ...recovered.failed.map((ref) => [ref, 'FAILED'] as const)];
     for (const [ref, to] of moved) {
       const run = await this.context.storage.runs.get(ref.orgId, ref.id).catch(() => null);
-      if (run?.status !== to) continue;
-      noteRunTransition(this.context, run, 'RUNNING', 'warn');
-      if (to === 'FAILED') this.reporter?.finished(run);
+      if (run?.status === to) await noteRunTransition(this.context, run, 'RUNNING', { level: 'warn' });
     }
-  }
-
-  private now(): string {
-    return this.context.clock.now().toISOString();
   }
 }

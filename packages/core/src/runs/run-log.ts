@@ -1,5 +1,5 @@
 /**
- * The one log line of each run transition (DESIGN §15), written by whoever made the transition,
+ * The one log line of each run transition, written by whoever made the transition,
  * from the run as the transition left it: its ids, `from` → `to`, the attempt, and the reason
  * stored on the run (`error_detail`: why it failed, was skipped, cancelled or handed back). A
  * stored reason is already scrubbed of the agent's secrets (see `AgentSession.run`).

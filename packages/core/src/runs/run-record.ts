@@ -17,7 +17,7 @@ export interface NewRun {
   event?: { deliveryId: string; eventKey: string };
   /** A manual run: who dispatched it, and the payload (JSON text) they gave, if any. */
   manual?: { createdBy: string; payloadJson: string | null };
-  /** The automation's concurrency key for this event (DESIGN §16), if it has one. */
+  /** The automation's concurrency key for this event (flow control), if it has one. */
   concurrencyKey?: string | null;
 }
 

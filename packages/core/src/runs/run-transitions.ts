@@ -1,5 +1,5 @@
 /**
- * The rules of the run state machine (DESIGN §11), written once for every adapter: which
+ * The rules of the run state machine, written once for every adapter: which
  * transitions a guard allows, what a claim, a recovery, a completion and a release write. Storage
  * adapters that apply a transition by reading and writing under their own lock use
  * {@link applyTransition}; SQL adapters express the same rules in their statements, and the

@@ -23,7 +23,7 @@ export async function startStoredSandbox(
 ): Promise<SandboxRecord> {
   const now = nowIso(context);
   const sessionApiKey = randomBytes(32).toString('base64url');
-  // The owner's resource factor scales the runtime's default limits (DESIGN §8).
+  // The owner's resource factor scales the runtime's default limits.
   const resourceFactor = (await context.storage.settings.get(owner.userId))?.values.remote_runtime_resource_factor ?? 1;
   const record: SandboxRecord = {
     id: context.ids.newId('sbx'),

@@ -1,5 +1,5 @@
 /**
- * A sandbox runtime whose sandbox starts and commands are spans (DESIGN §20):
+ * A sandbox runtime whose sandbox starts and commands are spans (OpenTelemetry):
  * `agent_platform.sandbox.start` and `agent_platform.sandbox.exec`, children of whatever is
  * active when they are called (a run's agent step), with the runtime's name, the sandbox id and
  * the command's exit (code, timed out, cancelled, truncated) — never the command line, its

@@ -1,5 +1,5 @@
 /**
- * What an agent does, in the OpenHands agent-server event shapes (DESIGN §12). A stored
+ * What an agent does, in the OpenHands agent-server event shapes. A stored
  * conversation event keeps its envelope (`id`, `seq`, `source`, `created_at`) and, for these
  * kinds, holds the OpenHands event body in `data`: `{ id, timestamp, source, kind, ...data }` is
  * the event as the agent-server sends it (`toAgentServerEvent`).

@@ -46,6 +46,12 @@ export const appConversationRecordSchema = appConversationSchema.omit({ conversa
   pause_requested: z.boolean().nullish(),
   /** The user's answer to the action held for confirmation, until the agent takes it. */
   confirmation_response: z.object({ action_id: z.string(), accept: z.boolean(), reason: z.string() }).nullish(),
+  /**
+   * How many writes the stored record has had (from 0): storage bumps it on every patch, and a
+   * writer that decides from what it read passes it back so that a write made meanwhile is not
+   * undone. Stored only: never part of the conversation as returned.
+   */
+  version: z.number().int().min(0),
 });
 export type AppConversationRecord = z.infer<typeof appConversationRecordSchema>;
 

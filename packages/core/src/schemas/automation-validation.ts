@@ -7,7 +7,7 @@ import { OUTCOME_REASONS } from './delivery.js';
 export const MAX_TEST_RECENT = 50;
 
 /**
- * Body of `POST /api/automation/v1/validate` (DESIGN §16): an automation draft, checked as create
+ * Body of `POST /api/automation/v1/validate`: an automation draft, checked as create
  * checks it, and optionally evaluated against a sample payload and the source's recent deliveries.
  */
 export const automationValidateInputSchema = z.object({

@@ -40,7 +40,7 @@ export const rateLimitSchema = z.object({
 export type RateLimit = z.infer<typeof rateLimitSchema>;
 
 /**
- * Flow control of an automation's event runs (DESIGN §16):
+ * Flow control of an automation's event runs:
  * - `concurrency_key`: a JMESPath over the payload (e.g. `pull_request.number`); runs whose key
  *   is equal never run at once, and `on_conflict` says what a new one does while another is live:
  *   `queue` (waits its turn, the default), `cancel_previous` (the live ones end CANCELLED) or
@@ -151,7 +151,7 @@ export const automationSchema = z.object({
   llm_model: z.string().nullable(),
   selected_repository: z.string().nullable(),
   timeout_seconds: z.number().int().nullable(),
-  /** Flow control (DESIGN §16); absent on automations stored before it existed, which read as none. */
+  /** Flow control; absent on automations stored before it existed, which read as none. */
   concurrency_key: z.string().nullish(),
   on_conflict: onConflictSchema.optional(),
   debounce_seconds: z.number().int().nullish(),

@@ -34,7 +34,7 @@ export const stdioMcpServerSchema = z.object({
 });
 export type StdioMcpServer = z.infer<typeof stdioMcpServerSchema>;
 
-/** Tool-server configuration (spec 2.3). Unknown members are rejected. */
+/** Tool-server (MCP) configuration. Unknown members are rejected. */
 export const mcpConfigSchema = z.strictObject({
   sse_servers: z.array(remoteMcpServerSchema).default([]),
   stdio_servers: z.array(stdioMcpServerSchema).default([]),

@@ -14,7 +14,7 @@ export const providerTokenInputSchema = z.object({
 });
 export type ProviderTokenInput = z.input<typeof providerTokenInputSchema>;
 
-/** Body of `POST /api/add-git-providers` (spec 2.4). Unknown providers are rejected. */
+/** Body of `POST /api/add-git-providers`. Unknown providers are rejected. */
 export const providerTokensInputSchema = z.object({
   provider_tokens: z.partialRecord(providerTypeSchema, providerTokenInputSchema).default({}),
   mcp_config: mcpConfigSchema.nullish(),

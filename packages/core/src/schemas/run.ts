@@ -31,8 +31,8 @@ export const runReportSchema = z.object({
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 
-/** One execution of an automation, from an event delivery or a manual dispatch. */
-export const runSchema = z.object({
+/** The members a run has both as stored and as returned. */
+const runFieldsSchema = z.object({
   id: z.string(),
   org_id: z.string(),
   automation_id: z.string(),
@@ -52,19 +52,27 @@ export const runSchema = z.object({
   /** The agent's token usage and cost (built-in agent); `null` before it ran or for agents that report none. */
   metrics: metricsSnapshotSchema.nullish(),
   /**
-   * The value of the automation's `concurrency_key` for this run's event (DESIGN §16): runs of one
+   * The value of the automation's `concurrency_key` for this run's event (flow control): runs of one
    * automation with the same key never run at once. `null` (or absent) for none.
    */
   concurrency_key: z.string().nullish(),
   /** Why a PENDING run waits (queued behind another with its key, debounced); cleared when it starts. */
   held_reason: z.string().nullish(),
+});
+
+/**
+ * One execution of an automation, from an event delivery or a manual dispatch, as returned. Its
+ * `report` is not kept on the run: it is the answer-back feature's own record
+ * (`storage.runReports`), joined to the run when the run is shown.
+ */
+export const runSchema = runFieldsSchema.extend({
   /** What was reported back to GitHub (automations with `report_to_github`); absent or `null` for none. */
   report: runReportSchema.nullish(),
 });
 export type Run = z.infer<typeof runSchema>;
 
 /** A run as the storage adapter keeps it: a manual dispatch also keeps the payload it was given. */
-export const runRecordSchema = runSchema.extend({
+export const runRecordSchema = runFieldsSchema.extend({
   /** JSON text of a manual dispatch's payload; `null` for event runs (their delivery holds it). */
   dispatch_payload_json: z.string().nullable(),
   /** The executor (worker) that holds the RUNNING run; internal. */

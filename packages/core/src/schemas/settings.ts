@@ -38,7 +38,7 @@ const flag = (fallback: boolean) =>
     .transform((value) => value ?? fallback);
 
 /**
- * Body of `POST /api/settings` (spec 2.2). No field is required; unknown fields are ignored.
+ * Body of `POST /api/settings`. No field is required; unknown fields are ignored.
  */
 export const settingsInputSchema = z.object({
   language: optionalString,

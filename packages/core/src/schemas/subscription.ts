@@ -1,5 +1,5 @@
 /**
- * Outbound events (DESIGN §16): an org's subscribers, and the messages the platform sends them.
+ * Outbound events: an org's subscribers, and the messages the platform sends them.
  * A subscription is a URL and the event types it wants; each event it wants becomes one
  * message, signed per Standard Webhooks and retried with backoff until it is delivered, fails
  * for good, or is cancelled. Every attempt is logged on its message.

@@ -25,7 +25,7 @@ export const OUTBOUND_EVENT_TYPES = ['delivery.received', 'run.started', 'run.co
 /** An outbound message's statuses. */
 export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 
-/** What a new run does when a run of the same automation with the same concurrency key is live (DESIGN §16). */
+/** What a new run does when a run of the same automation with the same concurrency key is live (flow control). */
 export const ON_CONFLICT_POLICIES = ['queue', 'cancel_previous', 'skip'] as const;
 
 /** The built-in code-host source. */

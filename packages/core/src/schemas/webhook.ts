@@ -21,7 +21,7 @@ export const webhookSourceSchema = z
 
 const webhookSecretSchema = z.string().min(8, 'must be at least 8 characters').max(1024);
 
-/** Body of `POST /api/automation/v1/webhooks` (spec 2.5 plus DESIGN §4). */
+/** Body of `POST /api/automation/v1/webhooks`: a custom source, and how its deliveries are named, signed and deduplicated. */
 export const webhookCreateInputSchema = z.object({
   name: z.string().trim().min(1).max(200),
   source: webhookSourceSchema,

@@ -6,7 +6,7 @@ import { sealMcpConfig } from './mcp-secrets.js';
 import { emptySettingsRecord } from './settings-service.js';
 
 /**
- * Git-provider tokens (spec 2.4), one map per user. Storing merges: each provider named in the
+ * Git-provider tokens, one map per user. Storing merges: each provider named in the
  * body is set, the others stay. An entry with an empty token keeps the stored token and takes
  * the new host; with no stored token it is skipped, since a host alone cannot be used.
  */

@@ -33,7 +33,7 @@ export function emptySettingsRecord(userId: string, now: string): SettingsRecord
 }
 
 /**
- * Per-user settings (spec 2.2). Storing replaces every field except secrets and the sticky
+ * Per-user settings. Storing replaces every field except secrets and the sticky
  * `llm_model` / `llm_base_url`, which keep their stored value when omitted or `null`;
  * `""` clears a secret.
  */

@@ -27,7 +27,7 @@ export interface WebhookSecrets {
 }
 
 /**
- * Custom webhook sources (spec 2.5). They belong to the org: anyone in it can see and manage
+ * Custom webhook sources. They belong to the org: anyone in it can see and manage
  * them; another org's webhooks are invisible (404).
  */
 export class WebhooksService {

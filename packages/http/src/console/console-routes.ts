@@ -1,5 +1,5 @@
 /**
- * The web console (DESIGN §15) at `/console`: the files of `@agent-platform/console`, answered by
+ * The web console at `/console`: the files of `@agent-platform/console`, answered by
  * the shared handler (so the Fastify plugin, the Express router, the Node listener and the fetch
  * handler all serve it) before the route table is consulted. The console is not part of the API:
  * it is not in the route table, the OpenAPI document or the client's types, and needs no

@@ -8,7 +8,7 @@ import { z } from 'zod';
 /** `{"detail": "..."}`: every error except validation failures. */
 export const errorBodySchema = z.object({ detail: z.string() });
 
-/** The 422 body (spec §7). */
+/** The 422 body: FastAPI's list of validation issues, each with its `loc`, `msg` and `type`. */
 export const validationErrorBodySchema = z.object({
   detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
 });

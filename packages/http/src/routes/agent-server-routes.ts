@@ -1,5 +1,5 @@
 /**
- * The OpenHands agent-server subset at the platform's own base URL (DESIGN §13), so that an
+ * The OpenHands agent-server subset at the platform's own base URL, so that an
  * OpenHands client pointed at `agent_server_url` / `conversation_url` can follow and drive a
  * conversation: read it and its events, send follow-ups, run, pause, answer a confirmation, and
  * read the final response.

@@ -1,5 +1,5 @@
 /**
- * The OpenHands app-server endpoints the platform serves beyond its own API (DESIGN §14), so the
+ * The OpenHands app-server endpoints the platform serves beyond its own API, so the
  * published `@openhands/typescript-client` `CloudClient` works against it: V1 settings, custom
  * secrets, conversation rename / delete / download / file, the automation service's health and
  * its prompt preset. (`GET /api/keys/current` is with the other key routes.)

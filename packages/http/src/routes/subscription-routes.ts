@@ -1,5 +1,5 @@
 /**
- * Outbound-event subscriptions (`/api/automation/v1/subscriptions`, DESIGN §16): the org's
+ * Outbound-event subscriptions (`/api/automation/v1/subscriptions`): the org's
  * subscribers, the messages sent to each with their attempts, and replay. The signing secret is
  * in the answers to create and rotate only.
  * @module

@@ -36,7 +36,7 @@ import type { HttpMethod, RouteContext, RouteDefinition, RouteResponseDoc, Route
 
 /**
  * Which credential a client sends to the route: `bearer` (`Authorization: Bearer`, the default),
- * `session` (`X-Session-API-Key`: settings and provider tokens, as the spec pairs them) or `none`
+ * `session` (`X-Session-API-Key`: settings and provider tokens) or `none`
  * (health, readiness, the OpenAPI document, inbound events). The server takes either key header
  * on every route that needs one; this says which one a client should prefer.
  */

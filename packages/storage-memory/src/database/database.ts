@@ -14,13 +14,13 @@ import type {
   OutboundMessageRecord,
   ProviderTokensRecord,
   RunRecord,
+  RunReport,
   SandboxRecord,
   SettingsRecord,
   StartTaskRecord,
   SubscriptionRecord,
   WebhookRecord,
 } from '@agent-platform/core';
-import { FINAL_RUN_STATUSES } from '@agent-platform/core';
 import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey } from './keys.js';
 import { TextStore, type StoredText } from './stored-text.js';
 import { AgeIndex, AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
@@ -32,6 +32,18 @@ export interface DedupClaimRow {
   readonly key: string;
   readonly delivery_id: string;
   readonly expires_at: string;
+}
+
+/**
+ * A run's GitHub report as stored, one per run (run ids are unique across orgs): with its org, to
+ * answer only that org, and its run's `created_at` (which never changes), to order the owed
+ * ones as their runs are ordered.
+ */
+export interface RunReportRow {
+  readonly org_id: string;
+  readonly run_id: string;
+  readonly run_created_at: string;
+  readonly report: RunReport;
 }
 
 /**
@@ -81,7 +93,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
   // Only RUNNING runs, by org: the size of an org's group is its count against the per-org limit,
   // so a claim checks it in O(1) whatever the org's history.
   const runningRunsByOrg = new GroupIndex<RunRecord>((row) => (row.status === 'RUNNING' ? row.org_id : undefined));
-  // Flow control (DESIGN §16): an automation's live (PENDING or RUNNING) runs by concurrency key,
+  // Flow control: an automation's live (PENDING or RUNNING) runs by concurrency key,
   // oldest first, so `listLive` never reads finished runs ...
   const liveRunsByKey = new OrderedIndex<RunRecord>({
     keyOf: (row) =>
@@ -100,11 +112,11 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     timeOf: (row) => row.created_at,
     order: 'oldest-first',
   });
-  // Final runs that still owe their GitHub outcome comment (a worker died before posting it),
-  // oldest first: the reporters' sweep reads only these.
-  const runsWithReportDue = new OrderedIndex<RunRecord>({
-    keyOf: (row) => (row.report?.comment_due === true && FINAL_RUN_STATUSES.includes(row.status) ? 'due' : undefined),
-    timeOf: (row) => row.created_at,
+  // Reports that still owe their GitHub outcome comment, oldest run first: the reporters' sweep
+  // reads only these (and skips those whose run has not ended), never the reports paid.
+  const runReportsDue = new OrderedIndex<RunReportRow>({
+    keyOf: (row) => (row.report.comment_due === true ? ALL : undefined),
+    timeOf: (row) => row.run_created_at,
     order: 'oldest-first',
   });
   const deliveriesByOrg = new OrderedIndex<DeliveryRow>({
@@ -180,10 +192,8 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>(
-      (row) => row.id,
-      [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation, runsWithReportDue],
-    ),
+    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation]),
+    runReports: new Table<RunReportRow>((row) => row.run_id, [runReportsDue]),
     deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
       release: (row) => {
         if (row.payload_json !== null) texts.release(row.payload_json);
@@ -218,7 +228,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     liveRunsByKey,
     runningRunsByKey,
     countedRunsByAutomation,
-    runsWithReportDue,
+    runReportsDue,
     deliveriesByOrg,
     deliveriesByAge,
     dedupClaimsByExpiry,

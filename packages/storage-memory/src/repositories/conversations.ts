@@ -1,10 +1,11 @@
 /**
- * Conversations, listed per user in cursor pages, and their events: an append-only log per
- * conversation whose index is `seq`, paged by `seq`.
+ * Conversations, listed per user in cursor pages and changed by a guarded patch, and their
+ * events: an append-only log per conversation whose index is `seq`, paged by `seq`.
  * @module
  */
 import { StorageConflictError } from '@agent-platform/core';
-import type { ConversationEvent, ConversationsRepository } from '@agent-platform/core';
+import { applyConversationPatch } from '@agent-platform/core/adapter-kit';
+import type { AppConversationRecord, ConversationEvent, ConversationGuard, ConversationPatch, ConversationsRepository } from '@agent-platform/core';
 import { readView, type Access } from '../database/access.js';
 import { cloneJson } from '../database/clone-json.js';
 import type { Database } from '../database/database.js';
@@ -41,9 +42,30 @@ function deleteConversation(db: Database, id: string): boolean {
   return db.conversations.delete(id);
 }
 
+/**
+ * Writes the patch to the live conversation when the guard allows it, and returns the row now
+ * stored (the caller copies it). Run under the write lock, so the version compared is the one
+ * written over: of concurrent guarded patches from one version, exactly one lands.
+ */
+function patchConversation(db: Database, id: string, patch: ConversationPatch, guard: ConversationGuard): AppConversationRecord | null {
+  // A new object: the undo log may hold the stored row as a pre-image.
+  const next = applyConversationPatch(db.conversations.live.get(id), patch, guard);
+  if (next !== null) db.conversations.put(next);
+  return next;
+}
+
 export function conversationsRepository(db: Database, access: Access): ConversationsRepository {
   return {
     ...userOwnedRepository(db.conversations, db.conversationsByUser, access, 'A conversation'),
+    async patch(id, patch, guard = {}) {
+      // Copied before queueing, so changes the caller makes while the write waits do not land.
+      const changes = cloneJson(patch);
+      const rule = cloneJson(guard);
+      return access.write(() => {
+        const next = patchConversation(db, id, changes, rule);
+        return next === null ? null : cloneJson(next);
+      });
+    },
     async appendEvents(conversationId, events) {
       const rows = events.map(cloneJson);
       return access.write(() => appendEvents(db, conversationId, rows));

@@ -12,6 +12,7 @@ import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository } from './deliveries.js';
 import { githubLinksRepository } from './github-links.js';
 import { outboundMessagesRepository } from './outbound-messages.js';
+import { runReportsRepository } from './run-reports.js';
 import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
@@ -31,6 +32,7 @@ export function createRepositories(db: Database, access: Access): StorageReposit
     githubLinks: githubLinksRepository(db, access),
     sandboxes: sandboxesRepository(db, access),
     conversations: conversationsRepository(db, access),
+    runReports: runReportsRepository(db, access),
     startTasks: startTasksRepository(db, access),
     subscriptions: subscriptionsRepository(db, access),
     outboundMessages: outboundMessagesRepository(db, access),

@@ -58,20 +58,6 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
     async listByAutomation(orgId, automationId, options) {
       return offsetPage(readView(access, db.runs).ordered(db.runsByAutomation, pairKey(orgId, automationId)), options);
     },
-    async setReport(orgId, id, report) {
-      const copy = cloneJson(report);
-      return access.write(() => {
-        const current = db.runs.live.get(id);
-        if (current === undefined || current.org_id !== orgId) return null;
-        // A new object: the undo log may hold `current` as a pre-image.
-        const next = { ...current, report: copy };
-        db.runs.put(next);
-        return cloneJson(next);
-      });
-    },
-    async listReportsDue(limit) {
-      return readView(access, db.runs).ordered(db.runsWithReportDue, 'due').page(0, limit).map(cloneJson);
-    },
     async listByStatus(status, limit) {
       return readView(access, db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
     },

@@ -5,11 +5,12 @@
 import { SANDBOX_STATUSES, type SandboxesRepository, type SandboxStatus } from '@agent-platform/core';
 import { readView, type Access } from '../database/access.js';
 import type { Database } from '../database/database.js';
-import { userOwnedRepository } from './user-owned.js';
+import { replaceWhole, userOwnedRepository } from './user-owned.js';
 
 export function sandboxesRepository(db: Database, access: Access): SandboxesRepository {
   return {
     ...userOwnedRepository(db.sandboxes, db.sandboxesByUser, access, 'A sandbox'),
+    ...replaceWhole(db.sandboxes, access),
     async delete(id) {
       return access.write(() => db.sandboxes.delete(id));
     },

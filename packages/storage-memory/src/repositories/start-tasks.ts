@@ -5,8 +5,8 @@
 import type { StartTasksRepository } from '@agent-platform/core';
 import type { Access } from '../database/access.js';
 import type { Database } from '../database/database.js';
-import { userOwnedRepository } from './user-owned.js';
+import { replaceWhole, userOwnedRepository } from './user-owned.js';
 
 export function startTasksRepository(db: Database, access: Access): StartTasksRepository {
-  return userOwnedRepository(db.startTasks, db.startTasksByUser, access, 'A start task');
+  return { ...userOwnedRepository(db.startTasks, db.startTasksByUser, access, 'A start task'), ...replaceWhole(db.startTasks, access) };
 }

@@ -1,6 +1,7 @@
 /**
  * What sandboxes, conversations and start tasks have in common: records a user created, looked
- * up by id, listed per user newest first in cursor pages, and replaced whole.
+ * up by id and listed per user newest first in cursor pages. Sandboxes and start tasks are also
+ * replaced whole ({@link replaceWhole}); conversations change only by a guarded patch.
  * @module
  */
 import type { CursorOptions, CursorPage } from '@agent-platform/core';
@@ -20,7 +21,6 @@ export interface UserOwnedRepository<V> {
   insert(record: V): Promise<void>;
   get(id: string): Promise<V | null>;
   listByUser(userId: string, options: CursorOptions): Promise<CursorPage<V>>;
-  update(record: V): Promise<boolean>;
 }
 
 /**
@@ -39,6 +39,12 @@ export function userOwnedRepository<V extends UserOwnedRecord>(table: Table<V>, 
     async listByUser(userId, options) {
       return cursorPage(readView(access, table).ordered(byUser, userId), options);
     },
+  };
+}
+
+/** `update` of records replaced whole: false when none is stored under the id. */
+export function replaceWhole<V>(table: Table<V>, access: Access): { update(record: V): Promise<boolean> } {
+  return {
     async update(record) {
       const row = cloneJson(record);
       return access.write(() => replace(table, row));

@@ -1,5 +1,5 @@
 /**
- * Outbound events and per-automation flow control (DESIGN §16).
+ * Outbound events and per-automation flow control.
  *
  * - `subscriptions`: an org's subscribers, listed oldest first; the fan-out's "enabled ones of an
  *   org" reads the org's few rows through the same index.

@@ -8,6 +8,8 @@ import { runQueueMigration } from './0002_run_queue.js';
 import { outboundAndFlowControlMigration } from './0003_outbound_and_flow_control.js';
 import { deliveryPayloadsMigration } from './0004_delivery_payloads.js';
 import { runReportsDueMigration } from './0005_run_reports_due.js';
+import { conversationVersionsMigration } from './0006_conversation_versions.js';
+import { runReportsMigration } from './0007_run_reports.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -18,4 +20,6 @@ export const MIGRATIONS: readonly Migration[] = [
   outboundAndFlowControlMigration,
   deliveryPayloadsMigration,
   runReportsDueMigration,
+  conversationVersionsMigration,
+  runReportsMigration,
 ];

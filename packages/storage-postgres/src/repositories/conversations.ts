@@ -2,15 +2,31 @@
  * Conversations and their events. An append takes its seqs from the conversation's `next_seq`
  * with UPDATE ... RETURNING and inserts the events in the same statement: the row lock queues
  * concurrent appends, so none share or skip a seq, and an unknown conversation updates no row.
+ *
+ * A patch is one UPDATE too: it merges the given members into `data` (a top-level `||`, so the
+ * members it does not name keep what the latest write left) and bumps the `version` column,
+ * comparing it first when guarded. A patch that waited for another's row lock re-reads the row it
+ * waited for (READ COMMITTED), so neither undoes the other, and a guard naming the version both
+ * read lets only the first through. The version lives in its column only, and reads add it.
  * @module
  */
 import { StorageConflictError } from '@agent-platform/core';
-import { checkPageLimit, decodeSeqPage, encodeSeqPage } from '@agent-platform/core/adapter-kit';
+import { checkPageLimit, conversationPatchOf, decodeSeqPage, encodeSeqPage } from '@agent-platform/core/adapter-kit';
 import type { AppConversationRecord, ConversationEvent, ConversationsRepository } from '@agent-platform/core';
 import { fromJsonb, toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
 import { insertOrConflict, recordOf, recordsOf, type DataRow } from './rows.js';
 import { userPage } from './user-pages.js';
+
+/** The record as read: `data` with the version from its column. */
+export const CONVERSATION_RECORD = `(data || jsonb_build_object('version', version))::text`;
+
+/** `$4` the guard's version, or NULL for none; `$3` the new `created_at`, or NULL to keep it. */
+const PATCH = `
+UPDATE agent_platform.conversations
+SET data = data || $2::jsonb, created_at = coalesce($3::timestamptz, created_at), version = version + 1
+WHERE id = $1 AND ($4::int IS NULL OR version = $4::int)
+RETURNING ${CONVERSATION_RECORD} AS data`;
 
 const APPEND = `
 WITH bumped AS (
@@ -40,27 +56,23 @@ export function conversationsRepository(sql: Sql): ConversationsRepository {
     async insert(record) {
       await insertOrConflict(
         sql,
-        `INSERT INTO agent_platform.conversations (id, user_id, created_at, data) VALUES ($1, $2, $3, $4::jsonb)
+        `INSERT INTO agent_platform.conversations (id, user_id, created_at, version, data) VALUES ($1, $2, $3, $4, $5::jsonb - 'version')
          ON CONFLICT DO NOTHING RETURNING 1`,
-        [toText(record.id), toText(record.created_by_user_id), record.created_at, toJsonb(record)],
+        [toText(record.id), toText(record.created_by_user_id), record.created_at, record.version, toJsonb(record)],
         `A conversation with id ${record.id} already exists`,
       );
     },
     async get(id) {
-      const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.conversations WHERE id = $1', [toText(id)]);
+      const { rows } = await sql.query<DataRow>(`SELECT ${CONVERSATION_RECORD} AS data FROM agent_platform.conversations WHERE id = $1`, [toText(id)]);
       return recordOf<AppConversationRecord>(rows);
     },
     async listByUser(userId, options) {
-      return userPage<AppConversationRecord>(sql, 'agent_platform.conversations', userId, options);
+      return userPage<AppConversationRecord>(sql, 'agent_platform.conversations', userId, options, CONVERSATION_RECORD);
     },
-    async update(record) {
-      const { rowCount } = await sql.query('UPDATE agent_platform.conversations SET user_id = $2, created_at = $3, data = $4::jsonb WHERE id = $1', [
-        toText(record.id),
-        toText(record.created_by_user_id),
-        record.created_at,
-        toJsonb(record),
-      ]);
-      return rowCount > 0;
+    async patch(id, patch, guard = {}) {
+      const written = conversationPatchOf(patch);
+      const { rows } = await sql.query<DataRow>(PATCH, [toText(id), toJsonb(written), written.created_at ?? null, guard.version ?? null]);
+      return recordOf<AppConversationRecord>(rows);
     },
     async appendEvents(conversationId, events) {
       // Serialized now: what is stored and what is returned are both this text, read back.

@@ -11,6 +11,7 @@ import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository, type ClaimHooks, type DeliveryBatcher } from './deliveries.js';
 import { githubLinksRepository } from './github-links.js';
 import { outboundMessagesRepository } from './outbound-messages.js';
+import { runReportsRepository } from './run-reports.js';
 import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
@@ -34,6 +35,7 @@ export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: Delive
     githubLinks: githubLinksRepository(sql),
     sandboxes: sandboxesRepository(sql),
     conversations: conversationsRepository(sql),
+    runReports: runReportsRepository(sql),
     startTasks: startTasksRepository(sql),
     subscriptions: subscriptionsRepository(sql),
     outboundMessages: outboundMessagesRepository(sql),

@@ -47,14 +47,6 @@ export const LIST_LIVE = {
    ORDER BY (data->>'concurrency_key'), created_at, id`,
 } as const;
 
-/**
- * Final runs that owe their outcome comment, oldest first: spelled as the partial index
- * `runs_report_due` is (its flag and status list), so the planner reads only it.
- */
-export const LIST_REPORTS_DUE = `SELECT data::text AS data FROM agent_platform.runs
-   WHERE (data->'report'->>'comment_due') = 'true' AND status IN ('COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED')
-   ORDER BY created_at, id LIMIT $1`;
-
 /** The members of `patch` a transition writes: those of `RUN_PATCH_FIELDS` that are not `undefined`. */
 export function runPatchOf(patch: RunPatch): RunPatch {
   const written: Record<string, unknown> = {};
@@ -101,10 +93,6 @@ export function runsRepository(sql: Sql): RunsRepository {
         toText(status),
         Math.max(0, Math.floor(limit)),
       ]);
-      return recordsOf<RunRecord>(rows);
-    },
-    async listReportsDue(limit) {
-      const { rows } = await sql.query<DataRow>(LIST_REPORTS_DUE, [Math.max(0, Math.floor(limit))]);
       return recordsOf<RunRecord>(rows);
     },
     async listLive(orgId, automationId, concurrencyKey) {
@@ -156,16 +144,6 @@ export function runsRepository(sql: Sql): RunsRepository {
           toJsonb(written),
           ...(typeof guard.leaseOwner === 'string' ? [toText(guard.leaseOwner)] : []),
         ],
-      );
-      return recordOf<RunRecord>(rows);
-    },
-    async setReport(orgId, id, report) {
-      // Only the `report` member: concurrent transitions of the same row keep what they write.
-      const { rows } = await sql.query<DataRow>(
-        `UPDATE agent_platform.runs SET data = jsonb_set(data, '{report}', $3::jsonb)
-         WHERE id = $1 AND org_id = $2
-         RETURNING data::text AS data`,
-        [toText(id), toText(orgId), toJsonb(report)],
       );
       return recordOf<RunRecord>(rows);
     },

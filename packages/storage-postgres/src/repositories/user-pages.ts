@@ -15,12 +15,15 @@ export type UserTable = 'agent_platform.sandboxes' | 'agent_platform.conversatio
 /**
  * One page of `userId`'s records in `table`, newest first, then by id descending. One row more
  * than the page is read, to know whether another page follows.
+ * @param record - The record's JSON text as selected, for a table that keeps part of it in
+ *   columns (conversations: their version).
  */
 export async function userPage<T extends { created_at: string; id: string }>(
   sql: Sql,
   table: UserTable,
   userId: string,
   options: CursorOptions,
+  record = 'data::text',
 ): Promise<CursorPage<T>> {
   const limit = checkPageLimit(options.limit);
   const cursor = options.pageId === undefined ? undefined : decodePageCursor(options.pageId);
@@ -28,12 +31,12 @@ export async function userPage<T extends { created_at: string; id: string }>(
   try {
     ({ rows } = cursor
       ? await sql.query<DataRow>(
-          `SELECT data::text AS data FROM ${table}
+          `SELECT ${record} AS data FROM ${table}
            WHERE user_id = $1 AND (created_at, id) < ($2::timestamptz, $3)
            ORDER BY created_at DESC, id DESC LIMIT $4`,
           [toText(userId), cursor.createdAt, toText(cursor.id), limit + 1],
         )
-      : await sql.query<DataRow>(`SELECT data::text AS data FROM ${table} WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
+      : await sql.query<DataRow>(`SELECT ${record} AS data FROM ${table} WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
           toText(userId),
           limit + 1,
         ]));

@@ -1,5 +1,5 @@
 /**
- * Conformance: the `RunQueue` (DESIGN §11) — claims oldest first within the per-org and global
+ * Conformance: the `RunQueue` — claims oldest first within the per-org and global
  * limits counted over every process, leases that are renewed, completed, released and recovered.
  * @module
  */
@@ -158,7 +158,7 @@ export function describeRunQueue(ctx: QueueSuiteContext): void {
       });
     });
 
-    describe('claim and concurrency keys (DESIGN §16)', () => {
+    describe('claim and concurrency keys', () => {
       const until = new Date(NOW.getTime() + LEASE_MS).toISOString();
       const done = { status: 'COMPLETED' as const, error_detail: null, completed_at: fixtureTime(500) };
 

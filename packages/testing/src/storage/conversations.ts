@@ -1,6 +1,7 @@
 /**
- * Conformance: `conversations` repository and its events. Conversations are looked up by id and
- * listed per user, newest first, in cursor pages. Events are appended under a `seq` the adapter
+ * Conformance: `conversations` repository and its events. Conversations are looked up by id,
+ * listed per user, newest first, in cursor pages, and changed by a guarded patch
+ * (`conversation-patches.ts`). Events are appended under a `seq` the adapter
  * assigns — from 0, without gaps, even when appends race — and listed in `seq` order.
  * @module
  */
@@ -10,6 +11,7 @@ import { StorageConflictError } from '@agent-platform/core';
 import type { AppConversationRecord, ConversationEvent } from '@agent-platform/core';
 import { fixtureTime, makeConversationEvent, makeConversationRecord, makeStartTaskRecord, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
+import { describeConversationPatches } from './conversation-patches.js';
 import { GARBLED_PAGE_IDS, collectPages, expectInvalidPageId, expectPageShape, itListsByUserNewestFirst } from './paging.js';
 
 /** Events for `conversationId`, without `seq` (as `appendEvents` takes them). */
@@ -78,34 +80,7 @@ export function describeConversations(ctx: SuiteContext): void {
       list: (adapter, userId, options) => adapter.conversations.listByUser(userId, options),
     });
 
-    it('update replaces the stored record and returns true', async () => {
-      const record = makeConversationRecord({ execution_status: 'idle', pr_number: [] });
-      await ctx.adapter.conversations.insert(record);
-      const finished: AppConversationRecord = {
-        ...record,
-        execution_status: 'finished',
-        sandbox_status: 'PAUSED',
-        title: 'Fixed the flaky test',
-        pr_number: [7, 8],
-        updated_at: fixtureTime(60),
-      };
-      expect(await ctx.adapter.conversations.update(finished)).toBe(true);
-      expect(await ctx.adapter.conversations.get(record.id)).toEqual(finished);
-      expect(await ctx.adapter.conversations.listByUser(record.created_by_user_id, { limit: 10 })).toEqual({
-        items: [finished],
-        nextPageId: null,
-      });
-    });
-
-    it('update returns false for an unknown id and stores nothing', async () => {
-      const record = makeConversationRecord();
-      expect(await ctx.adapter.conversations.update(record)).toBe(false);
-      expect(await ctx.adapter.conversations.get(record.id)).toBeNull();
-      expect(await ctx.adapter.conversations.listByUser(record.created_by_user_id, { limit: 10 })).toEqual({
-        items: [],
-        nextPageId: null,
-      });
-    });
+    describeConversationPatches(ctx);
 
     it('appendEvents numbers events from 0 on, continues after the last stored one, and returns them as stored', async () => {
       const conversation = makeConversationRecord();

@@ -284,16 +284,20 @@ export function describeCopies(ctx: SuiteContext): void {
       });
     });
 
-    it('conversation records are copied on insert, on update and on every read', async () => {
+    it('conversation records are copied on insert, on patch and on every read', async () => {
       const record = makeConversationRecord();
       const inserted = structuredClone(record);
       await ctx.adapter.conversations.insert(record);
       scribbleConversation(record);
       expect(await ctx.adapter.conversations.get(inserted.id)).toEqual(inserted);
-      const updated: AppConversationRecord = { ...structuredClone(inserted), execution_status: 'finished' };
-      const expected = structuredClone(updated);
-      await ctx.adapter.conversations.update(updated);
-      scribbleConversation(updated);
+      const patch = { execution_status: 'finished' as const, pr_number: [5] };
+      const expected: AppConversationRecord = { ...structuredClone(inserted), ...structuredClone(patch), version: 1 };
+      const pending = ctx.adapter.conversations.patch(inserted.id, patch);
+      // Changed while the write may still wait its turn: what lands is what was given.
+      patch.pr_number.push(999);
+      const patched = await pending;
+      expect(patched).toEqual(expected);
+      if (patched) scribbleConversation(patched);
       const byId = await ctx.adapter.conversations.get(expected.id);
       const { items } = await ctx.adapter.conversations.listByUser(expected.created_by_user_id, { limit: 10 });
       for (const returned of [byId, ...items]) if (returned) scribbleConversation(returned);

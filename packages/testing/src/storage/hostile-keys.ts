@@ -91,7 +91,8 @@ async function expectNothingFound(repos: StorageRepositories, key: string, orgId
 
   expect(await repos.conversations.get(key)).toBeNull();
   expect(await repos.conversations.listByUser(key, { limit: 10 })).toEqual({ items: [], nextPageId: null });
-  expect(await repos.conversations.update(makeConversationRecord({ id: key }))).toBe(false);
+  expect(await repos.conversations.patch(key, { title: 'renamed' })).toBeNull();
+  expect(await repos.conversations.patch(key, { title: 'renamed' }, { version: 0 })).toBeNull();
   expect(await repos.conversations.listEvents(key, { limit: 10 })).toEqual({ items: [], nextPageId: null });
   const { seq: _seq, ...event } = makeConversationEvent({ conversation_id: key });
   await expect(repos.conversations.appendEvents(key, [event])).rejects.toBeInstanceOf(StorageConflictError);
@@ -174,7 +175,9 @@ export function describeHostileKeys(ctx: SuiteContext): void {
       const { seq: _seq, ...event } = makeConversationEvent({ conversation_id: conversation.id });
       expect(await ctx.adapter.conversations.appendEvents(conversation.id, [event])).toEqual([{ ...event, seq: 0 }]);
       expect(await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).toEqual({ items: [{ ...event, seq: 0 }], nextPageId: null });
-      expect(await ctx.adapter.conversations.listByUser(userId, { limit: 10 })).toEqual({ items: [conversation], nextPageId: null });
+      const renamed = { ...conversation, title: text, version: 1 };
+      expect(await ctx.adapter.conversations.patch(conversation.id, { title: text }, { version: 0 })).toEqual(renamed);
+      expect(await ctx.adapter.conversations.listByUser(userId, { limit: 10 })).toEqual({ items: [renamed], nextPageId: null });
 
       const task = makeStartTaskRecord({ id: `${uniqueId('task')}${text}`, created_by_user_id: userId });
       await ctx.adapter.startTasks.insert(task);

@@ -220,8 +220,9 @@ export function describeHostileRecords(ctx: SuiteContext): void {
     const [conversation] = conversations;
     if (!conversation) throw new Error('no conversation');
     expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(conversation);
-    const updated = { ...conversation, title: `${conversation.title}\u0000\udc00` };
-    expect(await ctx.adapter.conversations.update(updated)).toBe(true);
+    const title = `${conversation.title}\u0000\udc00`;
+    const updated = { ...conversation, title, version: conversation.version + 1 };
+    expect(await ctx.adapter.conversations.patch(conversation.id, { title }, { version: conversation.version })).toEqual(updated);
     expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(updated);
 
     const events = HOSTILE_TEXTS.map((text) => {

@@ -1,5 +1,5 @@
 /**
- * Conformance: `outboundMessages` repository (DESIGN §16) — inserted in batches (all or nothing),
+ * Conformance: `outboundMessages` repository (outbound events) — inserted in batches (all or nothing),
  * listed per subscription newest first, changed only by a compare-and-set `transition`. Claims
  * (`claimDue`) have their own group, in `outbound-claims.ts`.
  * @module

@@ -1,6 +1,6 @@
 /**
  * Conformance: `runs.transition`, the compare-and-set every run status change goes through
- * (DESIGN §11). It writes only when the run is in a state the guard allows; final statuses never
+ * in the run state machine. It writes only when the run is in a state the guard allows; final statuses never
  * change; of concurrent transitions from one state exactly one wins.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Conformance: `subscriptions` repository (DESIGN §16). Scoped by org; listed oldest first; the
+ * Conformance: `subscriptions` repository (outbound events). Scoped by org; listed oldest first; the
  * enabled ones of an org for the fan-out; a delete takes the subscription's messages with it.
  * @module
  */

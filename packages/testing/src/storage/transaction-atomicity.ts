@@ -210,7 +210,7 @@ export function describeTransactionAtomicity(ctx: SuiteContext): void {
       expect(await tx.sandboxes.delete(deletedSandbox.id)).toBe(true);
       await tx.conversations.insert(newConversation);
       await tx.conversations.appendEvents(newConversation.id, eventsFor(newConversation.id, 2));
-      expect(await tx.conversations.update({ ...conversation, title: 'renamed', execution_status: 'error' })).toBe(true);
+      expect(await tx.conversations.patch(conversation.id, { title: 'renamed', execution_status: 'error' }, { version: 0 })).toMatchObject({ version: 1 });
       const appended = await tx.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 3));
       expect(appended.map((event) => event.seq)).toEqual([2, 3, 4]);
       await tx.startTasks.insert(newTask);

@@ -73,7 +73,7 @@ export function describeTransactionIsolation(ctx: SuiteContext): void {
       async (tx) => {
         await tx.sandboxes.insert(makeSandboxRecord({ created_by_user_id: userId, created_at: fixtureTime(2) }));
         await tx.sandboxes.delete(sandbox.id);
-        await tx.conversations.update({ ...conversation, title: 'renamed' });
+        await tx.conversations.patch(conversation.id, { title: 'renamed' });
         await tx.conversations.appendEvents(conversation.id, eventsFor(conversation.id, 2));
         await tx.conversations.insert(newConversation);
         await tx.conversations.appendEvents(newConversation.id, eventsFor(newConversation.id, 1));

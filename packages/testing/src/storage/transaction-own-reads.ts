@@ -30,6 +30,7 @@ export function describeTransactionOwnReads(ctx: SuiteContext): void {
     const sandbox = makeSandboxRecord({ created_by_user_id: userId });
     const conversation = makeConversationRecord({ created_by_user_id: userId });
     const task = makeStartTaskRecord({ created_by_user_id: userId });
+    const renamed = { ...conversation, title: 'renamed', version: 1 };
     const events = eventsFor(conversation.id, 3);
     await ctx.adapter.transaction(async (tx) => {
       await tx.sandboxes.insert(sandbox);
@@ -42,7 +43,9 @@ export function describeTransactionOwnReads(ctx: SuiteContext): void {
 
       await tx.conversations.insert(conversation);
       expect(await tx.conversations.get(conversation.id)).toEqual(conversation);
-      expect(await tx.conversations.listByUser(userId, { limit: 10 })).toEqual({ items: [conversation], nextPageId: null });
+      expect(await tx.conversations.patch(conversation.id, { title: 'renamed' }, { version: 0 })).toEqual(renamed);
+      expect(await tx.conversations.get(conversation.id)).toEqual(renamed);
+      expect(await tx.conversations.listByUser(userId, { limit: 10 })).toEqual({ items: [renamed], nextPageId: null });
       await tx.conversations.appendEvents(conversation.id, events.slice(0, 2));
       await tx.conversations.appendEvents(conversation.id, events.slice(2));
       const first = await tx.conversations.listEvents(conversation.id, { limit: 2 });
@@ -59,7 +62,7 @@ export function describeTransactionOwnReads(ctx: SuiteContext): void {
       expect(await tx.startTasks.listByUser(userId, { limit: 10 })).toEqual({ items: [ready], nextPageId: null });
     });
     expect(await ctx.adapter.sandboxes.get(sandbox.id)).toBeNull();
-    expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(conversation);
+    expect(await ctx.adapter.conversations.get(conversation.id)).toEqual(renamed);
     expect((await ctx.adapter.conversations.listEvents(conversation.id, { limit: 10 })).items).toEqual(numbered(events));
     expect((await ctx.adapter.startTasks.get(task.id))?.status).toBe('READY');
   });
