@@ -97,7 +97,7 @@ async function finishedRun(p: AgentPlatform, automationId: string, principal = a
   return (await p.automations.listRuns(principal, automationId, { limit: 10, offset: 0 })).runs[0]!;
 }
 
-/** A reporter of its own over an engine's context and settings (its executor's is not reachable from outside). */
+/** A reporter of its own over an engine's context and settings (the engine's own is not reachable from outside). */
 const reporterOf = (engine: AgentPlatform) =>
   new GitHubRunReporter((engine as unknown as { executor: { context: never } }).executor.context, {
     settingsOf: (userId) => engine.settings.agentSettings(userId),
@@ -107,7 +107,13 @@ const reporterOf = (engine: AgentPlatform) =>
 /** Waits (up to 15 s) until no run owes its outcome comment. */
 async function untilNoneOwed(storage: StorageAdapter): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while ((await storage.runs.listReportsDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while ((await storage.runReports.listDue(10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Polls `check` every 50 ms until it holds, for at most `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 const reporting = (principal = alice) =>
@@ -156,6 +162,30 @@ describe('report_to_github', () => {
     expect(comment!.body).toContain(run.error_detail!);
   });
 
+  it('a run cancelled over the API while its agent works is answered at once, by whoever cancelled it', async () => {
+    const p = await setup('echo "working on it"; sleep 60');
+    const issue = github.addIssue('acme/app', { title: 'Slow one' });
+    const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
+    const automation = await reporting();
+    const [runId] = (await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } })).runs_created;
+    const run = () => p.automations.getRun(alice, runId!);
+    // The agent is at work: the run is RUNNING with its conversation, and the 👀 reaction is there.
+    await until(async () => (await run()).conversation_id !== null && github.reactions('acme/app', { comment: asked }).length > 0, 15_000);
+    expect((await run()).status).toBe('RUNNING');
+
+    const cancelledAt = Date.now();
+    expect((await p.automations.cancelRun(alice, runId!)).status).toBe('CANCELLED');
+    const mine = () => github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
+    // Within seconds (a sweep would take minutes): bounded far above the few GitHub calls it takes.
+    await until(() => mine().length > 0, 10_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(10_000);
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]!.body).toContain('**Answer comments** ⏹️ was cancelled');
+    await p.executor!.idle();
+    expect(await run()).toMatchObject({ status: 'CANCELLED', report: { comment_id: mine()[0]!.id, comment_due: false } });
+    expect(mine()).toHaveLength(1);
+  });
+
   it('a refused token is recorded on the run, which still COMPLETES', async () => {
     const p = await setup();
     const issue = github.addIssue('acme/locked');
@@ -195,15 +225,15 @@ describe('report_to_github', () => {
     expect(mine()).toHaveLength(1);
 
     // As a worker that posted the comment but died before storing its id would leave it.
-    await p.storage.runs.setReport(alice.orgId, run.id, { ...run.report!, comment_id: null, comment_url: null });
+    await p.storage.runReports.put(alice.orgId, run.id, { ...run.report!, comment_id: null, comment_url: null });
     const record = (await p.storage.runs.get(alice.orgId, run.id))!;
     const reporter = reporterOf(p);
     await p.automations.update(alice, automation.id, { name: 'Answer comments, renamed' });
     reporter.finished(record);
-    await reporter.idle();
+    await p.executor!.idle();
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('**Answer comments, renamed** ✅ completed.');
-    expect((await p.storage.runs.get(alice.orgId, run.id))!.report).toMatchObject({ comment_id: mine()[0]!.id, error: null });
+    expect(await p.storage.runReports.get(alice.orgId, run.id)).toMatchObject({ comment_id: mine()[0]!.id, error: null });
   });
 
   it('a comment owed by a worker that died after the run ended is posted by a later executor’s sweep, once', async () => {
@@ -234,9 +264,9 @@ describe('report_to_github', () => {
     expect(claimed?.id).toBe(runId);
     const ref = { orgId: alice.orgId, id: runId! };
     const owed = { target: `acme/app#${issue}`, reaction: 'added' as const, comment_id: null, comment_url: null, error: null, comment_due: true };
-    await storage.runs.setReport(ref.orgId, ref.id, { ...owed, updated_at: new Date().toISOString() });
+    await storage.runReports.put(ref.orgId, ref.id, { ...owed, updated_at: new Date().toISOString() });
     await storage.runQueue.complete('wkr_dead', ref, { status: 'COMPLETED', error_detail: null, completed_at: new Date().toISOString() });
-    expect((await storage.runs.listReportsDue(10)).map((run) => run.id)).toEqual([runId]);
+    expect((await storage.runReports.listDue(10)).map(({ run }) => run.id)).toEqual([runId]);
     const mine = () => github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
 
     // An executor starting at once leaves it alone (the dying worker's comment may be under way)...
@@ -249,8 +279,7 @@ describe('report_to_github', () => {
     await untilNoneOwed(storage);
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('**Answer comments** ✅ completed.');
-    const run = (await storage.runs.get(ref.orgId, ref.id))!;
-    expect(run.report).toMatchObject({ comment_id: mine()[0]!.id, comment_due: false, error: null, reaction: 'added' });
+    expect(await storage.runReports.get(ref.orgId, ref.id)).toMatchObject({ comment_id: mine()[0]!.id, comment_due: false, error: null, reaction: 'added' });
     expect(await reporterOf(later).sweep()).toBe(0);
     expect(mine()).toHaveLength(1);
   });
@@ -280,7 +309,7 @@ describe('report_to_github', () => {
     await untilNoneOwed(storage);
     const comments = github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
     expect(comments).toHaveLength(1);
-    expect((await storage.runs.get(alice.orgId, run.id))!.report).toMatchObject({ comment_id: comments[0]!.id, comment_due: false, error: null });
+    expect(await storage.runReports.get(alice.orgId, run.id)).toMatchObject({ comment_id: comments[0]!.id, comment_due: false, error: null });
   });
 
   it('an event without a thread says so; other automations report nothing', async () => {
