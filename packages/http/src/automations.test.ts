@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '@agent-platform/core';
 import { BINDINGS, startHarness, type Harness } from '../test-support/harness.js';
 
 const BASE = '/api/automation/v1';
@@ -89,6 +90,31 @@ describe.each(BINDINGS)('automations API on %s', (binding) => {
     expect(got.status).toBe(200);
     expect(got.json).toEqual((await api.request('GET', `${BASE}/${created.json.id}/runs`)).json.runs[0]);
     expect((await api.request('GET', `${BASE}/runs/run_unknown`)).status).toBe(404);
+  });
+
+  it("shows a run's GitHub report, a record of its own, beside the run: one run, the runs list and a cancel; null for none", async () => {
+    const created = await api.request('POST', BASE, { json: valid });
+    const reported = await api.request('POST', `${BASE}/${created.json.id}/dispatch`);
+    const quiet = await api.request('POST', `${BASE}/${created.json.id}/dispatch`);
+    expect(reported.json.report).toBeNull();
+    const report: RunReport = {
+      target: 'acme/app#7',
+      reaction: 'added',
+      comment_id: null,
+      comment_url: null,
+      error: null,
+      comment_due: true,
+      updated_at: new Date().toISOString(),
+    };
+    expect(await api.storage.runReports.put('acme', reported.json.id, report)).toBe(true);
+    expect((await api.request('GET', `${BASE}/runs/${reported.json.id}`)).json.report).toEqual(report);
+    expect((await api.request('GET', `${BASE}/runs/${quiet.json.id}`)).json.report).toBeNull();
+    const listed = (await api.request('GET', `${BASE}/${created.json.id}/runs`)).json.runs;
+    expect(listed.map((run: { id: string; report: unknown }) => [run.id, run.report])).toEqual([
+      [quiet.json.id, null],
+      [reported.json.id, report],
+    ]);
+    expect((await api.request('POST', `${BASE}/runs/${reported.json.id}/cancel`)).json.report).toEqual(report);
   });
 
   it('cancels a pending run, then answers 409 for a second cancel', async () => {

@@ -4,7 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeConversationRecord, makeDeliveryRecord } from '@agent-platform/testing';
+import type { RunRecord, RunReport } from '@agent-platform/core';
+import { makeConversationRecord, makeDeliveryRecord, makeRunRecord, makeRunReport } from '@agent-platform/testing';
 import { createPostgresStorage, migrate, MIGRATIONS } from './index.js';
 import { applyMigrations } from './migrate.js';
 import { postgresBackend } from './create-postgres-storage.js';
@@ -152,6 +153,49 @@ describe.skipIf(!available)('migrate on PostgreSQL', () => {
       expect(await storage.conversations.get(old.id)).toEqual({ ...old, version: 0 });
       expect(await storage.conversations.patch(old.id, { title: 'renamed' }, { version: 0 })).toEqual({ ...old, title: 'renamed', version: 1 });
       expect((await storage.conversations.listByUser(old.created_by_user_id, { limit: 5 })).items).toEqual([{ ...old, title: 'renamed', version: 1 }]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('moves the reports runs held to their own records, and the runs keep nothing of them', async () => {
+    const { url } = await freshDatabase();
+    const backend = postgresBackend({ connectionString: url });
+    const due = makeRunReport({ comment_due: true });
+    const owing = makeRunRecord({ status: 'FAILED' });
+    const running = makeRunRecord({ status: 'RUNNING' });
+    const paid = makeRunRecord({ status: 'COMPLETED' });
+    const legacy = makeRunRecord({ status: 'COMPLETED' });
+    const nulled = makeRunRecord({ status: 'COMPLETED' });
+    const unreported = makeRunRecord({ status: 'COMPLETED' });
+    const stored: Array<[RunRecord, RunReport | null | undefined]> = [
+      [owing, due],
+      [running, due],
+      [paid, makeRunReport({ comment_due: false, comment_id: 7 })],
+      [legacy, makeRunReport()],
+      [nulled, null],
+      [unreported, undefined],
+    ];
+    try {
+      await applyMigrations(backend, MIGRATIONS.slice(0, 6));
+      for (const [run, report] of stored) {
+        await backend.sql.query(
+          'INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+          [run.id, run.org_id, run.automation_id, run.status, run.created_at, JSON.stringify(report === undefined ? run : { ...run, report })],
+        );
+      }
+    } finally {
+      await backend.close();
+    }
+    const storage = await createPostgresStorage({ connectionString: url });
+    try {
+      for (const [run, report] of stored) {
+        expect(await storage.runs.get(run.org_id, run.id)).toEqual(run);
+        expect(await storage.runReports.get(run.org_id, run.id)).toEqual(report ?? null);
+      }
+      expect(await storage.runReports.listDue(10)).toEqual([{ run: owing, report: due }]);
+      expect(await query(url, "SELECT id FROM agent_platform.runs WHERE data ? 'report'")).toEqual([]);
+      expect(await query(url, "SELECT indexname FROM pg_indexes WHERE indexname = 'runs_report_due'")).toEqual([]);
     } finally {
       await storage.close();
     }

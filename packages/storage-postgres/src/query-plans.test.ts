@@ -222,11 +222,16 @@ describe.skipIf(!available)('query plans', () => {
         if (STRICT.some((pattern) => pattern.test(text)) && node.Filter) problems.push(`filter ${node.Filter}: ${text.trim()}`);
       }
       // The owed reports: read from their partial index alone, none filtered out (the reports
-      // paid are not in it); only the join's check of each run's status may drop one.
+      // paid are not in it), each one's run looked up by its key, whose status check alone may
+      // drop one — never a read of the runs' history.
       if (text === LIST_RUN_REPORTS_DUE) {
-        const reads = nodes.filter((node) => node['Relation Name'] === 'run_reports');
-        if (reads.length !== 1 || reads[0]?.['Index Name'] !== 'run_reports_due' || reads[0]?.Filter) {
-          problems.push(`run_reports not read from run_reports_due alone: ${JSON.stringify(reads)}`);
+        const reports = nodes.filter((node) => node['Relation Name'] === 'run_reports');
+        if (reports.length !== 1 || reports[0]?.['Index Name'] !== 'run_reports_due' || reports[0]?.Filter) {
+          problems.push(`run_reports not read from run_reports_due alone: ${JSON.stringify(reports)}`);
+        }
+        const runs = nodes.filter((node) => node['Relation Name'] === 'runs');
+        if (runs.length !== 1 || runs[0]?.['Node Type'] !== 'Index Scan' || runs[0]?.['Index Name'] !== 'runs_pkey') {
+          problems.push(`runs not looked up by key: ${JSON.stringify(runs)}`);
         }
       }
     }

@@ -18,6 +18,7 @@ export {
   makeOutboundMessageRecord,
   makeProviderTokensRecord,
   makeRunRecord,
+  makeRunReport,
   makeSandboxRecord,
   makeSettingsRecord,
   makeStartTaskRecord,

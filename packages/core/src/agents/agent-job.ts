@@ -11,7 +11,7 @@
  * @module
  */
 import type { ServiceContext } from '../kernel/context.js';
-import type { AgentOutcome, AgentPlatformTools, AgentRunInput, AgentRunner, AgentSettings } from '../ports/agent-runner.js';
+import type { AgentGitHubTools, AgentOutcome, AgentPlatformTools, AgentRunInput, AgentRunner, AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { AppConversationRecord } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
@@ -21,7 +21,6 @@ import { ConversationWriter } from './conversation-writer.js';
 import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './git-checkout.js';
 import { runAgent } from './run-agent.js';
 import { STOP_DESCRIPTIONS, stopReasonOf, type StopReason } from './stop-reason.js';
-import { createAgentGitHubTools, type GitHubToolScope } from '../github/github-tools.js';
 
 /** What every job is built from, once per platform. */
 export interface AgentJobServices {
@@ -53,8 +52,8 @@ export interface AgentTask {
   confirm?: AgentRunInput['confirm'];
   /** A run's attempt taking up the work of one that was interrupted (see `AgentRunInput.resumed`). */
   resumed?: AgentRunInput['resumed'];
-  /** The GitHub repositories (and thread) the agent's GitHub tools reach, with the owner's token. */
-  github?: GitHubToolScope;
+  /** The agent's GitHub tools, built with the owner's settings (their token); `null` when they have none. */
+  githubTools?: (settings: AgentSettings) => AgentGitHubTools | null;
 }
 
 export type ConversationPlan =
@@ -281,8 +280,7 @@ class AgentJob {
     const owned = await this.ownerSettings();
     const settings = task.llmModel ? { ...owned, llmModel: task.llmModel } : owned;
     const tools = this.services.toolsFor?.(this.plan.owner);
-    const github = owned.providerTokens.github;
-    const githubTools = task.github && github?.token ? createAgentGitHubTools(task.github, github.token, github.host) : null;
+    const githubTools = task.githubTools?.(owned) ?? null;
     const input: AgentRunInput = {
       runtime: this.services.runtime,
       sandboxId: this.sandbox(),

@@ -51,12 +51,12 @@ export class ConversationWriter {
   async recordMetrics(metrics: MetricsSnapshot): Promise<void> {
     this.latest = metrics;
     // A conversation deleted meanwhile is no error: there is nothing left to keep them on.
-    { const r = await this.context.storage.conversations.get(this.conversationId); if (r) { const { id: _i, org_id: _o, created_by_user_id: _c, version: _v, ...rest } = r; await this.context.storage.conversations.patch(this.conversationId, { ...rest, metrics, updated_at: nowIso(this.context) }); } } // TEMP-OLD
+    await this.context.storage.conversations.patch(this.conversationId, { metrics, updated_at: nowIso(this.context) });
   }
 
   /** Sets the execution status, on the record and as a state-update event. */
   async setStatus(status: ExecutionStatus): Promise<void> {
-    { const r = await this.context.storage.conversations.get(this.conversationId); if (r) { const { id: _i, org_id: _o, created_by_user_id: _c, version: _v, ...rest } = r; await this.context.storage.conversations.patch(this.conversationId, { ...rest, execution_status: status, updated_at: nowIso(this.context) }); } } // TEMP-OLD
+    await this.context.storage.conversations.patch(this.conversationId, { execution_status: status, updated_at: nowIso(this.context) });
     await this.appendStateUpdate(status);
   }
 

@@ -1,11 +1,22 @@
 /**
  * A user's pause and the agent's own writes, racing on one conversation: each writes the members
  * it owns, so however they interleave both land. Written as read-then-replace, the later write
- * put back what the earlier one had read, and a pause (or the agent's status) was lost.
+ * put back what the earlier one had read, and a pause (or the agent's status) was lost. And
+ * resumes racing one another: each claims the conversation guarded by the version it read, so
+ * exactly one starts the agent.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAesGcmSecretBox, createAgentPlatform, generateSecretKey, type AgentPlatform, type StorageAdapter } from '@agent-platform/core';
+import {
+  createAesGcmSecretBox,
+  createAgentPlatform,
+  createCommandAgentRunner,
+  generateSecretKey,
+  PlatformError,
+  type AgentPlatform,
+  type StorageAdapter,
+} from '@agent-platform/core';
+import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { createPGliteStorage } from '@agent-platform/storage-postgres';
 import { ConversationWriter } from '../agents/conversation-writer.js';
@@ -96,5 +107,41 @@ describe.each(adapters)('a pause racing the agent’s writes (%s)', (_name, crea
     const view = await platform.conversations.get(alice, record.id);
     expect(view).not.toHaveProperty('version');
     expect((await platform.conversations.search(alice, { limit: 100 })).items.every((item) => !('version' in item))).toBe(true);
+  });
+});
+
+describe('resumes racing one another', () => {
+  const storage = createMemoryStorage();
+  const runtime = createProcessRuntime();
+  const platform = createAgentPlatform({
+    storage,
+    runtime,
+    agent: createCommandAgentRunner({ command: 'echo "task: $AGENT_PLATFORM_INSTRUCTIONS"' }),
+    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
+    publicUrl: 'http://localhost',
+  });
+  afterAll(async () => {
+    await platform.stop();
+    await runtime.close();
+  });
+
+  it('start the agent once: the other claims lose to the one that won (409)', async () => {
+    await platform.settings.store(alice, { llm_model: 'demo/model', llm_api_key: 'sk-race' });
+    const task = await platform.conversations.start(alice, { initial_message: 'race me', title: 'race' });
+    await platform.conversations.settled();
+    const [ready] = await platform.conversations.tasks(alice, [task.id]);
+    const id = ready?.app_conversation_id as string;
+    expect((await platform.conversations.get(alice, id)).execution_status).toBe('finished');
+    const ends = async () => (await platform.conversations.events(alice, id, { limit: 100 })).items.filter((event) => event.kind === 'status').length;
+    expect(await ends()).toBe(1);
+
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => platform.conversations.resume(alice, id)));
+    await platform.conversations.settled();
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') expect(result.reason).toMatchObject({ status: 409 } satisfies Partial<PlatformError>);
+    }
+    // One more run of the agent, ended once.
+    expect(await ends()).toBe(2);
   });
 });

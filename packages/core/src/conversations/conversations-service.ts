@@ -301,7 +301,7 @@ export class ConversationsService {
     if (!this.isActive(record)) return { success: true };
     // Only the request, unguarded: the agent's status and metrics, written meanwhile, stay, and a
     // request left on a conversation whose agent ended meanwhile is cleared by the next claim.
-    { const { id: _i, org_id: _o, created_by_user_id: _c, version: _v, ...rest } = record; await this.context.storage.conversations.patch(id, { ...rest, pause_requested: true, updated_at: nowIso(this.context) }); } // TEMP-OLD
+    await this.context.storage.conversations.patch(id, { pause_requested: true, updated_at: nowIso(this.context) });
     await this.context.announce({ type: 'conversation.control', conversationId: id });
     return { success: true };
   }

@@ -8,7 +8,9 @@
  */
 import type { AgentJobPlan } from '../agents/agent-job.js';
 import { runRepository } from '../agents/repository-target.js';
+import { createAgentGitHubTools, type GitHubToolScope } from '../github/github-tools.js';
 import { githubToolScope } from '../github/tool-scope.js';
+import type { AgentGitHubTools, AgentSettings } from '../ports/agent-runner.js';
 import { readEventsFrom } from '../storage/conversation-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
@@ -31,6 +33,12 @@ export async function fenceEarlierAttempt(context: ServiceContext, runtime: Sand
   if (stored && stored.status !== 'MISSING' && stored.runtime === runtime.name) await removeStoredSandbox(context, runtime, run.sandbox_id);
 }
 
+/** The agent's GitHub tools over `scope`, with the owner's GitHub token and host; none without a token. */
+function githubToolsFor(scope: GitHubToolScope, settings: AgentSettings): AgentGitHubTools | null {
+  const github = settings.providerTokens.github;
+  return github?.token ? createAgentGitHubTools(scope, github.token, github.host) : null;
+}
+
 /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
 async function triggerOf(context: ServiceContext, run: RunRecord): Promise<{ payloadJson: string | null; source: string | null }> {
   if (!run.delivery_id) return { payloadJson: run.dispatch_payload_json, source: null };
@@ -49,7 +57,7 @@ export async function planRunAttempt(
   const repository = runRepository(automation.selected_repository, source, payloadJson);
   const github = githubToolScope(automation, source, run.event_key, payloadJson);
   const agent = {
-    ...(github.repositories.length > 0 ? { github } : {}),
+    ...(github.repositories.length > 0 ? { githubTools: (settings: AgentSettings) => githubToolsFor(github, settings) } : {}),
     runId: run.id,
     instructions: automation.instructions,
     eventPayloadJson: payloadJson,

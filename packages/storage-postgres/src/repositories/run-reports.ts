@@ -13,13 +13,18 @@ import { recordOf, type DataRow } from './rows.js';
 
 /**
  * Owed reports of final runs, oldest run first: spelled as the partial index `run_reports_due` is
- * (its flag, its order), so the planner reads only the reports that owe their comment; a report
- * whose run is still running is left out by the join.
+ * (its flag, its order), so the planner reads only the reports that owe their comment, and looks
+ * up each one's run by its key, leaving out a run still running. The lateral `LIMIT 1` keeps that
+ * lookup per report: joined freely, the planner may instead read every final run of the history.
  */
 export const LIST_RUN_REPORTS_DUE = `SELECT r.data::text AS run, p.data::text AS report
    FROM agent_platform.run_reports p
-   JOIN agent_platform.runs r ON r.id = p.run_id AND r.org_id = p.org_id
-   WHERE p.comment_due AND r.status IN (${FINAL_RUN_STATUSES.map((status) => `'${status}'`).join(', ')})
+   CROSS JOIN LATERAL (
+     SELECT data FROM agent_platform.runs
+     WHERE id = p.run_id AND org_id = p.org_id AND status IN (${FINAL_RUN_STATUSES.map((status) => `'${status}'`).join(', ')})
+     LIMIT 1
+   ) r
+   WHERE p.comment_due
    ORDER BY p.run_created_at, p.run_id LIMIT $1`;
 
 export function runReportsRepository(sql: Sql): RunReportsRepository {

@@ -13,8 +13,7 @@ import type { SuiteContext } from './context.js';
 export function describeRunReportsDue(ctx: SuiteContext): void {
   describe('runReports.listDue', () => {
     /** The ids among `ids` listed due, in the port's order (other tests' reports may share the storage). */
-    const dueAmong = async (ids: readonly string[]) =>
-      (await ctx.adapter.runReports.listDue(1_000)).map(({ run }) => run.id).filter((id) => ids.includes(id));
+    const dueAmong = async (ids: readonly string[]) => (await ctx.adapter.runReports.listDue(1_000)).map(({ run }) => run.id).filter((id) => ids.includes(id));
 
     /** Inserts the runs, then writes each one's report (none for `null`). */
     const reported = async (entries: ReadonlyArray<readonly [RunRecord, RunReport | null]>) => {
