@@ -12,7 +12,7 @@ import {
   createAgentPlatform,
   createCommandAgentRunner,
   generateSecretKey,
-  PlatformError,
+  type PlatformError,
   type AgentPlatform,
   type StorageAdapter,
 } from '@agent-platform/core';
