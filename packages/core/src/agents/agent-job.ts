@@ -152,7 +152,7 @@ class AgentJob {
     try {
       result = await this.work();
     } catch (error) {
-      result = this.stopped() ?? this.failed(error instanceof Error ? error : new Error(String(error)));
+      result = this.plan.signal.aborted ? this.stoppedResult() : this.failed(error instanceof Error ? error : new Error(String(error)));
     }
     // The sandbox goes first (when it is to), so a conversation that says how it ended never has a live one.
     if (this.plan.removeSandbox) await this.removeSandbox();
@@ -162,31 +162,33 @@ class AgentJob {
 
   /** The stages, in order; a stop from outside is noticed between them (and by the agent within its steps). */
   private async work(): Promise<AgentJobResult> {
+    const { signal } = this.plan;
     await this.progress.stage?.('sandbox', null);
     await this.openSandbox();
-    let stopped = this.stopped();
-    const failure = stopped ? null : await this.prepareRepository();
-    stopped ??= this.stopped();
-    if (stopped) return stopped;
+    const failure = signal.aborted ? null : await this.prepareRepository();
+    if (signal.aborted) return this.stoppedResult();
     await this.progress.stage?.('conversation', this.sandboxId);
     const { conversation, writer } = await this.openConversation();
     await this.progress.conversationOpened?.(conversation);
-    stopped = this.stopped();
-    if (stopped) return stopped;
-    if (failure) return { ...this.ended(), status: 'failed', outcome: failure, error: null };
+    if (signal.aborted) return this.stoppedResult();
+    if (failure) return this.outcomeResult(failure);
     const task = this.plan.agent;
-    if (!task) return { ...this.ended(), status: 'completed', outcome: { status: 'COMPLETED', reason: null } };
+    if (!task) return this.outcomeResult({ status: 'COMPLETED', reason: null });
     if (task.resumed) await this.noteResumed(writer, task.resumed.attempt);
     await this.progress.stage?.('agent', this.sandboxId);
     const outcome = await this.runAgent(task, conversation.id, writer);
-    return this.stopped() ?? { ...this.ended(), ...(outcome.status === 'COMPLETED' ? { status: 'completed', outcome } : { status: 'failed', outcome, error: null }) };
+    return signal.aborted ? this.stoppedResult() : this.outcomeResult(outcome);
   }
 
-  /** The result of a stop from outside, once the plan's signal is aborted. */
-  private stopped(): AgentJobResult | null {
-    const reason = stopReasonOf(this.plan.signal);
-    if (reason === null) return null;
+  /** The result of the stop from outside (the plan's signal is aborted). */
+  private stoppedResult(): AgentJobResult {
+    const reason = stopReasonOf(this.plan.signal) ?? 'cancelled';
     return reason === 'shutdown' ? { ...this.ended(), status: 'released', reason } : { ...this.ended(), status: 'cancelled', reason };
+  }
+
+  /** What the agent's outcome (or a clone's failure) makes of the job. */
+  private outcomeResult(outcome: AgentOutcome): AgentJobResult {
+    return outcome.status === 'COMPLETED' ? { ...this.ended(), status: 'completed', outcome } : { ...this.ended(), status: 'failed', outcome, error: null };
   }
 
   private failed(error: Error): AgentJobResult {

@@ -99,7 +99,6 @@ export class GitHubRunReporter {
     this.enqueue(run, () => this.comment(run));
   }
 
-
   /**
    * Takes on the outcome comments still owed by runs that ended a while ago (a worker died before
    * posting them): those that ended within {@link SWEEP_AFTER_MS} may have a live worker posting

@@ -166,7 +166,7 @@ describe('report_to_github', () => {
     const p = await setup('echo "working on it"; sleep 60');
     const issue = github.addIssue('acme/app', { title: 'Slow one' });
     const asked = github.addIssueComment('acme/app', issue, { body: '@agent look' });
-    const automation = await reporting();
+    await reporting();
     const [runId] = (await send(p, 'issue_comment', { action: 'created', issue: { number: issue }, comment: { id: asked } })).runs_created;
     const run = () => p.automations.getRun(alice, runId!);
     // The agent is at work: the run is RUNNING with its conversation, and the 👀 reaction is there.

@@ -54,7 +54,13 @@ export function runAttempt(
   );
 }
 
-async function attempt(context: ServiceContext, jobs: AgentJobServices, held: HeldRun, controller: AbortController, settings: AttemptSettings): Promise<AttemptEnd> {
+async function attempt(
+  context: ServiceContext,
+  jobs: AgentJobServices,
+  held: HeldRun,
+  controller: AbortController,
+  settings: AttemptSettings,
+): Promise<AttemptEnd> {
   const { run } = held;
   const automation = await context.storage.automations.get(run.org_id, run.automation_id);
   await held.started(automation);
@@ -97,7 +103,8 @@ async function settle(context: ServiceContext, held: HeldRun, result: AgentJobRe
     case 'failed': {
       const reason = result.outcome.reason ?? `the agent ended ${result.outcome.status}`;
       // A sandbox that would not start may start on another attempt; anything else would fail the same way again.
-      if (result.error instanceof SandboxStartError && run.attempt < settings.maxAttempts && settings.mayRetry()) return retryLater(context, held, reason, settings);
+      if (result.error instanceof SandboxStartError && run.attempt < settings.maxAttempts && settings.mayRetry())
+        return retryLater(context, held, reason, settings);
       await held.finish({ status: 'FAILED', error_detail: reason, completed_at: now(context), metrics: result.outcome.metrics ?? null });
       return null;
     }
@@ -120,10 +127,7 @@ async function stoppedEarly(held: HeldRun, controller: AbortController): Promise
 
 /** The executor shuts down: the run goes back to PENDING for another to take at once, the attempt not counted. */
 async function handBack(held: HeldRun): Promise<void> {
-  await held.release(
-    { error_detail: 'interrupted: its executor shut down', not_before: null, attempt: Math.max(0, held.run.attempt - 1) },
-    'released',
-  );
+  await held.release({ error_detail: 'interrupted: its executor shut down', not_before: null, attempt: Math.max(0, held.run.attempt - 1) }, 'released');
 }
 
 /** Hands the run back for another attempt after a backoff, unless it was cancelled meanwhile. */

@@ -11,7 +11,6 @@ import type { AgentJobServices } from '../agents/agent-job.js';
 import { stopWork } from '../agents/stop-reason.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { RecoveredRuns, RunQueue, RunRef } from '../ports/run-queue.js';
-import type { RunRecord } from '../schemas/run.js';
 import { runAttempt, type AttemptSettings } from './run-attempt.js';
 import { HeldRun, noteRunTransition } from './run-lifecycle.js';
 import { context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
