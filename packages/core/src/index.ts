@@ -65,7 +65,7 @@ export { chooseAgent, createAgentRouter, type AgentChoice, type AgentRouterOptio
 export { createAgentPlatformTools } from './automations/agent-tools.js';
 export { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 export type { RunEvent, RunEventType, RunEventOf, RunEventHandler, RunEventBus } from './kernel/run-event-bus.js';
-export type { StopReason } from './agents/stop-reason.js';
+export { STOP_REASONS, type StopReason } from './agents/stop-reason.js';
 export { SandboxesService, type SandboxPage } from './sandboxes/sandboxes-service.js';
 export { ConversationsService, type Page } from './conversations/conversations-service.js';
 export { conversationArchive, eventEntryName, type ConversationArchive } from './conversations/conversation-export.js';
