@@ -49,25 +49,27 @@ export function runAttempt(
   };
   if (run.delivery_id) attributes['agent_platform.delivery.id'] = run.delivery_id;
   const parent = contextOf(run.trace_parent);
-  return inSpan(context.telemetry.tracer, 'agent_platform.run', { parent, kind: SpanKind.CONSUMER, attributes }, () =>
-    attempt(context, jobs, held, controller, settings),
-  );
+  return inSpan(context.telemetry.tracer, 'agent_platform.run', { parent, kind: SpanKind.CONSUMER, attributes }, async () => {
+    const automation = await context.storage.automations.get(run.org_id, run.automation_id);
+    await held.started(automation);
+    if (!automation) {
+      await held.finish({ status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: now(context) });
+      return null;
+    }
+    return attempt(context, jobs, held, controller, settings, automation);
+  });
 }
 
+/** The attempt of a run whose automation is there: its plan, its agent job, and what the job's result makes of the run. */
 async function attempt(
   context: ServiceContext,
   jobs: AgentJobServices,
   held: HeldRun,
   controller: AbortController,
   settings: AttemptSettings,
+  automation: AutomationRecord,
 ): Promise<AttemptEnd> {
   const { run } = held;
-  const automation = await context.storage.automations.get(run.org_id, run.automation_id);
-  await held.started(automation);
-  if (!automation) {
-    await held.finish({ status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: now(context) });
-    return null;
-  }
   let result: AgentJobResult;
   try {
     await fenceEarlierAttempt(context, jobs.runtime, run);
