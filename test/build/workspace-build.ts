@@ -4,8 +4,13 @@
  * two builds side by side would pull the files from under each other's checks: the first file to
  * ask builds, holding a lock directory; the others wait for it and reuse its result. "One run" is
  * the vitest process (the parent of a forked worker, or the process of a thread worker).
+ *
+ * CI builds the packages itself before `pnpm test` (`.ci/run`, beside `pnpm lint`, on the core that
+ * typedoc leaves idle) and says so with `AGENT_PLATFORM_PACKAGES_BUILT=1`: then no file builds
+ * again, and each checks that every package's dist/ is there and newer than everything its build
+ * reads, so a stale dist/ fails loudly instead of being tested. `pnpm test` on its own builds.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
@@ -75,6 +80,7 @@ export function buildWorkspacePackages(): Promise<void> {
 
 async function buildOnce(): Promise<void> {
   if (buildable.length === 0) return;
+  if (process.env.AGENT_PLATFORM_PACKAGES_BUILT === '1') return checkPrebuilt();
   mkdirSync(stateDir, { recursive: true });
   for (;;) {
     const previous = readResult();
@@ -120,5 +126,37 @@ function readFileSafe(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+/** What a package's build reads (besides node_modules): its sources, its own config files and the shared ones. */
+const sharedBuildInputs = ['tsup.base.ts', 'tsconfig.base.json', 'pnpm-lock.yaml'].map((file) => path.join(root, file));
+
+function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((file) => path.join(dir, file))
+    .filter((file) => statSync(file).isFile());
+}
+
+/** With AGENT_PLATFORM_PACKAGES_BUILT=1: each package's dist/ exists and was written after every input of its build. */
+function checkPrebuilt(): void {
+  const mtime = (file: string) => statSync(file).mtimeMs;
+  const stale: string[] = [];
+  for (const pkg of buildable) {
+    const name = path.relative(root, pkg.dir);
+    const built = files(path.join(pkg.dir, 'dist'));
+    if (built.length === 0) {
+      stale.push(`${name}: no dist/`);
+      continue;
+    }
+    const ownConfig = ['package.json', 'tsconfig.json', 'tsup.config.ts'].map((file) => path.join(pkg.dir, file)).filter((file) => existsSync(file));
+    const inputs = [...sharedBuildInputs, ...ownConfig, ...files(path.join(pkg.dir, 'src')), ...files(path.join(pkg.dir, 'scripts'))];
+    const oldestOutput = Math.min(...built.map(mtime));
+    const changed = inputs.find((file) => mtime(file) > oldestOutput);
+    if (changed) stale.push(`${name}: ${path.relative(root, changed)} changed after dist/ was built`);
+  }
+  if (stale.length > 0) {
+    throw new Error(`AGENT_PLATFORM_PACKAGES_BUILT=1 says the packages were built before the tests, but:\n${stale.join('\n')}\n(unset it to build here)`);
   }
 }
