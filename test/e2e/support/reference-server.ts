@@ -27,10 +27,15 @@ export async function startServer(dir: string, env: Record<string, string>): Pro
   const output: string[] = [];
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 30_000);
+    let started = false;
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
+      // Looked for until found only: the server logs every request, and joining the whole output
+      // again for each later chunk made a long, busy run's test process quadratic in its log.
+      if (started) return;
       const listening = /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(output.join(''));
       if (listening?.[1]) {
+        started = true;
         clearTimeout(timer);
         resolve(listening[1]);
       }
@@ -61,9 +66,13 @@ export async function startWorker(dir: string, env: Record<string, string>): Pro
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output.join('')}`)), 30_000);
+    let ready = false;
     child.stdout?.on('data', (chunk: Buffer) => {
       output.push(chunk.toString());
+      // Until found only (see startServer).
+      if (ready) return;
       if (/worker ready/.test(output.join(''))) {
+        ready = true;
         clearTimeout(timer);
         resolve();
       }
