@@ -58,7 +58,8 @@ describe('a GitHub-triggered run reports back on GitHub', () => {
     const body = JSON.stringify({
       action: 'created',
       issue: { number: issue, title: 'Crash on start' },
-      comment: { id: comment, body: '@agent fix this' },
+      comment: { id: comment, body: '@agent fix this', user: { login: 'carol', type: 'User' }, author_association: 'OWNER' },
+      sender: { login: 'carol', type: 'User' },
       repository: { full_name: repository, owner: { login: 'acme' } },
     });
     const response = await fetch(`${server.baseUrl}/api/automation/v1/events/github`, {
@@ -149,7 +150,13 @@ describe('a GitHub-triggered run reports back on GitHub', () => {
     // The branch the agent pushed, and the pull request from it.
     expect(await git.readFile('acme/app', 'refs/heads/agent/fix-crash', 'fix.txt')).toBe('fixed\n');
     expect(github.pulls('acme/app')).toMatchObject([
-      { title: 'Fix the crash on start', head: 'agent/fix-crash', base: 'main', body: 'Fixes the crash reported in the issue.', user: 'acme-agent[bot]' },
+      {
+        title: 'Fix the crash on start',
+        head: 'agent/fix-crash',
+        base: 'main',
+        body: expect.stringContaining('Fixes the crash reported in the issue.'),
+        user: 'acme-agent[bot]',
+      },
     ]);
     // Issues and pull requests share their numbers, as on GitHub.
     const pull = github.pulls('acme/app')[0]!.number;

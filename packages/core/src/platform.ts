@@ -27,6 +27,8 @@ import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import { GitHubRunReporter } from './github/run-reporter.js';
+import { createGitHubApi, repositoryOf } from './github/github-api.js';
+import { ActorTrust } from './threads/actor-trust.js';
 import { RunEventBus } from './kernel/run-event-bus.js';
 import { countRunEvents } from './runs/run-metrics.js';
 import { emitRunEvents } from './outbound/run-events.js';
@@ -275,6 +277,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   if (executor) {
     changes.on((change) => {
       if (change.type === 'run.cancelled') executor.cancel(change.runId);
+      else if (change.type === 'conversation.control') void executor.onControl(change.conversationId);
       else if (change.type === 'runs.pending' || change.type === 'reset') executor.notify();
     });
   }
@@ -298,7 +301,13 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     };
   });
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
-  const recording = { dedupWindowSeconds: options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS, triggerMarks };
+  // Who may command thread automations: asked of GitHub with the automation owner's token, kept for minutes.
+  const trust = new ActorTrust(context.clock, async (ownerUserId, repository, login) => {
+    const github = (await settings.agentSettings(ownerUserId)).providerTokens.github;
+    if (!github?.token) throw new Error(`no GitHub token is stored for the automation's owner (${ownerUserId}) to ask with`);
+    return createGitHubApi(github.token, github.host).roleOf(repositoryOf(repository), login);
+  });
+  const recording = { dedupWindowSeconds: options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS, triggerMarks, trust };
 
   return {
     settings,

@@ -21,6 +21,7 @@ import {
   makeSettingsRecord,
   makeStartTaskRecord,
   makeSubscriptionRecord,
+  makeThreadRecord,
   makeWebhookRecord,
 } from '@agent-platform/testing';
 import { migrate } from './index.js';
@@ -207,6 +208,11 @@ describe.skipIf(!available)('query plans', () => {
     await repos.runReports.get(reported[0]!.org_id, reported[0]!.id);
     await repos.runReports.getMany(reported[0]!.org_id, [reported[0]!.id, 'run-none']);
     expect(await repos.runReports.listDue(10)).toHaveLength(1);
+    // Threads: written twice (an insert, then a replace), read by their whole key.
+    const thread = makeThreadRecord();
+    await repos.threads.put(thread);
+    await repos.threads.put({ ...thread, updated_at: fixtureTime(1) });
+    await repos.threads.get(thread.org_id, thread.automation_id, thread.key);
 
     await client.query('SET enable_seqscan = off');
     await client.query('SET enable_sort = off');

@@ -23,6 +23,7 @@ export {
   makeSettingsRecord,
   makeStartTaskRecord,
   makeSubscriptionRecord,
+  makeThreadRecord,
   makeWebhookRecord,
   uniqueId,
 } from './fixtures.js';

@@ -13,10 +13,10 @@
 import type { ServiceContext } from '../kernel/context.js';
 import type { AgentGitHubTools, AgentOutcome, AgentPlatformTools, AgentRunInput, AgentRunner, AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
-import type { AppConversationRecord } from '../schemas/app-conversation.js';
+import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
 import { removeStoredSandbox, startStoredSandbox } from '../sandboxes/stored-sandbox.js';
-import { newConversationRecord, userMessageEvent, type NewConversation } from './conversation-record.js';
+import { newConversationRecord, userMessageEvent, type NewConversation, type NewConversationEvent } from './conversation-record.js';
 import { ConversationWriter } from './conversation-writer.js';
 import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './git-checkout.js';
 import { runAgent } from './run-agent.js';
@@ -53,14 +53,18 @@ export interface AgentTask {
   /** A run's attempt taking up the work of one that was interrupted (see `AgentRunInput.resumed`). */
   resumed?: AgentRunInput['resumed'];
   /** The agent's GitHub tools, built with the owner's settings (their token); `null` when they have none. */
-  githubTools?: (settings: AgentSettings) => AgentGitHubTools | null;
+  githubTools?: (settings: AgentSettings, conversationId: string) => AgentGitHubTools | null;
 }
 
 export type ConversationPlan =
   /** A new conversation in the job's sandbox, with its first user message (if any). */
   | { create: Omit<NewConversation, 'owner' | 'sandboxId'>; firstMessage: string | null }
-  /** A stored conversation taken up again (a follow-up, a resume). */
-  | { resume: AppConversationRecord };
+  /**
+   * A stored conversation taken up again (a follow-up, a resume); with `followUp`, a new message
+   * the agent works on from the conversation's history (a thread's next command), stored first,
+   * and the conversation handed to `runId`.
+   */
+  | { resume: AppConversationRecord; followUp?: { message: NewConversationEvent; runId: string | null } };
 
 export interface AgentJobPlan {
   owner: Principal;
@@ -134,6 +138,8 @@ class AgentJob {
   private sandboxRemoved = false;
   private conversation: AppConversationRecord | null = null;
   private writer: ConversationWriter | null = null;
+  /** A follow-up's message, as stored: the last of the history the agent starts from. */
+  private followUp: ConversationEvent | null = null;
   private settings: Promise<AgentSettings> | null = null;
 
   constructor(
@@ -267,14 +273,20 @@ class AgentJob {
       return { conversation: record, writer };
     }
     let record = plan.resume;
-    if (this.freshSandbox) {
-      // The conversation's sandbox was gone: the fresh one takes its place.
-      const moved = { sandbox_id: this.sandbox(), sandbox_status: 'RUNNING' as const, updated_at: context.clock.now().toISOString() };
+    const followUp = plan.followUp;
+    if (this.freshSandbox || followUp) {
+      // The conversation's sandbox was gone: the fresh one takes its place; a follow-up's run holds it now.
+      const moved = {
+        ...(this.freshSandbox ? { sandbox_id: this.sandbox(), sandbox_status: 'RUNNING' as const } : {}),
+        ...(followUp ? { run_id: followUp.runId, execution_status: 'running' as const } : {}),
+        updated_at: context.clock.now().toISOString(),
+      };
       record = (await context.storage.conversations.patch(record.id, moved)) ?? { ...record, ...moved };
     }
     const writer = this.writer ?? new ConversationWriter(context, record.id);
     this.conversation = record;
     this.writer = writer;
+    if (followUp) this.followUp = await writer.append(followUp.message);
     return { conversation: record, writer };
   }
 
@@ -282,7 +294,7 @@ class AgentJob {
     const owned = await this.ownerSettings();
     const settings = task.llmModel ? { ...owned, llmModel: task.llmModel } : owned;
     const tools = this.services.toolsFor?.(this.plan.owner);
-    const githubTools = task.githubTools?.(owned) ?? null;
+    const githubTools = task.githubTools?.(owned, conversationId) ?? null;
     const input: AgentRunInput = {
       runtime: this.services.runtime,
       sandboxId: this.sandbox(),
@@ -295,7 +307,7 @@ class AgentJob {
       signal: this.plan.signal,
       ...(tools ? { platformTools: tools } : {}),
       ...(githubTools ? { githubTools } : {}),
-      ...(task.history && task.history.length > 0 ? { history: task.history } : {}),
+      ...(task.history && task.history.length > 0 ? { history: this.followUp ? [...task.history, this.followUp] : task.history } : {}),
       ...(task.pendingMessages ? { pendingMessages: task.pendingMessages } : {}),
       ...(task.confirm ? { confirm: task.confirm } : {}),
       ...(task.resumed ? { resumed: task.resumed } : {}),

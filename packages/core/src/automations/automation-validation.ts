@@ -6,6 +6,7 @@
  * @module
  */
 import { checkReporting } from './reporting-rule.js';
+import { storedTrigger } from './stored-trigger.js';
 import { matchEvent } from '../matching/match-event.js';
 import { SourceIndex } from '../matching/source-index.js';
 import { validationError } from '../kernel/errors.js';
@@ -26,7 +27,7 @@ const MAX_SCANNED = 500;
 export async function validateAutomationDraft(context: ServiceContext, principal: Principal, input: unknown): Promise<AutomationValidation> {
   const parsed = parseInput(automationValidateInputSchema, input);
   const draft = parsed.automation;
-  const trigger = { type: 'event' as const, source: draft.trigger.source, on: draft.trigger.on, filter: draft.trigger.filter ?? null };
+  const trigger = storedTrigger(draft.trigger);
   const now = context.clock.now().toISOString();
   const record: AutomationRecord = {
     id: 'auto_draft',
@@ -40,6 +41,8 @@ export async function validateAutomationDraft(context: ServiceContext, principal
     llm_model: draft.llm_model ?? null,
     selected_repository: draft.selected_repository ?? null,
     timeout_seconds: draft.timeout_seconds ?? null,
+    report_to_github: draft.report_to_github ?? Boolean(trigger.mention || trigger.label),
+    allowed_actors: draft.allowed_actors ?? null,
     created_at: now,
     updated_at: now,
     last_triggered_at: null,

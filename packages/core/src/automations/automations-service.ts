@@ -13,11 +13,11 @@ import {
   type AutomationHealth,
   type AutomationList,
   type AutomationRecord,
-  type StoredTrigger,
 } from '../schemas/automation.js';
 import type { Run, RunList } from '../schemas/run.js';
 import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
+import { mergedTrigger, storedTrigger } from './stored-trigger.js';
 import { newRunRecord } from '../runs/run-record.js';
 import { cancelRun } from '../runs/run-lifecycle.js';
 import { toRunView } from '../runs/run-view.js';
@@ -38,10 +38,6 @@ function serializePayload(payload: unknown): string {
   } catch {
     throw validationError(['body', 'payload'], 'payload cannot be stored: nested too deep or not plain JSON', 'value_error');
   }
-}
-
-function storedTrigger(trigger: { source: string; on: string | string[]; filter?: string | null | undefined }): StoredTrigger {
-  return { type: 'event', source: trigger.source, on: trigger.on, filter: trigger.filter ?? null };
 }
 
 /**
@@ -104,13 +100,14 @@ export class AutomationsService {
 
   private async insert(principal: Principal, parsed: z.output<typeof automationCreateInputSchema>): Promise<Automation> {
     const now = nowIso(this.context);
+    const trigger = storedTrigger(parsed.trigger);
     const record: AutomationRecord = {
       id: this.context.ids.newId('auto'),
       org_id: principal.orgId,
       created_by: principal.userId,
       name: parsed.name,
       enabled: parsed.enabled,
-      trigger: storedTrigger(parsed.trigger),
+      trigger,
       instructions: parsed.instructions,
       sandbox_spec_id: parsed.sandbox_spec_id ?? null,
       llm_model: parsed.llm_model ?? null,
@@ -120,8 +117,10 @@ export class AutomationsService {
       on_conflict: parsed.on_conflict ?? 'queue',
       debounce_seconds: parsed.debounce_seconds ?? null,
       rate_limit: parsed.rate_limit ?? null,
-      report_to_github: parsed.report_to_github ?? false,
+      // A mention or label is someone asking in a thread: the answer goes there unless turned off.
+      report_to_github: parsed.report_to_github ?? Boolean(trigger.mention || trigger.label),
       github_repositories: parsed.github_repositories ?? [],
+      allowed_actors: parsed.allowed_actors ?? null,
       created_at: now,
       updated_at: now,
       last_triggered_at: null,
@@ -151,11 +150,7 @@ export class AutomationsService {
     let trigger = record.trigger;
     if (parsed.trigger) {
       // Members given replace the stored ones; the merged trigger is validated as a whole.
-      const merged = parseInput(
-        automationTriggerSchema,
-        { ...record.trigger, ...Object.fromEntries(Object.entries(parsed.trigger).filter(([, value]) => value !== undefined)) },
-        'body',
-      );
+      const merged = parseInput(automationTriggerSchema, mergedTrigger(record.trigger, parsed.trigger), 'body');
       trigger = storedTrigger(merged);
     }
     const updated: AutomationRecord = {
@@ -174,6 +169,7 @@ export class AutomationsService {
       rate_limit: parsed.rate_limit !== undefined ? parsed.rate_limit : (record.rate_limit ?? null),
       report_to_github: parsed.report_to_github ?? record.report_to_github ?? false,
       github_repositories: parsed.github_repositories ?? record.github_repositories ?? [],
+      allowed_actors: parsed.allowed_actors !== undefined ? parsed.allowed_actors : (record.allowed_actors ?? null),
       updated_at: nowIso(this.context),
     };
     checkReporting(updated);

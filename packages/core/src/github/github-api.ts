@@ -22,13 +22,22 @@ export interface GitHubComment {
   url: string;
 }
 
+/** A person's role on a repository, as GitHub names it (`none`: no role, or not a collaborator). */
+export type RepositoryRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
 export interface GitHubApi {
+  /** `login`'s role on the repository (`GET .../collaborators/{username}/permission`); `none` for someone without one. */
+  roleOf(repository: GitHubRepository, login: string): Promise<RepositoryRole>;
   addReaction(repository: GitHubRepository, target: ReactionTarget, content: 'eyes'): Promise<void>;
   /** The newest comment on the thread, updated since `since`, whose body holds `marker`; `null` when none. */
   findComment(repository: GitHubRepository, number: number, marker: string, since: string): Promise<GitHubComment | null>;
   createComment(repository: GitHubRepository, number: number, body: string): Promise<GitHubComment>;
   /** `null` when the comment is gone (deleted by someone). */
   updateComment(repository: GitHubRepository, id: number, body: string): Promise<GitHubComment | null>;
+  /** A reply in the review thread of review comment `commentId` on pull request `pull`. */
+  createReviewReply(repository: GitHubRepository, pull: number, commentId: number, body: string): Promise<GitHubComment>;
+  /** `null` when the review comment is gone. */
+  updateReviewComment(repository: GitHubRepository, id: number, body: string): Promise<GitHubComment | null>;
   /** Adds labels; answers the issue's labels now. */
   addLabels(repository: GitHubRepository, number: number, labels: string[]): Promise<string[]>;
   createPullRequest(
@@ -50,6 +59,8 @@ export class GitHubError extends Error {
 
 /** Each call's time limit: a slow GitHub must not hold a run's report (or an agent's step) for long. */
 const CALL_TIMEOUT_MS = 15_000;
+/** Asked while a webhook waits for its answer (GitHub gives up after 10 s): a slow answer refuses the command. */
+const ROLE_TIMEOUT_MS = 5_000;
 /** Comments read at most while looking for a run's earlier comment. */
 const FIND_PAGES = 5;
 
@@ -86,14 +97,25 @@ export function createGitHubApi(token: string, host: string | null): GitHubApi {
     client ??= loadOctokit().then(({ Octokit }) => new Octokit({ auth: token, baseUrl, userAgent: 'agent-platform', log: silent }));
     return client;
   };
-  const call = async <T>(work: (api: OctokitClient, signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const call = async <T>(work: (api: OctokitClient, signal: AbortSignal) => Promise<T>, timeoutMs = CALL_TIMEOUT_MS): Promise<T> => {
     try {
-      return await work(await octokit(), AbortSignal.timeout(CALL_TIMEOUT_MS));
+      return await work(await octokit(), AbortSignal.timeout(timeoutMs));
     } catch (error) {
       throw describe(error, token);
     }
   };
   return {
+    roleOf: (repository, login) =>
+      call(async (api, signal) => {
+        try {
+          const { data } = await api.rest.repos.getCollaboratorPermissionLevel({ ...repository, username: login, request: { signal } });
+          return roleFrom(data.role_name, data.permission);
+        } catch (error) {
+          // GitHub answers 404 for someone who is no collaborator (or no user at all): no role.
+          if ((error as { status?: unknown }).status === 404) return 'none';
+          throw error;
+        }
+      }, ROLE_TIMEOUT_MS),
     addReaction: (repository, target, content) =>
       call(async (api, signal) => {
         const request = { ...repository, content, request: { signal } };
@@ -126,6 +148,27 @@ export function createGitHubApi(token: string, host: string | null): GitHubApi {
           throw error;
         }
       }),
+    createReviewReply: (repository, pull, commentId, body) =>
+      call(async (api, signal) => {
+        const { data } = await api.rest.pulls.createReplyForReviewComment({
+          ...repository,
+          pull_number: pull,
+          comment_id: commentId,
+          body,
+          request: { signal },
+        });
+        return { id: data.id, url: data.html_url };
+      }),
+    updateReviewComment: (repository, id, body) =>
+      call(async (api, signal) => {
+        try {
+          const { data } = await api.rest.pulls.updateReviewComment({ ...repository, comment_id: id, body, request: { signal } });
+          return { id: data.id, url: data.html_url };
+        } catch (error) {
+          if ((error as { status?: unknown }).status === 404) return null;
+          throw error;
+        }
+      }),
     addLabels: (repository, number, labels) =>
       call(async (api, signal) => {
         const { data } = await api.rest.issues.addLabels({ ...repository, issue_number: number, labels, request: { signal } });
@@ -146,6 +189,15 @@ export function createGitHubApi(token: string, host: string | null): GitHubApi {
         return { number: data.number, url: data.html_url };
       }),
   };
+}
+
+const ROLES: readonly RepositoryRole[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
+
+/** The role GitHub names (`role_name`), else the one its older `permission` implies. */
+function roleFrom(roleName: string | undefined, permission: string | undefined): RepositoryRole {
+  const named = ROLES.find((role) => role === roleName);
+  if (named) return named;
+  return permission === 'admin' ? 'admin' : permission === 'write' ? 'write' : permission === 'read' ? 'read' : 'none';
 }
 
 /** `owner/name` as a {@link GitHubRepository}. */

@@ -10,11 +10,24 @@ import { PlatformError, validationError } from '../kernel/errors.js';
 import type { AgentGitHubTools, GitHubThread } from '../ports/agent-runner.js';
 import { GITHUB_REPOSITORY_PATTERN } from '../schemas/automation.js';
 import { createGitHubApi, GitHubError, repositoryOf, type GitHubApi } from './github-api.js';
+import { marked } from './platform-marker.js';
+
+/** A pull request the agent opened: where, and from which branch. */
+export interface OpenedPullRequest {
+  repository: string;
+  number: number;
+  url: string;
+  head: string;
+}
 
 /** What a run's tools may reach: repositories (the first the default) and the event's thread. */
 export interface GitHubToolScope {
   repositories: string[];
   thread: GitHubThread | null;
+  /** The pull request the run's thread has already (a follow-up's): the agent pushes to it, and a second one is refused. */
+  pullRequest?: { repository: string; number: number; url: string | null; branch: string | null } | null;
+  /** Told of each pull request the agent opens, so its thread keeps it. */
+  onPullRequest?: (opened: OpenedPullRequest) => Promise<void>;
 }
 
 const MAX_BODY = 65_536;
@@ -70,7 +83,7 @@ export function createAgentGitHubTools(
     async comment(input) {
       const thread = threadFor(input);
       const body = text(input.body, 'body', MAX_BODY);
-      return github().createComment(repositoryOf(thread.repository), thread.number, body).catch(refused);
+      return github().createComment(repositoryOf(thread.repository), thread.number, marked(body)).catch(refused);
     },
     async addLabels(input) {
       const thread = threadFor(input);
@@ -86,15 +99,23 @@ export function createAgentGitHubTools(
       if (!BRANCH.test(input.head)) throw validationError(['head'], `head must be a branch name, got "${input.head}"`);
       if (input.base !== undefined && !BRANCH.test(input.base)) throw validationError(['base'], `base must be a branch name, got "${input.base}"`);
       if (input.body !== undefined) text(input.body, 'body', MAX_BODY);
-      return github()
+      const existing = scope.pullRequest;
+      if (existing && existing.repository.toLowerCase() === repository.toLowerCase()) {
+        const branch = existing.branch ? `: push your commits to its branch ${existing.branch} to update it` : ': push to its branch to update it';
+        throw new PlatformError('CONFLICT', `this thread's pull request #${existing.number} is open already${branch}; a second pull request is not opened`);
+      }
+      const opened = await github()
         .createPullRequest(repositoryOf(repository), {
           title,
           head: input.head,
-          ...(input.body === undefined ? {} : { body: input.body }),
+          // Marked: its text (which may quote a mention) never commands the agent.
+          body: marked(input.body ?? ''),
           ...(input.base === undefined ? {} : { base: input.base }),
           ...(input.draft === undefined ? {} : { draft: input.draft }),
         })
         .catch(refused);
+      await scope.onPullRequest?.({ repository, number: opened.number, url: opened.url, head: input.head });
+      return opened;
     },
   };
 }

@@ -6,11 +6,12 @@
  * @module
  */
 import type { RunRecord } from '../schemas/run.js';
+import { PLATFORM_MARKER } from './platform-marker.js';
 
 /** GitHub refuses comment bodies over 65,536 characters; the answer is cut well before. */
 const MAX_ANSWER = 60_000;
 
-export const runMarker = (runId: string): string => `<!-- agent-platform run ${runId} -->`;
+export const runMarker = (runId: string): string => `${PLATFORM_MARKER} run ${runId} -->`;
 
 const HEADLINES: Record<string, string> = {
   COMPLETED: '✅ completed',
@@ -41,4 +42,25 @@ export function outcomeComment(run: RunRecord, automationName: string, answer: R
   const attempts = run.attempt > 1 ? ` · ${run.attempt} attempts` : '';
   lines.push(runUrl ? `[Run \`${run.id}\`](${runUrl})${attempts}` : `Run \`${run.id}\`${attempts}`);
   return lines.join('\n');
+}
+
+/** The run's comment while it works: what took it on and where to watch it; its outcome replaces it. */
+export function onItComment(run: RunRecord, automationName: string, runUrl: string | null): string {
+  const link = runUrl ? `[Run \`${run.id}\`](${runUrl})` : `Run \`${run.id}\``;
+  return [runMarker(run.id), `👀 **${automationName.replace(/[*_`[\]<>]/g, '')}** is on it.`, '', link].join('\n');
+}
+
+/** An action the run's agent holds for approval: what it will do, and how to answer it from the thread. */
+export function heldComment(run: RunRecord, automationName: string, action: { toolName: string; summary: string | null }, runUrl: string | null): string {
+  const link = runUrl ? `[Run \`${run.id}\`](${runUrl})` : `Run \`${run.id}\``;
+  return [
+    `${PLATFORM_MARKER} run ${run.id} held -->`,
+    `⏸️ **${automationName.replace(/[*_`[\]<>]/g, '')}** waits for approval to use \`${action.toolName.replace(/`/g, '')}\`:`,
+    '',
+    quoted(action.summary ?? '(no summary)'),
+    '',
+    'Reply `/approve` to let it, or `/reject` with a reason to refuse (people who may command the agent).',
+    '',
+    link,
+  ].join('\n');
 }

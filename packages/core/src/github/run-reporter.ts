@@ -19,14 +19,14 @@
  */
 import type { ServiceContext } from '../kernel/context.js';
 import type { RunEventBus } from '../kernel/run-event-bus.js';
-import type { AgentSettings } from '../ports/agent-runner.js';
+import type { AgentSettings, PendingAction } from '../ports/agent-runner.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord, RunReport } from '../schemas/run.js';
 import { FINAL_RUN_STATUSES, GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import { finalResponseOf, readEventsFrom } from '../storage/conversation-log.js';
 import { eventThread, type EventThread } from './event-thread.js';
 import { createGitHubApi, GitHubError, repositoryOf, type GitHubApi, type GitHubComment } from './github-api.js';
-import { outcomeComment, runMarker, type RunAnswer } from './outcome-comment.js';
+import { heldComment, onItComment, outcomeComment, runMarker, type RunAnswer } from './outcome-comment.js';
 
 export interface GitHubRunReporterOptions {
   /** The owner's settings, decrypted (their GitHub token and host). */
@@ -57,6 +57,7 @@ export class GitHubRunReporter {
   subscribe(bus: RunEventBus): void {
     bus.on('run.started', ({ run, automation }) => (automation ? this.started(run, automation) : undefined));
     bus.on('run.finished', ({ run }) => this.finished(run));
+    bus.on('run.held', ({ run, action }) => this.enqueue(run, () => this.askApproval(run, action)));
   }
 
   /** Sweeps for owed comments now and every minute, until {@link stop}. */
@@ -161,21 +162,73 @@ export class GitHubRunReporter {
     }
   }
 
+  /** 👀 on what asked, then the run's one comment, "on it" with its link, which its outcome replaces. */
   private async react(run: RunRecord, automation: AutomationRecord): Promise<void> {
     const reporting = await this.reporting(run, automation);
     if (!reporting) return;
-    const current = await this.context.storage.runReports.get(run.org_id, run.id);
+    let current = await this.context.storage.runReports.get(run.org_id, run.id);
     if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none });
-    if (current?.reaction === 'added') return;
     const { thread, api } = reporting;
     const target = `${thread.repository}#${thread.number}`;
-    try {
-      await api.addReaction(repositoryOf(thread.repository), thread.reactTo, 'eyes');
-      await this.write(run, { ...blank(current), target, reaction: 'added', error: null });
-      this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: reaction added');
-    } catch (error) {
-      await this.write(run, { ...blank(current), target, reaction: 'failed', error: refusal('the reaction', error) });
+    if (current?.reaction !== 'added') {
+      try {
+        await api.addReaction(repositoryOf(thread.repository), thread.reactTo, 'eyes');
+        await this.write(run, { ...blank(current), target, reaction: 'added', error: null });
+        this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: reaction added');
+      } catch (error) {
+        await this.write(run, { ...blank(current), target, reaction: 'failed', error: refusal('the reaction', error) });
+      }
+      current = await this.context.storage.runReports.get(run.org_id, run.id);
     }
+    if (current?.comment_id) return;
+    try {
+      const posted = await this.postOrEdit(reporting, run, current, onItComment(run, automation.name, this.options.runUrl(run)));
+      await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url });
+    } catch (error) {
+      // The outcome is still owed: its comment is posted when the run ends, or by a sweep.
+      await this.write(run, { ...blank(current), target, error: refusal('the "on it" comment', error) });
+    }
+  }
+
+  /** The agent holds an action for approval: the thread is told what it will do and how to answer (a new comment, so people are notified). */
+  private async askApproval(run: RunRecord, action: PendingAction): Promise<void> {
+    const reporting = await this.reporting(run);
+    if (!reporting || 'none' in reporting) return;
+    const { thread, api, automation } = reporting;
+    const repository = repositoryOf(thread.repository);
+    const body = heldComment(run, automation.name, action, this.options.runUrl(run));
+    try {
+      if (thread.reactTo.kind === 'review_comment') await api.createReviewReply(repository, thread.number, thread.reactTo.id, body);
+      else await api.createComment(repository, thread.number, body);
+    } catch (error) {
+      const current = await this.context.storage.runReports.get(run.org_id, run.id);
+      await this.write(run, { ...blank(current), error: refusal('the approval request', error) });
+    }
+  }
+
+  /**
+   * The run's comment with `body`: the one it posted (its id stored, or in an issue's thread its
+   * marker found) edited, else a new one — a reply in the review thread for a review comment.
+   */
+  private async postOrEdit(
+    reporting: { thread: EventThread; api: GitHubApi },
+    run: RunRecord,
+    current: RunReport | null,
+    body: string,
+  ): Promise<GitHubComment> {
+    const { thread, api } = reporting;
+    const repository = repositoryOf(thread.repository);
+    const review = thread.reactTo.kind === 'review_comment' ? thread.reactTo.id : null;
+    if (current?.comment_id) {
+      const edited = review
+        ? await api.updateReviewComment(repository, current.comment_id, body)
+        : await api.updateComment(repository, current.comment_id, body);
+      if (edited) return edited;
+    }
+    if (review) return api.createReviewReply(repository, thread.number, review, body);
+    const earlier = await api.findComment(repository, thread.number, runMarker(run.id), searchFrom(run.created_at));
+    const edited = earlier ? await api.updateComment(repository, earlier.id, body) : null;
+    return edited ?? api.createComment(repository, thread.number, body);
   }
 
   private async comment(run: RunRecord): Promise<void> {
@@ -188,20 +241,12 @@ export class GitHubRunReporter {
     }
     const stored = (await this.context.storage.runs.get(run.org_id, run.id)) ?? run;
     if ('none' in reporting) return this.write(run, { ...blank(current), error: reporting.none, comment_due: false });
-    const { thread, api, automation } = reporting;
+    const { thread, automation } = reporting;
     const target = `${thread.repository}#${thread.number}`;
-    const repository = repositoryOf(thread.repository);
-    const answer = stored.conversation_id ? await answerOf(this.context, stored.conversation_id) : null;
+    const answer = stored.conversation_id ? await answerOf(this.context, stored.conversation_id, stored.id) : null;
     const body = outcomeComment(stored, automation.name, answer, this.options.runUrl(stored));
     try {
-      let posted: GitHubComment | null = null;
-      // The comment this run posted before (its id stored, or its marker found), edited; else a new one.
-      if (current?.comment_id) posted = await api.updateComment(repository, current.comment_id, body);
-      if (!posted) {
-        const earlier = await api.findComment(repository, thread.number, runMarker(run.id), searchFrom(stored.created_at));
-        posted = earlier ? await api.updateComment(repository, earlier.id, body) : null;
-      }
-      posted ??= await api.createComment(repository, thread.number, body);
+      const posted = await this.postOrEdit(reporting, stored, current, body);
       await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url, error: null, comment_due: false });
       this.context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, target }, 'run reported to GitHub: outcome commented');
     } catch (error) {
@@ -243,9 +288,14 @@ function lastChangeOf(run: RunRecord, report: RunReport): number {
 /** Lines of a command agent's output a comment shows, from its end. */
 const OUTPUT_LINES = 20;
 
-/** The agent's final response, or else (a command agent) the end of its output. */
-async function answerOf(context: ServiceContext, conversationId: string): Promise<RunAnswer> {
-  const events = await readEventsFrom(context.storage, conversationId);
+/**
+ * The agent's final response to this run, or else (a command agent) the end of its output. In a
+ * thread's conversation, a follow-up run's answer is what came after the message it brought.
+ */
+async function answerOf(context: ServiceContext, conversationId: string, runId: string): Promise<RunAnswer> {
+  const all = await readEventsFrom(context.storage, conversationId);
+  const start = all.findLastIndex((event) => (event.data as { run_id?: unknown } | null)?.run_id === runId);
+  const events = start < 0 ? all : all.slice(start);
   const response = finalResponseOf(events);
   if (response.trim()) return { response };
   const output = events.filter((event) => event.kind === 'agent_output').slice(-OUTPUT_LINES);

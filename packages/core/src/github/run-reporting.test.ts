@@ -79,8 +79,12 @@ async function setup(agent = 'echo "looked at it"; echo "all good"', shared: { s
   return platform;
 }
 
+/** Sends a signed event from the repository's owner (a comment's author, trusted without asking GitHub). */
 async function send(p: AgentPlatform, event: string, payload: Record<string, unknown>, repository = 'acme/app') {
-  const body = JSON.stringify({ ...payload, repository: { full_name: repository }, installation: { id: 1 } });
+  const comment = payload.comment as Record<string, unknown> | undefined;
+  const sender = { login: 'carol', type: 'User' };
+  const signed = { ...payload, ...(comment ? { comment: { user: sender, author_association: 'OWNER', ...comment } } : {}), sender };
+  const body = JSON.stringify({ ...signed, repository: { full_name: repository }, installation: { id: 1 } });
   return p.events.ingestGithub({
     headers: {
       'content-type': 'application/json',
@@ -177,7 +181,8 @@ describe('report_to_github', () => {
     expect((await p.automations.cancelRun(alice, runId!)).status).toBe('CANCELLED');
     const mine = () => github.comments('acme/app', issue).filter((comment) => comment.user.login === 'alice-bot');
     // Within seconds (a sweep would take minutes): bounded far above the few GitHub calls it takes.
-    await until(() => mine().length > 0, 10_000);
+    // The run's one comment said "on it" since it started; the outcome replaces it.
+    await until(() => mine()[0]?.body.includes('was cancelled') === true, 10_000);
     expect(Date.now() - cancelledAt).toBeLessThan(10_000);
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('**Answer comments** ⏹️ was cancelled');

@@ -37,16 +37,21 @@ export class DeliveriesService {
     const record = await this.load(principal, id);
     if (record.payload_json === null) throw new PlatformError('CONFLICT', 'A duplicate delivery keeps no payload; replay the delivery it duplicates');
     if (record.event_key === null) throw new PlatformError('CONFLICT', 'The delivery has no event key to match on');
-    const prepared = await prepareDelivery(this.context, this.index, {
-      orgId: record.org_id,
-      source: record.source,
-      providerDeliveryId: record.provider_delivery_id,
-      dedupKey: null,
-      eventKey: { ok: true, key: record.event_key },
-      payload: JSON.parse(record.payload_json) as unknown,
-      payloadJson: record.payload_json,
-      replayOf: record.id,
-    });
+    const prepared = await prepareDelivery(
+      this.context,
+      this.index,
+      {
+        orgId: record.org_id,
+        source: record.source,
+        providerDeliveryId: record.provider_delivery_id,
+        dedupKey: null,
+        eventKey: { ok: true, key: record.event_key },
+        payload: JSON.parse(record.payload_json) as unknown,
+        payloadJson: record.payload_json,
+        replayOf: record.id,
+      },
+      this.recording.trust ?? null,
+    );
     const [result] = await recordDeliveries(this.context, [prepared], this.recording);
     return result as IngestResult;
   }

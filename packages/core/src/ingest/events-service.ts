@@ -20,6 +20,7 @@ import type { RequestHeaders } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
 import { prepareDelivery, recordDeliveries, type PreparedDelivery } from './record-delivery.js';
 import type { TriggerMarks } from './trigger-marks.js';
+import type { ActorTrust } from '../threads/actor-trust.js';
 import { inIngestSpan, type IngestNote } from './ingest-span.js';
 
 export interface InboundRequest {
@@ -42,6 +43,8 @@ export interface EventsOptions {
   resolveGithubOrgs: GithubOrgResolver;
   /** Where `last_triggered_at` marks gather before they are written; without it they are written at once. */
   triggerMarks?: TriggerMarks | null;
+  /** Who may command thread automations (asked of the code host); without it, nobody whose trust must be checked. */
+  trust?: ActorTrust | null;
 }
 
 const unknownSource = () => new PlatformError('NOT_FOUND', 'Unknown or disabled webhook source');
@@ -94,15 +97,20 @@ export class EventsService {
     const payloadJson = decodeUtf8(request.body);
     const payload = parseJsonText(payloadJson);
     const identity = dedupIdentity(source, request.headers, request.body, webhook.delivery_id_header);
-    const prepared = await prepareDelivery(this.context, this.index, {
-      orgId,
-      source,
-      providerDeliveryId: identity.providerDeliveryId,
-      dedupKey: identity.key,
-      eventKey: customEventKey(webhook, request.headers, payload),
-      payload,
-      payloadJson,
-    });
+    const prepared = await prepareDelivery(
+      this.context,
+      this.index,
+      {
+        orgId,
+        source,
+        providerDeliveryId: identity.providerDeliveryId,
+        dedupKey: identity.key,
+        eventKey: customEventKey(webhook, request.headers, payload),
+        payload,
+        payloadJson,
+      },
+      this.options.trust ?? null,
+    );
     const [result] = await recordDeliveries(this.context, [prepared], this.options);
     note({ status: prepared.delivery.status as IngestNote['status'], eventKey: prepared.delivery.event_key });
     return result as IngestResult;
@@ -125,15 +133,20 @@ export class EventsService {
     const prepared: PreparedDelivery[] = [];
     for (const orgId of orgs) {
       prepared.push(
-        await prepareDelivery(this.context, this.index, {
-          orgId,
-          source: GITHUB_SOURCE,
-          providerDeliveryId: identity.providerDeliveryId,
-          dedupKey: identity.key,
-          eventKey: { ok: true, key: delivery.eventKey },
-          payload: delivery.payload,
-          payloadJson: delivery.payloadJson,
-        }),
+        await prepareDelivery(
+          this.context,
+          this.index,
+          {
+            orgId,
+            source: GITHUB_SOURCE,
+            providerDeliveryId: identity.providerDeliveryId,
+            dedupKey: identity.key,
+            eventKey: { ok: true, key: delivery.eventKey },
+            payload: delivery.payload,
+            payloadJson: delivery.payloadJson,
+          },
+          this.options.trust ?? null,
+        ),
       );
     }
     const results = await recordDeliveries(this.context, prepared, this.options);

@@ -60,7 +60,8 @@ async function decide(tx: StorageRepositories, run: RunRecord, automation: Autom
     }
   }
   const key = run.concurrency_key ?? null;
-  const keyed = Boolean(automation.concurrency_key) && key !== null;
+  // A thread's runs are keyed by their thread when the automation names no key of its own.
+  const keyed = (Boolean(automation.concurrency_key) || Boolean(run.thread_key)) && key !== null;
   if (!keyed && !automation.debounce_seconds) return null;
   const cancel = async (live: RunRecord, reason: string): Promise<void> => {
     const cancelled = await tx.runs.transition(
@@ -71,7 +72,7 @@ async function decide(tx: StorageRepositories, run: RunRecord, automation: Autom
     );
     if (cancelled) outcome.cancelled.push(cancelled);
   };
-  const keyText = keyed ? ` with concurrency key ${JSON.stringify(key)}` : '';
+  const keyText = !keyed ? '' : automation.concurrency_key ? ` with concurrency key ${JSON.stringify(key)}` : ` in thread ${key}`;
   let live = (await tx.runs.listLive(run.org_id, automation.id, key)).filter((other) => other.id !== run.id);
   let patch: RunPatch | null = null;
   if (automation.debounce_seconds) {

@@ -16,6 +16,9 @@ import { logDelivery } from './delivery-log.js';
 import { concurrencyKeyOf, hasFlowControl } from '../matching/concurrency-key.js';
 import { applyFlowControl, type FlowOutcome, type FlowRun } from './flow-control.js';
 import { noteRunTransition } from '../runs/run-lifecycle.js';
+import type { ActorTrust } from '../threads/actor-trust.js';
+import { gateMatches, type ThreadControl } from './thread-gate.js';
+import { applyThreadControls, describeThreadControls } from './thread-controls.js';
 
 export interface EventToRecord {
   orgId: string;
@@ -37,9 +40,20 @@ export interface PreparedDelivery {
   triggered: string[];
   /** The runs whose automation has flow control, applied when they are written. */
   flows: FlowRun[];
+  /** Stops and answers from a thread, done once the delivery is recorded. */
+  controls: ThreadControl[];
 }
 
-export async function prepareDelivery(context: ServiceContext, index: AutomationIndex, event: EventToRecord): Promise<PreparedDelivery> {
+/**
+ * `trust`: who may command thread automations (asked of the code host); `null` trusts nobody
+ * whose trust must be checked.
+ */
+export async function prepareDelivery(
+  context: ServiceContext,
+  index: AutomationIndex,
+  event: EventToRecord,
+  trust: ActorTrust | null = null,
+): Promise<PreparedDelivery> {
   const now = context.clock.now().toISOString();
   const deliveryId = context.ids.newId('dlv');
   const base: DeliveryRecord = {
@@ -58,40 +72,46 @@ export async function prepareDelivery(context: ServiceContext, index: Automation
     dedup_key: event.dedupKey ?? `replay:${deliveryId}`,
   };
   if (!event.eventKey.ok) {
-    return { delivery: { ...base, detail: event.eventKey.reason }, runs: [], dedupKey: event.dedupKey, triggered: [], flows: [] };
+    return { delivery: { ...base, detail: event.eventKey.reason }, runs: [], dedupKey: event.dedupKey, triggered: [], flows: [], controls: [] };
   }
   const eventKey = event.eventKey.key;
   const sourceIndex = await index.get(event.orgId, event.source);
   const span = context.telemetry.tracer.startSpan('agent_platform.match', {
     attributes: { 'agent_platform.source': event.source, 'agent_platform.event_key': eventKey, 'agent_platform.automations.candidates': sourceIndex.size },
   });
-  const { outcomes, matched } = matchEvent(sourceIndex, eventKey, event.payload);
-  span.setAttribute('agent_platform.automations.matched', matched.length);
+  const match = matchEvent(sourceIndex, eventKey, event.payload);
+  span.setAttribute('agent_platform.automations.matched', match.matched.length);
   span.end();
+  const { outcomes } = match;
+  const gated = match.matched.length > 0 ? await gateMatches(trust, event.source, eventKey, event.payload, match) : { runs: [], controls: [] };
   const runs: RunRecord[] = [];
   const runByAutomation = new Map<string, string>();
   const flows: FlowRun[] = [];
-  for (const automation of matched) {
+  for (const { automation, threadKey } of gated.runs) {
     const run = newRunRecord(context, {
       orgId: event.orgId,
       automationId: automation.record.id,
       createdAt: now,
       event: { deliveryId, eventKey },
-      concurrencyKey: concurrencyKeyOf(automation, event.payload),
+      // One run per thread at a time: the thread is the key, unless the automation names its own.
+      concurrencyKey: concurrencyKeyOf(automation, event.payload) ?? threadKey,
+      threadKey,
     });
     runs.push(run);
     runByAutomation.set(automation.record.id, run.id);
-    if (hasFlowControl(automation.record)) flows.push({ run, automation: automation.record });
+    if (hasFlowControl(automation.record) || threadKey !== null) flows.push({ run, automation: automation.record });
   }
   for (const outcome of outcomes) outcome.run_id = runByAutomation.get(outcome.automation_id) ?? null;
   const delivery: DeliveryRecord = {
     ...base,
     event_key: eventKey,
-    status: runs.length > 0 ? 'matched' : 'unmatched',
+    status: runs.length > 0 || gated.controls.length > 0 ? 'matched' : 'unmatched',
     outcomes,
     runs_created: runs.map((run) => run.id),
   };
-  return { delivery, runs, dedupKey: event.dedupKey, triggered: matched.map((automation) => automation.record.id), flows };
+  await describeThreadControls(context, event.orgId, gated.controls);
+  const triggered = [...gated.runs.map(({ automation }) => automation.record.id), ...gated.controls.map(({ automation }) => automation.id)];
+  return { delivery, runs, dedupKey: event.dedupKey, triggered, flows, controls: gated.controls };
 }
 
 /** What committing one delivery gave: the answer, and the delivery it repeats (`null` for a new one). */
@@ -207,6 +227,8 @@ function tellSubscribers(context: ServiceContext, delivery: DeliveryRecord): voi
 /** How deliveries are recorded: the dedup window, and where `last_triggered_at` marks gather (written at once without). */
 export interface DeliveryRecording {
   dedupWindowSeconds: number;
+  /** Who may command thread automations; without it, nobody whose trust must be checked. */
+  trust?: ActorTrust | null;
   triggerMarks?: TriggerMarks | null;
 }
 
@@ -219,6 +241,9 @@ export async function recordDeliveries(context: ServiceContext, prepared: readon
   const results = committed.map((one) => one.result);
   for (const [index, one] of committed.entries()) logDelivery(context.logger, (prepared[index] as PreparedDelivery).delivery, one.duplicateOf);
   for (const one of committed) if (one.flow) await noteFlow(context, one.flow);
+  for (const [index, one] of prepared.entries()) {
+    if (one.controls.length > 0 && !results[index]?.duplicate) await applyThreadControls(context, one.delivery, one.controls);
+  }
   await afterCommit(context, prepared, results, recording.triggerMarks ?? null);
   return results;
 }

@@ -6,6 +6,7 @@
  * through this bus: each event is told once, in the process that made the change.
  * @module
  */
+import type { PendingAction } from '../ports/agent-runner.js';
 import type { Logger } from '../ports/logger.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord, RunStatus } from '../schemas/run.js';
@@ -15,6 +16,8 @@ export type RunEvent =
   | { type: 'run.started'; run: RunRecord; automation: AutomationRecord | null }
   /** The run went back to PENDING: a retry after a backoff, its executor shut down, or its worker died. */
   | { type: 'run.released'; run: RunRecord; from: RunStatus }
+  /** The run's agent holds an action for approval (its owner's confirmation mode): someone must `/approve` or `/reject` it. */
+  | { type: 'run.held'; run: RunRecord; action: PendingAction }
   /** The run reached its final status (COMPLETED, FAILED, CANCELLED, SKIPPED); `from` is `null` when a cancel allowed several. */
   | { type: 'run.finished'; run: RunRecord; from: RunStatus | null };
 

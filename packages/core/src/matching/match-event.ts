@@ -2,6 +2,9 @@ import { EvaluationBudgetError } from '../expressions/evaluation-budget.js';
 import type { DeliveryOutcome } from '../schemas/delivery.js';
 import type { CompiledAutomation } from './compiled-automation.js';
 import type { SourceIndex } from './source-index.js';
+import { eventActor, type EventActor } from '../threads/event-actor.js';
+import { threadCommand, type ThreadCommand } from '../threads/thread-command.js';
+import { isThreadAutomation } from '../threads/thread-trigger.js';
 
 /**
  * Up to this many candidates, the outcomes also list the automations whose `on` did not match
@@ -23,6 +26,10 @@ export interface MatchResult {
   /** One entry per candidate considered; `run_id` is filled in when runs are created. */
   outcomes: DeliveryOutcome[];
   matched: CompiledAutomation[];
+  /** What the event asks of each matched thread automation (by automation id): work, a stop, an answer. */
+  commands: Map<string, ThreadCommand>;
+  /** Who wrote the event and what (read once, for the thread automations among the candidates). */
+  actor: EventActor | null;
 }
 
 const outcome = (automation: CompiledAutomation, reason: DeliveryOutcome['reason'], error: string | null = null): DeliveryOutcome => ({
@@ -57,8 +64,16 @@ export function matchEvent(index: SourceIndex, eventKey: string, payload: unknow
   const hits = index.lookup(eventKey);
   const outcomes: DeliveryOutcome[] = [];
   const matched: CompiledAutomation[] = [];
+  const commands = new Map<string, ThreadCommand>();
+  let actor: EventActor | null = null;
   let spent = 0;
   const evaluate = (automation: CompiledAutomation): DeliveryOutcome => {
+    if (isThreadAutomation(automation.record)) {
+      actor ??= eventActor(eventKey, payload);
+      const command = threadCommand(automation.record.trigger, eventKey, payload, actor);
+      if (command.kind === 'none') return outcome(automation, 'not_a_command', command.why);
+      commands.set(automation.record.id, command);
+    }
     if (!automation.filter || automation.filterCompileError) return filterOutcome(automation, payload);
     if (spent >= MAX_EVENT_FILTER_MS) {
       return outcome(automation, 'filter_error', `filter not evaluated: this event's filters already took more than ${MAX_EVENT_FILTER_MS} ms`);
@@ -82,5 +97,5 @@ export function matchEvent(index: SourceIndex, eventKey: string, payload: unknow
       if (result.matched) matched.push(automation);
     }
   }
-  return { outcomes, matched };
+  return { outcomes, matched, commands, actor };
 }

@@ -27,6 +27,7 @@ export {
   type GithubLinksRepository,
   type RunsRepository,
   type RunReportsRepository,
+  type ThreadsRepository,
   type RunQueueSummary,
   type RunGuard,
   type RunPatch,

@@ -12,6 +12,7 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
 import type { RunRecord, RunReport, RunStatus } from '../schemas/run.js';
+import type { ThreadRecord } from '../schemas/thread.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
@@ -343,6 +344,17 @@ export interface RunReportsRepository {
   listDue(limit: number): Promise<Array<{ run: RunRecord; report: RunReport }>>;
 }
 
+/**
+ * Code-host threads of thread automations ({@link ThreadRecord}), keyed by (org, automation, key).
+ * Conformance: `describeThreads`.
+ */
+export interface ThreadsRepository {
+  /** The thread, or `null` when the automation has none with this key. */
+  get(orgId: string, automationId: string, key: string): Promise<ThreadRecord | null>;
+  /** Writes (inserts or replaces) the thread named by its `org_id`, `automation_id` and `key`. */
+  put(record: ThreadRecord): Promise<void>;
+}
+
 export interface StartTasksRepository {
   /** Throws {@link StorageConflictError} when the id exists. */
   insert(record: StartTaskRecord): Promise<void>;
@@ -446,6 +458,7 @@ export interface StorageRepositories {
   readonly sandboxes: SandboxesRepository;
   readonly conversations: ConversationsRepository;
   readonly runReports: RunReportsRepository;
+  readonly threads: ThreadsRepository;
   readonly startTasks: StartTasksRepository;
   readonly subscriptions: SubscriptionsRepository;
   readonly outboundMessages: OutboundMessagesRepository;

@@ -14,6 +14,8 @@ import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
 import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
 import type { HeldRun } from './run-lifecycle.js';
 import { fenceEarlierAttempt, planRunAttempt } from './run-plan.js';
+import { keepThreadConversation } from './run-thread.js';
+import type { RunApprovals } from './run-approvals.js';
 
 export interface AttemptSettings {
   maxAttempts: number;
@@ -23,6 +25,8 @@ export interface AttemptSettings {
   defaultTimeoutSeconds: number;
   /** Whether a failed attempt may still be retried here (not while the executor stops). */
   mayRetry(): boolean;
+  /** Where the agent's actions held for approval wait for their answer. */
+  approvals: RunApprovals;
 }
 
 /** What the executor does next: look for the run again after a backoff, or nothing. */
@@ -74,13 +78,19 @@ async function attempt(
   try {
     await fenceEarlierAttempt(context, jobs.runtime, run);
     const plan = await planRunAttempt(context, run, automation, timeoutOf(automation, settings));
+    let conversationId: string | null = null;
+    const confirm = settings.approvals.confirmFor(run, () => conversationId, controller.signal);
     result = await runAgentJob(
       jobs,
-      { ...plan, signal: controller.signal },
+      { ...plan, agent: plan.agent && { ...plan.agent, confirm }, signal: controller.signal },
       {
         // Attached only while the run is still ours: a cancel that landed meanwhile wins, and the job stops.
         conversationOpened: async (conversation) => {
-          if (await held.attach(conversation.id, conversation.sandbox_id)) return;
+          conversationId = conversation.id;
+          if (await held.attach(conversation.id, conversation.sandbox_id)) {
+            await keepThreadConversation(context, run, conversation.id);
+            return;
+          }
           const current = await context.storage.runs.get(run.org_id, run.id).catch(() => null);
           stopWork(controller, current?.status === 'CANCELLED' ? 'cancelled' : 'lease-lost');
         },

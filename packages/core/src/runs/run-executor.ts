@@ -13,6 +13,7 @@ import type { ServiceContext } from '../kernel/context.js';
 import type { RecoveredRuns, RunQueue, RunRef } from '../ports/run-queue.js';
 import { runAttempt, type AttemptSettings } from './run-attempt.js';
 import { HeldRun, noteRunTransition } from './run-lifecycle.js';
+import { RunApprovals } from './run-approvals.js';
 import { context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
 
 export interface RunExecutorOptions {
@@ -61,6 +62,8 @@ export class RunExecutor {
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly attemptSettings: AttemptSettings;
+  /** Actions the agents of runs here hold for approval; answers reach them through {@link onControl}. */
+  private readonly approvals: RunApprovals;
   private running = false;
   private ticking: Promise<void> | null = null;
   private again = false;
@@ -81,11 +84,13 @@ export class RunExecutor {
     this.maxAttempts = options.maxAttempts ?? 3;
     this.workerId = options.workerId ?? context.ids.newId('wkr');
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.approvals = new RunApprovals(context);
     this.attemptSettings = {
       maxAttempts: this.maxAttempts,
       retryBackoffMs: options.retryBackoffMs ?? 1000,
       defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 1800,
       mayRetry: () => this.running,
+      approvals: this.approvals,
     };
   }
 
@@ -178,6 +183,11 @@ export class RunExecutor {
           this.notify();
         }
       });
+  }
+
+  /** A control request was written on a conversation: answers the action a run's agent here holds, if any. */
+  onControl(conversationId: string): Promise<void> {
+    return this.approvals.onControl(conversationId);
   }
 
   /** Stops the agent of a run executing here (it was cancelled); writes nothing itself. */

@@ -17,6 +17,8 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import { removeStoredSandbox } from '../sandboxes/stored-sandbox.js';
+import type { ThreadRecord } from '../schemas/thread.js';
+import { followUpMessage, keepPullRequest, threadOfRun, threadRepository } from './run-thread.js';
 
 /**
  * One live attempt per run: before this attempt starts, the earlier attempt's sandbox (the run
@@ -39,6 +41,13 @@ function githubToolsFor(scope: GitHubToolScope, settings: AgentSettings): AgentG
   return github?.token ? createAgentGitHubTools(scope, github.token, github.host) : null;
 }
 
+/** The tools' scope in the run's thread: the pull request it has (a second is refused), and where one the agent opens is kept. */
+function threadScope(context: ServiceContext, run: RunRecord, thread: ThreadRecord | null, scope: GitHubToolScope, conversationId: string): GitHubToolScope {
+  if (!run.thread_key) return scope;
+  const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
+  return { ...scope, pullRequest, onPullRequest: (opened) => keepPullRequest(context, run, conversationId, opened) };
+}
+
 /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
 async function triggerOf(context: ServiceContext, run: RunRecord): Promise<{ payloadJson: string | null; source: string | null }> {
   if (!run.delivery_id) return { payloadJson: run.dispatch_payload_json, source: null };
@@ -54,10 +63,17 @@ export async function planRunAttempt(
   timeoutSeconds: number,
 ): Promise<Omit<AgentJobPlan, 'signal'>> {
   const { payloadJson, source } = await triggerOf(context, run);
-  const repository = runRepository(automation.selected_repository, source, payloadJson);
+  // A thread's later run continues its conversation, on its branch.
+  const thread = await threadOfRun(context, run);
+  const eventRepository = runRepository(automation.selected_repository, source, payloadJson);
+  const repository = thread ? threadRepository(thread, eventRepository) : eventRepository;
   const github = githubToolScope(automation, source, run.event_key, payloadJson);
   const agent = {
-    ...(github.repositories.length > 0 ? { githubTools: (settings: AgentSettings) => githubToolsFor(github, settings) } : {}),
+    ...(github.repositories.length > 0
+      ? {
+          githubTools: (settings: AgentSettings, conversationId: string) => githubToolsFor(threadScope(context, run, thread, github, conversationId), settings),
+        }
+      : {}),
     runId: run.id,
     instructions: automation.instructions,
     eventPayloadJson: payloadJson,
@@ -76,6 +92,12 @@ export async function planRunAttempt(
   if (earlier) {
     const history = await readEventsFrom(context.storage, earlier.id);
     return { ...base, conversation: { resume: earlier }, agent: { ...agent, history, resumed: { attempt: run.attempt } } };
+  }
+  const continued = thread?.conversation_id ? await context.storage.conversations.get(thread.conversation_id) : null;
+  if (continued && thread) {
+    const history = await readEventsFrom(context.storage, continued.id);
+    const followUp = { message: followUpMessage(run, thread, payloadJson), runId: run.id };
+    return { ...base, conversation: { resume: continued, followUp }, agent: { ...agent, history } };
   }
   return {
     ...base,

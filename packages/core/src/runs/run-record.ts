@@ -19,6 +19,8 @@ export interface NewRun {
   manual?: { createdBy: string; payloadJson: string | null };
   /** The automation's concurrency key for this event (flow control), if it has one. */
   concurrencyKey?: string | null;
+  /** The code-host thread it works in (a thread automation's), if any. */
+  threadKey?: string | null;
 }
 
 /** A PENDING run that has never been attempted, in the trace of the work creating it (if traced). */
@@ -43,6 +45,7 @@ export function newRunRecord(context: ServiceContext, run: NewRun): RunRecord {
     metrics: null,
     dispatch_payload_json: run.manual?.payloadJson ?? null,
     ...(run.concurrencyKey != null ? { concurrency_key: run.concurrencyKey } : {}),
+    ...(run.threadKey != null ? { thread_key: run.threadKey } : {}),
     ...(traceParent !== null ? { trace_parent: traceParent } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { expressionSchema } from '../expressions/expression-schema.js';
-import { ON_CONFLICT_POLICIES, SOURCE_NAME_PATTERN } from './vocabulary.js';
+import { ALLOWED_ACTOR_GROUPS, GITHUB_SOURCE, ON_CONFLICT_POLICIES, SOURCE_NAME_PATTERN } from './vocabulary.js';
 
 /** `github`, or the `source` of a registered custom webhook. */
 export const triggerSourceSchema = z.string().regex(SOURCE_NAME_PATTERN, 'must be "github" or a custom webhook source (lowercase letters, digits and hyphens)');
@@ -11,10 +11,29 @@ export const eventPatternSchema = z.string().min(1).max(200);
 
 export const MAX_PATTERNS = 50;
 
-export const automationTriggerSchema = z.object({
+/**
+ * A mention handle as the host writes it: `@` and a login (a GitHub App's bot login may end in
+ * `[bot]`). Matched as a whole word, in any case (logins are case-insensitive on every host).
+ */
+export const mentionSchema = z.string().regex(/^@[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98})(?:\[bot\])?$/, 'must be a handle such as "@agent"');
+
+/** A label's name, matched exactly as the host writes it. */
+export const labelNameSchema = z.string().trim().min(1).max(100);
+
+/** The trigger's members, before the rule that ties them together (see {@link automationTriggerSchema}). */
+export const automationTriggerFieldsSchema = z.object({
   type: z.literal('event', { error: 'must be "event": automations run on events, not on a schedule' }),
   source: triggerSourceSchema,
-  on: z.union([eventPatternSchema, z.array(eventPatternSchema).min(1).max(MAX_PATTERNS)]),
+  /** The event keys it runs on; optional with `mention` or `label`, which bring their own. */
+  on: z.union([eventPatternSchema, z.array(eventPatternSchema).min(1).max(MAX_PATTERNS)]).optional(),
+  /**
+   * A mention trigger: runs when a comment (an issue's or pull request's, a review's, a review
+   * comment) or a new issue or pull request mentions this handle; `<handle> stop` stops the
+   * thread's run instead. `null` removes it.
+   */
+  mention: mentionSchema.nullish(),
+  /** A label trigger: runs when this label is added to an issue or pull request; removing it stops the thread's run. `null` removes it. */
+  label: labelNameSchema.nullish(),
   /**
    * JMESPath over the payload; the automation fires when the result is truthy. Refused (422)
    * when it does not compile, calls an unknown function, or can build values that grow
@@ -22,6 +41,20 @@ export const automationTriggerSchema = z.object({
    * closed past the bound (see `expressions/evaluation-budget.ts`).
    */
   filter: expressionSchema.nullish(),
+});
+
+/** An automation's trigger: `on` event keys, a `mention` or a `label` (one of the two), and an optional filter. */
+export const automationTriggerSchema = automationTriggerFieldsSchema.superRefine((trigger, context) => {
+  if (trigger.mention && trigger.label)
+    context.addIssue({ code: 'custom', path: ['label'], message: 'a trigger has a mention or a label, not both: make two automations' });
+  if (trigger.on === undefined && !trigger.mention && !trigger.label)
+    context.addIssue({ code: 'custom', path: ['on'], message: 'give the event keys to run on ("on"), or a "mention" or "label" trigger' });
+  if ((trigger.mention || trigger.label) && trigger.source !== GITHUB_SOURCE)
+    context.addIssue({
+      code: 'custom',
+      path: [trigger.mention ? 'mention' : 'label'],
+      message: `mention and label triggers need a code-host source ("github"), not "${trigger.source}"`,
+    });
 });
 export type AutomationTriggerInput = z.input<typeof automationTriggerSchema>;
 
@@ -61,6 +94,18 @@ const flowControlInputShape = {
   rate_limit: rateLimitSchema.nullish(),
 };
 
+/** A login on the code host (GitHub's rules: letters, digits and single hyphens). */
+const actorLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'must be a login on the code host');
+
+/**
+ * Who may command the agent through a code-host event (a comment, a mention, a label):
+ * `writers` (people with write permission on the repository, asked of the host — the default),
+ * `members` (people with any role on the repository), `anyone` (an explicit opt-in for public
+ * repositories), or a list of logins. Bots and the platform's own comments never command it.
+ */
+export const allowedActorsSchema = z.union([z.enum(ALLOWED_ACTOR_GROUPS), z.array(actorLoginSchema).min(1).max(500)]);
+export type AllowedActors = z.infer<typeof allowedActorsSchema>;
+
 /** `owner/name` of a GitHub repository. */
 export const GITHUB_REPOSITORY_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
 
@@ -75,6 +120,7 @@ export const MAX_GITHUB_REPOSITORIES = 50;
  */
 const githubInputShape = {
   report_to_github: z.boolean().optional(),
+  allowed_actors: allowedActorsSchema.nullish(),
   github_repositories: z
     .array(z.string().regex(GITHUB_REPOSITORY_PATTERN, 'must be a GitHub repository as owner/name'))
     .max(MAX_GITHUB_REPOSITORIES)
@@ -108,7 +154,7 @@ export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
 export const automationUpdateInputSchema = z.object({
   name: z.string().trim().min(1).max(500).optional(),
   enabled: z.boolean().optional(),
-  trigger: automationTriggerSchema.partial().optional(),
+  trigger: automationTriggerFieldsSchema.partial().optional(),
   instructions: z.string().min(1).max(50_000).optional(),
   sandbox_spec_id: z.string().min(1).max(200).nullish(),
   llm_model: z.string().min(1).max(200).nullish(),
@@ -133,8 +179,12 @@ export type AutomationDispatchInput = z.input<typeof automationDispatchInputSche
 export const storedTriggerSchema = z.object({
   type: z.literal('event'),
   source: z.string(),
+  /** The event keys it runs on: as given, or those its mention or label trigger brings. */
   on: z.union([z.string(), z.array(z.string())]),
   filter: z.string().nullable(),
+  /** Absent on triggers stored before mention and label triggers existed, which read as none. */
+  mention: z.string().nullish(),
+  label: z.string().nullish(),
 });
 export type StoredTrigger = z.infer<typeof storedTriggerSchema>;
 
@@ -160,6 +210,8 @@ export const automationSchema = z.object({
   report_to_github: z.boolean().optional(),
   /** Repositories besides the run's own that the agent's GitHub tools may act on; absent reads as none. */
   github_repositories: z.array(z.string()).optional(),
+  /** Who may command it through code-host events; absent or `null` reads as `writers`. */
+  allowed_actors: allowedActorsSchema.nullish(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   last_triggered_at: timestampSchema.nullable(),

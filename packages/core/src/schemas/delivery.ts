@@ -5,8 +5,13 @@ import { DELIVERY_STATUSES } from './vocabulary.js';
 export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 
-/** Why a candidate automation did or did not match. */
-export const OUTCOME_REASONS = ['matched', 'event_pattern', 'filter_false', 'filter_error'] as const;
+/**
+ * Why a candidate automation did or did not match: `not_a_command` — a thread automation's event
+ * asked nothing of it (no mention, another label); `actor_refused` — the sender may not command it
+ * (`error` says who and why); `thread_command` — a stop or an answer to a held action, done in the
+ * thread instead of starting a run (`detail` says what it did).
+ */
+export const OUTCOME_REASONS = ['matched', 'event_pattern', 'filter_false', 'filter_error', 'not_a_command', 'actor_refused', 'thread_command'] as const;
 
 /** One candidate automation's result for a delivery. */
 export const deliveryOutcomeSchema = z.object({
@@ -14,8 +19,10 @@ export const deliveryOutcomeSchema = z.object({
   automation_name: z.string(),
   matched: z.boolean(),
   reason: z.enum(OUTCOME_REASONS),
-  /** The filter's error message, for `filter_error`. */
+  /** The filter's error message, for `filter_error`; why, for `not_a_command` and `actor_refused`. */
   error: z.string().nullable(),
+  /** What a `thread_command` did (the runs it stopped, the action it answered); absent otherwise. */
+  detail: z.string().nullish(),
   /** The run created for a match. */
   run_id: z.string().nullable(),
 });

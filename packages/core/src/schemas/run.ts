@@ -56,6 +56,11 @@ const runFieldsSchema = z.object({
    * automation with the same key never run at once. `null` (or absent) for none.
    */
   concurrency_key: z.string().nullish(),
+  /**
+   * The code-host thread a thread automation's run works in (`github:owner/name#12`): its runs
+   * share one conversation, and one of them runs at a time. `null` (or absent) for none.
+   */
+  thread_key: z.string().nullish(),
   /** Why a PENDING run waits (queued behind another with its key, debounced); cleared when it starts. */
   held_reason: z.string().nullish(),
 });

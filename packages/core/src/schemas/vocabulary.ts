@@ -28,6 +28,9 @@ export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'delivered', 'failed', 'can
 /** What a new run does when a run of the same automation with the same concurrency key is live (flow control). */
 export const ON_CONFLICT_POLICIES = ['queue', 'cancel_previous', 'skip'] as const;
 
+/** Who may command the agent through a code-host event, besides a list of logins (`allowed_actors`). */
+export const ALLOWED_ACTOR_GROUPS = ['writers', 'members', 'anyone'] as const;
+
 /** The built-in code-host source. */
 export const GITHUB_SOURCE = 'github';
 

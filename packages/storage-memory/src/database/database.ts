@@ -19,9 +19,10 @@ import type {
   SettingsRecord,
   StartTaskRecord,
   SubscriptionRecord,
+  ThreadRecord,
   WebhookRecord,
 } from '@agent-platform/core';
-import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey } from './keys.js';
+import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey, threadKey } from './keys.js';
 import { TextStore, type StoredText } from './stored-text.js';
 import { AgeIndex, AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
 
@@ -194,6 +195,8 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
     runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation]),
     runReports: new Table<RunReportRow>((row) => row.run_id, [runReportsDue]),
+    // Only ever read by its whole key, so no index: a thread automation's follow-up looks up one thread.
+    threads: new Table<ThreadRecord>((row) => threadKey(row.org_id, row.automation_id, row.key)),
     deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
       release: (row) => {
         if (row.payload_json !== null) texts.release(row.payload_json);

@@ -18,6 +18,11 @@ export function linkKey(kind: string, key: string, orgId: string): string {
   return pairKey(kind, pairKey(key, orgId));
 }
 
+/** A thread's primary key: one thread per (org, automation, key). */
+export function threadKey(orgId: string, automationId: string, key: string): string {
+  return pairKey(orgId, pairKey(automationId, key));
+}
+
 /**
  * The group of an automation's runs that share a concurrency key: `null` (no key) and every
  * string, the empty one included, get keys of their own.

@@ -17,6 +17,7 @@ import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
 import { subscriptionsRepository } from './subscriptions.js';
+import { threadsRepository } from './threads.js';
 import { providerTokensRepository, settingsRepository } from './user-records.js';
 import { webhooksRepository } from './webhooks.js';
 
@@ -33,6 +34,7 @@ export function createRepositories(db: Database, access: Access): StorageReposit
     sandboxes: sandboxesRepository(db, access),
     conversations: conversationsRepository(db, access),
     runReports: runReportsRepository(db, access),
+    threads: threadsRepository(db, access),
     startTasks: startTasksRepository(db, access),
     subscriptions: subscriptionsRepository(db, access),
     outboundMessages: outboundMessagesRepository(db, access),

@@ -10,6 +10,7 @@ import { deliveryPayloadsMigration } from './0004_delivery_payloads.js';
 import { runReportsDueMigration } from './0005_run_reports_due.js';
 import { conversationVersionsMigration } from './0006_conversation_versions.js';
 import { runReportsMigration } from './0007_run_reports.js';
+import { threadsMigration } from './0008_threads.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runReportsDueMigration,
   conversationVersionsMigration,
   runReportsMigration,
+  threadsMigration,
 ];

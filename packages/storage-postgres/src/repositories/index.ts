@@ -16,6 +16,7 @@ import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
 import { subscriptionsRepository } from './subscriptions.js';
+import { threadsRepository } from './threads.js';
 import { providerTokensRepository, settingsRepository } from './user-records.js';
 import { webhooksRepository } from './webhooks.js';
 
@@ -36,6 +37,7 @@ export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: Delive
     sandboxes: sandboxesRepository(sql),
     conversations: conversationsRepository(sql),
     runReports: runReportsRepository(sql),
+    threads: threadsRepository(sql),
     startTasks: startTasksRepository(sql),
     subscriptions: subscriptionsRepository(sql),
     outboundMessages: outboundMessagesRepository(sql),

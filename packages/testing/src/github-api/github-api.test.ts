@@ -83,9 +83,12 @@ describe('startGitHubApi', () => {
     expect(onComment.status).toBe(201);
     expect(github.reactions('acme/app', { comment: commentId })).toHaveLength(1);
 
-    const reviewId = github.addReviewComment('acme/app', 7, { body: 'nit' });
-    const onReview = await octokit.rest.reactions.createForPullRequestReviewComment({ owner: 'acme', repo: 'app', comment_id: reviewId, content: 'rocket' });
+    // On another repository, so the pull request list of acme/app stays as the tests below expect.
+    github.addRepository('acme/site');
+    const reviewId = github.addReviewComment('acme/site', github.addPullRequest('acme/site', { head: 'docs' }), { body: 'nit' });
+    const onReview = await octokit.rest.reactions.createForPullRequestReviewComment({ owner: 'acme', repo: 'site', comment_id: reviewId, content: 'rocket' });
     expect(onReview.status).toBe(201);
+    expect(github.reactions('acme/site', { reviewComment: reviewId })).toHaveLength(1);
     expect((await statusOf(octokit.rest.reactions.createForIssue({ owner: 'acme', repo: 'app', issue_number: 999, content: 'eyes' }))).status).toBe(404);
   });
 
@@ -263,5 +266,167 @@ describe('requests that do not match the description', () => {
   it('records operations it does not simulate instead of inventing answers', async () => {
     expect((await call('DELETE', '/repos/acme/app')).status).toBe(404);
     expect(github.violations.at(-1)).toMatchObject({ kind: 'unimplemented', operationId: 'repos/delete' });
+  });
+});
+
+describe('collaborators, pull request lists and review comments', () => {
+  const READER = 'ghp_github_api_reader';
+  let github: GitHubApi;
+  let octokit: OctokitInstance;
+  const repo = { owner: 'acme', repo: 'app' };
+
+  beforeAll(async () => {
+    github = await startGitHubApi({
+      tokens: { [TOKEN]: 'agent-bot', [READ_ONLY]: { login: 'reader[bot]', type: 'Bot', readOnly: ['acme/app'] }, [READER]: 'rita' },
+    });
+    github.addRepository('acme/app');
+    github.addRepository('acme/public', { private: false });
+    github.addCollaborator('acme/app', 'ada', 'admin');
+    github.addCollaborator('acme/app', 'bob', 'maintain');
+    github.addCollaborator('acme/app', 'alice', 'write');
+    github.addCollaborator('acme/app', 'tom', 'triage');
+    github.addCollaborator('acme/app', 'rita', 'read');
+    github.addUser('mallory');
+    octokit = client(TOKEN, github.apiUrl);
+  });
+  afterAll(() => github?.close());
+
+  it('answers each role with its legacy permission and role name; a user without one is none, or read when the repository is public', async () => {
+    const level = async (username: string, name = 'app') => {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: 'acme', repo: name, username });
+      return [data.permission, data.role_name];
+    };
+    const answers = await Promise.all(['ada', 'bob', 'alice', 'tom', 'rita', 'acme', 'mallory', 'ALICE'].map((login) => level(login)));
+    expect(answers).toEqual([
+      ['admin', 'admin'],
+      ['write', 'maintain'],
+      ['write', 'write'],
+      ['read', 'triage'],
+      ['read', 'read'],
+      ['admin', 'admin'],
+      ['none', ''],
+      ['write', 'write'],
+    ]);
+    expect(await level('mallory', 'public')).toEqual(['read', 'read']);
+    const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'bob' });
+    expect(data.user).toMatchObject({
+      login: 'bob',
+      role_name: 'maintain',
+      permissions: { admin: false, maintain: true, push: true, triage: true, pull: true },
+    });
+    expect((await statusOf(octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: 'nobody' }))).status).toBe(404);
+    expect((await statusOf(octokit.rest.repos.getCollaboratorPermissionLevel({ owner: 'acme', repo: 'missing', username: 'bob' }))).status).toBe(404);
+    expect(() => github.addCollaborator('acme/app', 'eve', 'owner' as never)).toThrow(/not one of/);
+    expect(() => github.addCollaborator('acme/none', 'eve', 'read')).toThrow(/no repository/);
+  });
+
+  it("shows a token's own role in the repository's permissions and in the author association of what it writes", async () => {
+    const reader = client(READER, github.apiUrl);
+    expect((await reader.rest.repos.get(repo)).data.permissions).toEqual({ admin: false, maintain: false, push: false, triage: false, pull: true });
+    expect((await octokit.rest.repos.get(repo)).data.permissions).toEqual({ admin: false, maintain: false, push: true, triage: true, pull: true });
+    github.addIssue('acme/app', { number: 50 });
+    // A read collaborator may comment on GitHub: roles do not make the token read-only.
+    const mine = await reader.rest.issues.createComment({ ...repo, issue_number: 50, body: 'seen' });
+    expect(mine.data.author_association).toBe('COLLABORATOR');
+    const bots = await octokit.rest.issues.createComment({ ...repo, issue_number: 50, body: 'on it' });
+    expect(bots.data.author_association).toBe('NONE');
+  });
+
+  it('lists pull requests by state, head (owner:branch only), base and page, newest first', async () => {
+    github.addRepository('acme/pulls');
+    github.addCollaborator('acme/pulls', 'alice', 'write');
+    const list = (query: Record<string, unknown> = {}) =>
+      octokit.rest.pulls.list({ owner: 'acme', repo: 'pulls', ...query }).then(({ data }) => data.map((pull) => pull.number));
+    const a = github.addPullRequest('acme/pulls', { head: 'feature/a', title: 'A', user: 'alice' });
+    const b = github.addPullRequest('acme/pulls', { head: 'feature/b' });
+    const closed = github.addPullRequest('acme/pulls', { head: 'feature/c', state: 'closed' });
+    const release = github.addPullRequest('acme/pulls', { head: 'feature/a', base: 'release' });
+    expect(await list()).toEqual([release, b, a]);
+    expect(await list({ state: 'closed' })).toEqual([closed]);
+    expect(await list({ state: 'all', direction: 'asc' })).toEqual([a, b, closed, release]);
+    expect(await list({ head: 'acme:feature/a' })).toEqual([release, a]);
+    expect(await list({ head: 'ACME:feature/a', base: 'main' })).toEqual([a]);
+    expect(await list({ head: 'someone:feature/a' })).toEqual([]);
+    // GitHub ignores a head without its owner.
+    expect(await list({ head: 'feature/a' })).toEqual([release, b, a]);
+
+    const page = await octokit.rest.pulls.list({ owner: 'acme', repo: 'pulls', per_page: 2 });
+    expect(page.data.map((pull) => pull.number)).toEqual([release, b]);
+    expect(page.headers.link).toContain('rel="next"');
+    const all = await octokit.paginate(octokit.rest.pulls.list, { owner: 'acme', repo: 'pulls', per_page: 2 });
+    expect(all.map((pull) => pull.number)).toEqual([release, b, a]);
+    const first = page.data.at(-1);
+    expect(first).toMatchObject({ head: { ref: 'feature/b', label: 'acme:feature/b' }, base: { ref: 'main' }, state: 'open' });
+    // A list holds pull-request-simple items: no members GitHub computes for one pull request only.
+    expect(first && 'mergeable' in first).toBe(false);
+    expect((await octokit.rest.pulls.list({ owner: 'acme', repo: 'pulls', head: 'acme:feature/a', base: 'main' })).data[0]?.author_association).toBe(
+      'COLLABORATOR',
+    );
+    expect((await statusOf(octokit.rest.pulls.list({ owner: 'acme', repo: 'missing' }))).status).toBe(404);
+  });
+
+  it('gets, edits, lists and replies to review comments, threading a reply to a reply under the first comment', async () => {
+    const pull = github.addPullRequest('acme/app', { head: 'fix/review', user: 'alice' });
+    const root = github.addReviewComment('acme/app', pull, { user: 'bob', body: 'Rename this', path: 'src/app.ts', line: 12 });
+    const { data: got } = await octokit.rest.pulls.getReviewComment({ ...repo, comment_id: root });
+    const head = (await octokit.rest.pulls.get({ ...repo, pull_number: pull })).data.head.sha;
+    expect(got).toMatchObject({ id: root, body: 'Rename this', path: 'src/app.ts', line: 12, side: 'RIGHT', subject_type: 'line', commit_id: head });
+    expect(got).toMatchObject({ author_association: 'COLLABORATOR', html_url: `${github.url}/acme/app/pull/${pull}#discussion_r${root}` });
+    expect('in_reply_to_id' in got).toBe(false);
+
+    const reply = await octokit.rest.pulls.createReplyForReviewComment({ ...repo, pull_number: pull, comment_id: root, body: 'Done' });
+    expect(reply.status).toBe(201);
+    expect(reply.headers.location).toBe(reply.data.url);
+    expect(reply.data).toMatchObject({ in_reply_to_id: root, path: 'src/app.ts', line: 12, commit_id: head, user: { login: 'agent-bot' } });
+    const again = await octokit.rest.pulls.createReplyForReviewComment({ ...repo, pull_number: pull, comment_id: reply.data.id, body: 'And tested' });
+    expect(again.data.in_reply_to_id).toBe(root);
+
+    const edited = await octokit.rest.pulls.updateReviewComment({ ...repo, comment_id: reply.data.id, body: 'Done in abc123' });
+    expect(edited.data.body).toBe('Done in abc123');
+    expect((await octokit.rest.pulls.getReviewComment({ ...repo, comment_id: reply.data.id })).data.body).toBe('Done in abc123');
+
+    const page = await octokit.rest.pulls.listReviewComments({ ...repo, pull_number: pull, per_page: 2 });
+    expect(page.data.map((c) => c.body)).toEqual(['Rename this', 'Done in abc123']);
+    expect(page.headers.link).toContain('rel="next"');
+    const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...repo, pull_number: pull, per_page: 2 });
+    expect(all.map((c) => c.id)).toEqual([root, reply.data.id, again.data.id]);
+    const newest = await octokit.rest.pulls.listReviewComments({ ...repo, pull_number: pull, sort: 'created', direction: 'desc' });
+    expect(newest.data.map((c) => c.id)).toEqual([again.data.id, reply.data.id, root]);
+    expect((await octokit.rest.pulls.listReviewComments({ ...repo, pull_number: pull, since: '2999-01-01T00:00:00Z' })).data).toEqual([]);
+    expect(github.reviewComments('acme/app', pull).map((c) => [c.body, c.inReplyToId])).toEqual([
+      ['Rename this', null],
+      ['Done in abc123', root],
+      ['And tested', root],
+    ]);
+    expect((await octokit.rest.pulls.get({ ...repo, pull_number: pull })).data.review_comments).toBe(3);
+  });
+
+  it('answers 404 for a review comment on another pull request or repository, a missing pull request or comment', async () => {
+    const pull = github.addPullRequest('acme/app', { head: 'fix/other' });
+    const other = github.addPullRequest('acme/app', { head: 'fix/third' });
+    const comment = github.addReviewComment('acme/app', pull, { body: 'Whole file', path: 'README.md', line: null });
+    const { data } = await octokit.rest.pulls.getReviewComment({ ...repo, comment_id: comment });
+    expect(data).toMatchObject({ subject_type: 'file', path: 'README.md' });
+    expect('line' in data).toBe(false);
+    const reply = (pull_number: number, comment_id: number) =>
+      statusOf(octokit.rest.pulls.createReplyForReviewComment({ ...repo, pull_number, comment_id, body: 'x' }));
+    expect((await reply(other, comment)).status).toBe(404);
+    expect((await reply(9999, comment)).status).toBe(404);
+    expect((await reply(pull, 9999)).status).toBe(404);
+    expect((await statusOf(octokit.rest.pulls.getReviewComment({ owner: 'acme', repo: 'public', comment_id: comment }))).status).toBe(404);
+    expect((await statusOf(octokit.rest.pulls.updateReviewComment({ ...repo, comment_id: 9999, body: 'x' }))).status).toBe(404);
+    expect((await statusOf(octokit.rest.pulls.listReviewComments({ ...repo, pull_number: 9999 }))).status).toBe(404);
+    const readOnly = await statusOf(
+      client(READ_ONLY, github.apiUrl).rest.pulls.createReplyForReviewComment({ ...repo, pull_number: pull, comment_id: comment, body: 'x' }),
+    );
+    expect(readOnly.status).toBe(403);
+    expect(github.reviewComments('acme/app', pull)).toHaveLength(1);
+    github.addIssue('acme/app', { number: 60 });
+    expect(() => github.addReviewComment('acme/app', 60, { body: 'on an issue' })).toThrow(/no pull request acme\/app#60/);
+    expect(() => github.addReviewComment('acme/app', pull, { body: 'x', inReplyTo: 9999 })).toThrow(/no review comment 9999/);
+  });
+
+  it('recorded no violations', () => {
+    expect(github.violations).toEqual([]);
   });
 });

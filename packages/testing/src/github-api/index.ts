@@ -5,8 +5,10 @@
  */
 export { startGitHubApi } from './server.js';
 export type { GitHubApi, GitHubApiOptions, GitHubApiToken, RecordedGitHubRequest, Violation, ViolationKind } from './server.js';
-export type { GitHubState, RepositoryState } from './state.js';
+export type { CollaboratorRole } from './collaborators.js';
+export type { GitHubState, PullRequestSetup, RepositoryState, ReviewCommentSetup } from './state.js';
 export type {
+  AuthorAssociation,
   IssueCommentRecord,
   IssueRecord,
   LabelRecord,

@@ -3,8 +3,10 @@
  * GitHub's schemas require many members (a pull request ~40, a repository ~75); these fill every
  * required one with a plausible value — ids, node ids, URLs under the stand-in's own origin — so
  * each answer passes the description's response schema, which the server checks before sending.
+ * Pull requests and review comments have theirs in `pull-resources.ts`.
  * @module
  */
+import type { PermissionFlags } from './collaborators.js';
 
 /** Where the stand-in lives: `web` is the origin (`http://127.0.0.1:PORT`), `api` its `/api/v3`. */
 export interface Origins {
@@ -52,13 +54,28 @@ export interface IssueCommentRecord {
   updatedAt: string;
 }
 
+/** A comment on a line (or, with `line: null`, the whole) of a file in a pull request's diff. */
 export interface ReviewCommentRecord {
   id: number;
   repository: string;
   pullNumber: number;
   body: string;
   user: UserRecord;
+  /** The review it was submitted in: on GitHub every review comment, a reply too, belongs to one. */
+  reviewId: number;
+  path: string;
+  /** The line of the file it is on; `null` for a comment on the whole file. */
+  line: number | null;
+  side: 'LEFT' | 'RIGHT';
+  commitId: string;
+  diffHunk: string;
+  /** For a reply, the first comment of its thread (GitHub threads every reply under that one). */
+  inReplyToId: number | null;
+  createdAt: string;
+  updatedAt: string;
 }
+
+export type AuthorAssociation = 'OWNER' | 'COLLABORATOR' | 'NONE';
 
 export type ReactionContent = '+1' | '-1' | 'laugh' | 'confused' | 'heart' | 'hooray' | 'rocket' | 'eyes';
 
@@ -100,7 +117,7 @@ export interface PullRequestRecord {
 export const timestamp = (date: Date = new Date()): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** GitHub's global node ids are opaque base64; a type prefix keeps them readable in failures. */
-const nodeId = (prefix: string, id: number): string => `${prefix}_${Buffer.from(`0:${id}`).toString('base64').replace(/=+$/, '')}`;
+export const nodeId = (prefix: string, id: number): string => `${prefix}_${Buffer.from(`0:${id}`).toString('base64').replace(/=+$/, '')}`;
 
 /** A fake commit id stands in when no git server holds the branch. */
 export const placeholderSha = (seed: string): string => {
@@ -174,7 +191,7 @@ export function privateUser(origins: Origins, user: UserRecord) {
  * A repository: the members of both `repository` (inside a pull request's `head`/`base`) and
  * `full-repository` (`GET /repos/{owner}/{repo}`), which differ by a few required ones.
  */
-export function repository(origins: Origins, repo: RepositoryRecord, permissions: { admin: boolean; push: boolean; pull: boolean }) {
+export function repository(origins: Origins, repo: RepositoryRecord, permissions: PermissionFlags) {
   const api = `${origins.api}/repos/${repo.fullName}`;
   const host = new URL(origins.web).host;
   return {
@@ -254,7 +271,7 @@ export function repository(origins: Origins, repo: RepositoryRecord, permissions
     pushed_at: repo.createdAt,
     created_at: repo.createdAt,
     updated_at: repo.createdAt,
-    permissions: { admin: permissions.admin, maintain: permissions.admin, push: permissions.push, triage: permissions.push, pull: permissions.pull },
+    permissions: { ...permissions },
     allow_forking: true,
     web_commit_signoff_required: false,
     license: null,
@@ -263,7 +280,8 @@ export function repository(origins: Origins, repo: RepositoryRecord, permissions
   };
 }
 
-export function issueComment(origins: Origins, comment: IssueCommentRecord) {
+/** `author_association` says how the author relates to the repository (see `collaborators.ts`). */
+export function issueComment(origins: Origins, comment: IssueCommentRecord, association: AuthorAssociation) {
   const api = `${origins.api}/repos/${comment.repository}`;
   return {
     id: comment.id,
@@ -275,7 +293,7 @@ export function issueComment(origins: Origins, comment: IssueCommentRecord) {
     created_at: comment.createdAt,
     updated_at: comment.updatedAt,
     issue_url: `${api}/issues/${comment.issueNumber}`,
-    author_association: 'NONE',
+    author_association: association,
     performed_via_github_app: null,
   };
 }
@@ -293,82 +311,6 @@ export function label(origins: Origins, repositoryName: string, record: LabelRec
     description: record.description,
     color: record.color,
     default: false,
-  };
-}
-
-export function pullRequest(
-  origins: Origins,
-  pull: PullRequestRecord,
-  context: { repository: ReturnType<typeof repository>; owner: UserRecord; labels: ReturnType<typeof label>[]; state: 'open' | 'closed' },
-) {
-  const api = `${origins.api}/repos/${pull.repository}`;
-  const html = `${origins.web}/${pull.repository}/pull/${pull.number}`;
-  const self = `${api}/pulls/${pull.number}`;
-  const side = (which: { ref: string; sha: string }) => ({
-    label: `${context.owner.login}:${which.ref}`,
-    ref: which.ref,
-    sha: which.sha,
-    user: simpleUser(origins, context.owner),
-    repo: context.repository,
-  });
-  return {
-    url: self,
-    id: pull.id,
-    node_id: nodeId('PR', pull.id),
-    html_url: html,
-    diff_url: `${html}.diff`,
-    patch_url: `${html}.patch`,
-    issue_url: `${api}/issues/${pull.number}`,
-    commits_url: `${self}/commits`,
-    review_comments_url: `${self}/comments`,
-    review_comment_url: `${api}/pulls/comments{/number}`,
-    comments_url: `${api}/issues/${pull.number}/comments`,
-    statuses_url: `${api}/statuses/${pull.head.sha}`,
-    number: pull.number,
-    state: context.state,
-    locked: false,
-    title: pull.title,
-    user: simpleUser(origins, pull.user),
-    body: pull.body,
-    labels: context.labels,
-    milestone: null,
-    active_lock_reason: null,
-    created_at: pull.createdAt,
-    updated_at: pull.createdAt,
-    closed_at: null,
-    merged_at: null,
-    merge_commit_sha: null,
-    assignee: null,
-    assignees: [],
-    requested_reviewers: [],
-    requested_teams: [],
-    head: side(pull.head),
-    base: side(pull.base),
-    _links: {
-      self: { href: self },
-      html: { href: html },
-      issue: { href: `${api}/issues/${pull.number}` },
-      comments: { href: `${api}/issues/${pull.number}/comments` },
-      review_comments: { href: `${self}/comments` },
-      review_comment: { href: `${api}/pulls/comments{/number}` },
-      commits: { href: `${self}/commits` },
-      statuses: { href: `${api}/statuses/${pull.head.sha}` },
-    },
-    author_association: 'NONE',
-    auto_merge: null,
-    draft: pull.draft,
-    merged: false,
-    mergeable: null,
-    rebaseable: null,
-    mergeable_state: 'unknown',
-    merged_by: null,
-    comments: 0,
-    review_comments: 0,
-    maintainer_can_modify: pull.maintainerCanModify,
-    commits: 1,
-    additions: 0,
-    deletions: 0,
-    changed_files: 0,
   };
 }
 

@@ -11,9 +11,20 @@ import { createServer, type IncomingMessage, request as httpRequest, type Server
 import type { AddressInfo } from 'node:net';
 import type { GitServer } from '../git-server/index.js';
 import { coerceParameter, type OpenApiDescription, type Operation, openApiDescription } from './openapi.js';
-import { basicError, DOCS, type IssueCommentRecord, type Origins, type ReactionRecord, timestamp, type UserRecord, validationFailed } from './resources.js';
+import { COLLABORATOR_ROLES, type CollaboratorRole } from './collaborators.js';
+import {
+  basicError,
+  DOCS,
+  type IssueCommentRecord,
+  type Origins,
+  type ReactionRecord,
+  type ReviewCommentRecord,
+  timestamp,
+  type UserRecord,
+  validationFailed,
+} from './resources.js';
 import { type Handler, handlers, type Reply } from './routes.js';
-import { createState, type GitHubState } from './state.js';
+import { createState, type GitHubState, type PullRequestSetup, type ReviewCommentSetup } from './state.js';
 import { readBody } from '../http-support/read-body.js';
 
 const API_ROOT = '/api/v3';
@@ -84,11 +95,27 @@ export interface GitHubApi {
   addIssue(fullName: string, setup?: { number?: number; title?: string; body?: string; pullRequest?: boolean; user?: string; labels?: string[] }): number;
   /** Adds a comment on an issue by `user` (default `octocat`); its id. */
   addIssueComment(fullName: string, issueNumber: number, setup: { body: string; user?: string }): number;
-  /** Adds a pull request review comment (something to react to); its id. */
-  addReviewComment(fullName: string, pullNumber: number, setup: { body: string; user?: string }): number;
+  /** Makes `login` a known user (the collaborator endpoints answer 404 for unknown ones). A `…[bot]` login is a `Bot`. */
+  addUser(login: string, setup?: { type?: 'User' | 'Bot' }): void;
+  /**
+   * Gives `login` a role on the repository (the owner is admin without one). It decides what
+   * `GET …/collaborators/{username}/permission` answers, the `author_association` of their
+   * comments and pull requests and, for a token's own user, the repository's `permissions`.
+   */
+  addCollaborator(fullName: string, login: string, role: CollaboratorRole): void;
+  /** Adds a pull request from branch `head` of the same repository (and its issue side), adding the repository if need be; its number. */
+  addPullRequest(fullName: string, setup: PullRequestSetup): number;
+  /**
+   * Adds a review comment on pull request `pullNumber` (which must exist) — on `line` (default 1;
+   * `null`: the whole file) of `path` (default `README.md`), or with `inReplyTo` a reply in that
+   * comment's thread; its id.
+   */
+  addReviewComment(fullName: string, pullNumber: number, setup: ReviewCommentSetup): number;
   /** Makes `token` read-only on the repository from now on (writes answer 403). */
   refuseWrites(token: string, fullName: string): void;
   comments(fullName: string, issueNumber: number): IssueCommentRecord[];
+  /** The review comments on a pull request, oldest first. */
+  reviewComments(fullName: string, pullNumber: number): ReviewCommentRecord[];
   /** Reactions on an issue (`{ issue }`), an issue comment (`{ comment }`) or a review comment. */
   reactions(fullName: string, on: { issue: number } | { comment: number } | { reviewComment: number }): ReactionRecord[];
   labels(fullName: string, issueNumber: number): string[];
@@ -258,6 +285,8 @@ export async function startGitHubApi(options: GitHubApiOptions = {}): Promise<Gi
     }
 
     const fullName = 'owner' in params && 'repo' in params ? `${String(params.owner)}/${String(params.repo)}` : null;
+    // What a token may write is the token's (like an installation's `issues: write`), not its user's
+    // role: GitHub checks roles per operation, and a `read` collaborator may still comment and react.
     const canWrite = (name: string) => !token?.readOnly.has(name.toLowerCase());
     if (fullName && WRITES.has(method) && !canWrite(fullName)) return answer({ status: 403, body: basicError('Resource not accessible by integration', 403) });
 
@@ -290,6 +319,8 @@ export async function startGitHubApi(options: GitHubApiOptions = {}): Promise<Gi
     return repository;
   };
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  // GitHub Apps act as `name[bot]`, which is a Bot account.
+  const known = (login: string, type?: 'User' | 'Bot') => state.user(login, type ?? (login.endsWith('[bot]') ? 'Bot' : 'User'));
 
   return {
     url: origins.web,
@@ -320,11 +351,19 @@ export async function startGitHubApi(options: GitHubApiOptions = {}): Promise<Gi
       });
       return id;
     },
-    addReviewComment(fullName, pullNumber, setup) {
+    addUser(login, setup = {}) {
+      known(login, setup.type);
+    },
+    addCollaborator(fullName, login, role) {
+      if (!COLLABORATOR_ROLES.includes(role)) throw new Error(`addCollaborator: ${String(role)} is not one of ${COLLABORATOR_ROLES.join(', ')}`);
       const repository = repositoryOrThrow(fullName);
-      const id = state.nextId();
-      state.reviewComments.set(id, { id, repository: repository.record.fullName, pullNumber, body: setup.body, user: state.user(setup.user ?? 'octocat') });
-      return id;
+      repository.collaborators.set(known(login).login.toLowerCase(), role);
+    },
+    addPullRequest(fullName, setup) {
+      return state.addPullRequest(fullName, setup).number;
+    },
+    addReviewComment(fullName, pullNumber, setup) {
+      return state.addReviewComment(fullName, pullNumber, setup).id;
     },
     refuseWrites(token, fullName) {
       const entry = tokens.get(token);
@@ -333,6 +372,8 @@ export async function startGitHubApi(options: GitHubApiOptions = {}): Promise<Gi
     },
     comments: (fullName, issueNumber) =>
       [...state.comments.values()].filter((c) => same(c.repository, fullName) && c.issueNumber === issueNumber).sort((a, b) => a.id - b.id),
+    reviewComments: (fullName, pullNumber) =>
+      [...state.reviewComments.values()].filter((c) => same(c.repository, fullName) && c.pullNumber === pullNumber).sort((a, b) => a.id - b.id),
     reactions: (fullName, on) =>
       state.reactions.filter((r) => {
         if (!same(r.subject.repository, fullName)) return false;

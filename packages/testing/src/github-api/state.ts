@@ -1,9 +1,10 @@
 /**
- * The stand-in's in-memory GitHub: users (one per token), repositories and their issues, pull
- * requests, comments, reactions and labels. Tests seed it through the server's `add…` methods and
+ * The stand-in's in-memory GitHub: users (one per token), repositories and their collaborators,
+ * issues, pull requests, comments, review comments, reactions and labels. Tests seed it through the server's `add…` methods and
  * read it back for assertions; the route handlers change it.
  * @module
  */
+import type { CollaboratorRole } from './collaborators.js';
 import type {
   IssueCommentRecord,
   IssueRecord,
@@ -14,7 +15,7 @@ import type {
   ReviewCommentRecord,
   UserRecord,
 } from './resources.js';
-import { timestamp } from './resources.js';
+import { placeholderSha, timestamp } from './resources.js';
 
 export interface RepositoryState {
   record: RepositoryRecord;
@@ -22,7 +23,46 @@ export interface RepositoryState {
   /** Lower-cased name → label (GitHub's label names are case-insensitive). */
   labels: Map<string, LabelRecord>;
   pulls: Map<number, PullRequestRecord>;
+  /** Lower-cased login → role. The owner is admin without an entry (see `roleOf`). */
+  collaborators: Map<string, CollaboratorRole>;
   nextNumber: number;
+}
+
+export interface PullRequestSetup {
+  number?: number;
+  title?: string;
+  body?: string | null;
+  /** A branch of the same repository (forks are not simulated). */
+  head: string;
+  /** Default: the repository's default branch. */
+  base?: string;
+  draft?: boolean;
+  maintainerCanModify?: boolean;
+  /** Default `octocat`. */
+  user?: string;
+  /** Default `open`. */
+  state?: 'open' | 'closed';
+  /** The branches' commits; default: made-up ids derived from the branch names. */
+  headSha?: string;
+  baseSha?: string;
+}
+
+export interface ReviewCommentSetup {
+  body: string;
+  /** Default `octocat`. */
+  user?: string;
+  /** Default `README.md`. */
+  path?: string;
+  /** Default 1; `null` comments on the whole file. */
+  line?: number | null;
+  side?: 'LEFT' | 'RIGHT';
+  /** Default: a one-line hunk at `line`. */
+  diffHunk?: string;
+  /**
+   * Makes it a reply in that comment's thread: GitHub then takes path, line and commit from the
+   * thread and ignores any given here.
+   */
+  inReplyTo?: number;
 }
 
 export interface GitHubState {
@@ -41,6 +81,10 @@ export interface GitHubState {
     fullName: string,
     setup: { number?: number; title?: string; body?: string | null; pullRequest?: boolean; user?: string; labels?: string[] },
   ): IssueRecord;
+  /** A pull request and its issue side; throws when the number is taken. */
+  addPullRequest(fullName: string, setup: PullRequestSetup): PullRequestRecord;
+  /** A review comment on pull request `pullNumber`; throws when there is no such pull request (or thread). */
+  addReviewComment(fullName: string, pullNumber: number, setup: ReviewCommentSetup): ReviewCommentRecord;
   /** The label named `name` in the repository, created (with a grey colour) when it is new. */
   label(repository: RepositoryState, name: string): LabelRecord;
 }
@@ -83,6 +127,7 @@ export function createState(): GitHubState {
         issues: new Map(),
         labels: new Map(),
         pulls: new Map(),
+        collaborators: new Map(),
         nextNumber: 1,
       };
       state.repositories.set(fullName.toLowerCase(), repository);
@@ -106,6 +151,62 @@ export function createState(): GitHubState {
       repository.issues.set(number, issue);
       for (const name of setup.labels ?? []) issue.labels.push(state.label(repository, name).name);
       return issue;
+    },
+    addPullRequest(fullName, setup) {
+      const repository = state.repository(fullName) ?? state.addRepository(fullName);
+      const base = setup.base ?? repository.record.defaultBranch;
+      const issue = state.addIssue(fullName, { number: setup.number, title: setup.title, body: setup.body, pullRequest: true, user: setup.user });
+      issue.state = setup.state ?? 'open';
+      const pull: PullRequestRecord = {
+        number: issue.number,
+        id: state.nextId(),
+        repository: repository.record.fullName,
+        title: issue.title,
+        body: issue.body,
+        head: { ref: setup.head, sha: setup.headSha ?? placeholderSha(`${repository.record.fullName}:${setup.head}`) },
+        base: { ref: base, sha: setup.baseSha ?? placeholderSha(`${repository.record.fullName}:${base}`) },
+        draft: setup.draft ?? false,
+        maintainerCanModify: setup.maintainerCanModify ?? false,
+        user: issue.user,
+        createdAt: issue.createdAt,
+      };
+      repository.pulls.set(pull.number, pull);
+      return pull;
+    },
+    addReviewComment(fullName, pullNumber, setup) {
+      const repository = state.repository(fullName);
+      const pull = repository?.pulls.get(pullNumber);
+      if (!repository || !pull) throw new Error(`no pull request ${fullName}#${pullNumber}: addPullRequest() it first`);
+      let thread: ReviewCommentRecord | undefined;
+      if (setup.inReplyTo !== undefined) {
+        const parent = state.reviewComments.get(setup.inReplyTo);
+        if (parent?.repository !== repository.record.fullName || parent.pullNumber !== pullNumber)
+          throw new Error(`no review comment ${setup.inReplyTo} on ${fullName}#${pullNumber}`);
+        // A reply to a reply joins the same thread: its `in_reply_to_id` is the thread's first comment.
+        thread = parent.inReplyToId === null ? parent : (state.reviewComments.get(parent.inReplyToId) ?? parent);
+      }
+      const line = thread ? thread.line : setup.line === undefined ? 1 : setup.line;
+      const at = timestamp();
+      const comment: ReviewCommentRecord = {
+        id: state.nextId(),
+        repository: repository.record.fullName,
+        pullNumber,
+        body: setup.body,
+        user: state.user(setup.user ?? 'octocat'),
+        // Every comment is submitted in a review of its own unless it is part of a pending one,
+        // which the stand-in does not simulate.
+        reviewId: state.nextId(),
+        path: thread?.path ?? setup.path ?? 'README.md',
+        line,
+        side: thread?.side ?? setup.side ?? 'RIGHT',
+        commitId: thread?.commitId ?? pull.head.sha,
+        diffHunk: thread?.diffHunk ?? setup.diffHunk ?? `@@ -${line ?? 1},1 +${line ?? 1},1 @@`,
+        inReplyToId: thread?.id ?? null,
+        createdAt: at,
+        updatedAt: at,
+      };
+      state.reviewComments.set(comment.id, comment);
+      return comment;
     },
     label(repository, name) {
       let label = repository.labels.get(name.toLowerCase());

@@ -23,6 +23,7 @@ import { describeSandboxes } from './sandboxes.js';
 import { describeSettings } from './settings.js';
 import { describeStartTasks } from './start-tasks.js';
 import { describeSubscriptions } from './subscriptions.js';
+import { describeThreads } from './threads.js';
 import { describeTransactions } from './transactions.js';
 import { describeWebhooks } from './webhooks.js';
 
@@ -65,6 +66,7 @@ export function testStorageAdapter(name: string, factory: StorageAdapterFactory,
     describeRuns(ctx);
     describeQueueSummary(ctx);
     describeRunReports(ctx);
+    describeThreads(ctx);
     describeRunTransitions(ctx);
     describeDeliveries(ctx);
     describeGithubLinks(ctx);

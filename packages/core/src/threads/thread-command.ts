@@ -1,0 +1,66 @@
+/**
+ * What a code-host event asks of a thread automation: work (a mention, the trigger label added,
+ * or any matching event of an automation without a mention or label), a stop (`<mention> stop`,
+ * `/stop`, the trigger label removed), or an answer to an action held for approval (`/approve`,
+ * `/reject`). Mentions count as the host shows them: whole words, in any case, outside code and
+ * quotes (a quoted earlier command is not a new one). Pure: matching calls it for every candidate.
+ * @module
+ */
+import type { StoredTrigger } from '../schemas/automation.js';
+import type { EventActor } from './event-actor.js';
+
+export type ThreadCommand =
+  | { kind: 'work' }
+  | { kind: 'stop' }
+  | { kind: 'approve'; reason: string }
+  | { kind: 'reject'; reason: string }
+  /** Not a command for this trigger: the automation does not match (and says why). */
+  | { kind: 'none'; why: string };
+
+/** Text a person wrote, without what is not theirs to command with: code (fenced or inline) and quoted lines. */
+export function spokenText(text: string): string {
+  return text
+    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*|$)/gm, '')
+    .replace(/`+[^`\n]*`+/g, '')
+    .split('\n')
+    .filter((line) => !/^\s*>/.test(line))
+    .join('\n');
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where `handle` is mentioned in `text` as a whole word: the index after it, or -1. */
+function mentionEnd(text: string, handle: string): number {
+  const found = new RegExp(`(?:^|[^\\w@/.-])${escape(handle)}(?![\\w-])`, 'i').exec(text);
+  return found ? found.index + found[0].length : -1;
+}
+
+/** A slash command on the text's first line (`/approve looks right`): its name and the rest. */
+function slashCommand(text: string): { name: string; rest: string } | null {
+  const found = /^\s*\/(approve|reject|stop)\b([^\n]*)/i.exec(text);
+  return found ? { name: (found[1] as string).toLowerCase(), rest: (found[2] ?? '').trim() } : null;
+}
+
+/** The command `trigger`'s automation reads in an event (`actor`: from {@link eventActor}). */
+export function threadCommand(trigger: Pick<StoredTrigger, 'mention' | 'label'>, eventKey: string, payload: unknown, actor: EventActor): ThreadCommand {
+  const action = eventKey.split('.')[1] ?? '';
+  if (trigger.label && (action === 'labeled' || action === 'unlabeled')) {
+    const name = (payload as { label?: { name?: unknown } } | null)?.label?.name;
+    if (name !== trigger.label)
+      return { kind: 'none', why: `the label ${JSON.stringify(name ?? null)} is not the trigger's label ${JSON.stringify(trigger.label)}` };
+    return action === 'labeled' ? { kind: 'work' } : { kind: 'stop' };
+  }
+  const text = actor.text === null ? null : spokenText(actor.text);
+  const slash = text === null ? null : slashCommand(text);
+  if (slash?.name === 'approve') return { kind: 'approve', reason: slash.rest };
+  if (slash?.name === 'reject') return { kind: 'reject', reason: slash.rest };
+  if (slash?.name === 'stop') return { kind: 'stop' };
+  if (trigger.mention) {
+    const end = text === null ? -1 : mentionEnd(text, trigger.mention);
+    if (end < 0) return { kind: 'none', why: `the event's text does not mention ${trigger.mention}` };
+    return /^\s*\/?stop\b[\s.!]*$/i.test((text as string).slice(end).split('\n')[0] ?? '') ? { kind: 'stop' } : { kind: 'work' };
+  }
+  if (trigger.label)
+    return { kind: 'none', why: `only adding or removing the label ${JSON.stringify(trigger.label)} (or /approve, /reject, /stop) commands it` };
+  return { kind: 'work' };
+}
