@@ -41,6 +41,10 @@ export { AutomationIndex, type AutomationIndexOptions } from './matching/automat
 export { SourceIndex } from './matching/source-index.js';
 export { compileAutomation, type CompiledAutomation } from './matching/compiled-automation.js';
 export { matchEvent, PATTERN_MISS_OUTCOME_LIMIT, type MatchResult } from './matching/match-event.js';
+export type { ActorTrust, RoleLookup, TrustDecision } from './threads/actor-trust.js';
+export type { EventActor } from './threads/event-actor.js';
+export type { RepositoryRole } from './github/github-api.js';
+export type { ThreadCommand } from './threads/thread-command.js';
 export { EventsService, type InboundRequest, type EventsOptions } from './ingest/events-service.js';
 export type { GithubDeliveryInfo, GithubOrgResolver } from './ingest/github-delivery.js';
 export { decodeUtf8, jsonNestingExceeds, MAX_JSON_DEPTH, parseJsonText } from './ingest/json-body.js';

@@ -66,4 +66,4 @@ export function eventActor(eventKey: string, payload: unknown): EventActor {
 }
 
 /** Whether the platform wrote this text (an outcome comment, an "on it", the agent's comments and pull requests). */
-export const writtenByPlatform = (text: string | null): boolean => text !== null && text.includes(PLATFORM_MARKER);
+export const writtenByPlatform = (text: string | null): boolean => text?.includes(PLATFORM_MARKER) ?? false;

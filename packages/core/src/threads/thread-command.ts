@@ -27,11 +27,11 @@ export function spokenText(text: string): string {
     .join('\n');
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Where `handle` is mentioned in `text` as a whole word: the index after it, or -1. */
 function mentionEnd(text: string, handle: string): number {
-  const found = new RegExp(`(?:^|[^\\w@/.-])${escape(handle)}(?![\\w-])`, 'i').exec(text);
+  const found = new RegExp(`(?:^|[^\\w@/.-])${escapeRegExp(handle)}(?![\\w-])`, 'i').exec(text);
   return found ? found.index + found[0].length : -1;
 }
 
