@@ -9,7 +9,10 @@
  * conversation events arrive live; a slow run is cancelled; a message is sent in a conversation;
  * a sandbox is paused, resumed and deleted; settings and secrets are set and unset without a value
  * ever on the page; a secret is rotated; a subscription to a loopback receiver is created (its
- * secret once), and its message is delivered, its attempt logged and replayed; the API reference renders (with one
+ * secret once), and its message is delivered, its attempt logged and replayed; a mention automation
+ * made with the form answers two comments in one GitHub issue (a git server and the GitHub
+ * stand-in on loopback), and the run's page lists the thread's two runs, the conversation names
+ * its thread, and a refused sender's delivery says why; the API reference renders (with one
  * main landmark); and in confirmation mode
  * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected.
  *
@@ -18,14 +21,17 @@
  *
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient, type AgentPlatformClient } from '@agent-platform/client';
-import { signatureHeaders, type SignatureSchemeName } from '@agent-platform/core';
+import { signatureHeaders, signGithub, type SignatureSchemeName } from '@agent-platform/core';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
+import { startGitServer } from '@agent-platform/testing/git-server';
+import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
@@ -33,6 +39,8 @@ import { root, startServer, stopServer, type RunningServer } from './support/ref
 const ALICE = 'e2e-console-alice-0123456789abcdef';
 const BOB = 'e2e-console-bob-0123456789abcdef';
 const LLM_KEY = 'sk-e2e-console-llm-key-5150';
+const GITHUB_WEBHOOK_SECRET = 'e2e-console-github-webhook-secret';
+const GITHUB_TOKEN = 'ghp_e2e_console_token_7d2a90';
 const CHROMIUM = process.env.AGENT_PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 
@@ -118,6 +126,9 @@ else
         AGENT_PLATFORM_AGENT_COMMAND: AGENT,
         // The subscription step's receiver is on loopback.
         AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE: 'true',
+        // GitHub events for the thread step, from repositories of the account acme.
+        AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET: GITHUB_WEBHOOK_SECRET,
+        AGENT_PLATFORM_GITHUB_LINKS: 'acme=acme',
       });
       alice = createClient({ baseUrl: server.baseUrl, apiKey: ALICE });
       browser = await chromium.launch({
@@ -497,6 +508,108 @@ else
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor(WAIT);
       expect(await alice.automations.get(saved!.id)).toMatchObject({ concurrency_key: 'data.id', debounce_seconds: null, rate_limit: null });
     }, 60_000);
+
+    it('creates a mention automation with the form; the run’s page lists the runs of its GitHub thread', async () => {
+      const git = await startGitServer({ token: GITHUB_TOKEN });
+      let github: GitHubApi | undefined;
+      try {
+        await git.createRepository('acme/app', { files: { 'README.md': '# app\n' } });
+        github = await startGitHubApi({ tokens: { [GITHUB_TOKEN]: { login: 'acme-agent[bot]', type: 'Bot' } }, git });
+        github.addRepository('acme/app');
+        // The stand-in serves the repository and the API on one origin, as a GitHub Enterprise host does.
+        await alice.gitProviders.store({ provider_tokens: { github: { token: GITHUB_TOKEN, host: github.url } } });
+        const issue = github.addIssue('acme/app', { title: 'Crash on start' });
+        /** A comment on the issue, as GitHub signs and sends it (stored on the stand-in too, for the 👀 reaction). */
+        const comment = async (login: string, text: string) => {
+          const id = github!.addIssueComment('acme/app', issue, { body: text, user: login });
+          const body = JSON.stringify({
+            action: 'created',
+            issue: { number: issue, title: 'Crash on start' },
+            comment: { id, body: text, user: { login, type: 'User' }, author_association: 'CONTRIBUTOR' },
+            sender: { login, type: 'User' },
+            repository: { full_name: 'acme/app', owner: { login: 'acme' } },
+          });
+          const response = await fetch(`${server.baseUrl}/api/automation/v1/events/github`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-github-event': 'issue_comment',
+              'x-github-delivery': randomUUID(),
+              'x-hub-signature-256': signGithub(GITHUB_WEBHOOK_SECRET, body),
+            },
+            body,
+          });
+          expect(response.status).toBe(200);
+          return ((await response.json()) as { runs_created: string[] }).runs_created;
+        };
+
+        await open('Automations');
+        await page.getByRole('link', { name: 'New automation' }).click();
+        await heading('New automation');
+        await page.getByLabel('Name', { exact: true }).fill('agent on mention');
+        await page.getByLabel('Source', { exact: true }).fill('github');
+        await page.getByLabel('Runs on', { exact: true }).selectOption('mention');
+        // A mention brings its own event keys: no patterns to type.
+        expect(await page.getByLabel('Event patterns', { exact: true }).count()).toBe(0);
+        await page.getByLabel('Mention', { exact: true }).fill('@agent');
+        // Someone asking in a thread is answered there: reporting back comes on with a mention.
+        expect(await page.getByLabel('Report back on GitHub', { exact: true }).isChecked()).toBe(true);
+        await page.getByLabel('Who may command it', { exact: true }).selectOption('logins');
+        await page.getByLabel('Logins', { exact: true }).fill('carol');
+        await page.getByLabel('Instructions', { exact: true }).fill('Do what the comment asks');
+        await page.getByRole('button', { name: 'Create automation' }).click();
+        await heading('Automation agent on mention');
+        await shot('automation-mention');
+        const [created] = (await alice.automations.list()).automations.filter((automation) => automation.name === 'agent on mention');
+        expect(created).toMatchObject({
+          trigger: { source: 'github', mention: '@agent', on: expect.arrayContaining(['issue_comment.created']) },
+          report_to_github: true,
+          allowed_actors: ['carol'],
+        });
+
+        // Two commands in one issue: one thread, whose runs share a conversation; a stranger's starts nothing.
+        const [first] = await comment('carol', '@agent look at the crash');
+        const [second] = await comment('carol', '@agent and add a test for it');
+        expect(await comment('mallory', '@agent delete everything')).toEqual([]);
+        const runs = await Promise.all([first!, second!].map((id) => alice.automations.waitForRun(id, { timeoutMs: 60_000 })));
+        expect(runs.map((run) => run.thread_key)).toEqual([`github:acme/app#${issue}`, `github:acme/app#${issue}`]);
+        expect(runs[1]!.conversation_id).toBe(runs[0]!.conversation_id);
+
+        await page.goto(`${server.baseUrl}/console/runs/${second}`);
+        await heading(`Run ${second}`);
+        const thread = page.locator('dl.fields dt:text-is("Thread") + dd');
+        await thread.getByText(`github:acme/app#${issue}`, { exact: true }).waitFor(WAIT);
+        await thread.getByText(`acme/app #${issue} on GitHub`).waitFor(WAIT);
+        const threadRuns = page.getByRole('region', { name: 'Runs in this thread' });
+        await threadRuns.getByRole('link', { name: first!, exact: true }).waitFor(WAIT);
+        await threadRuns.getByRole('row').filter({ hasText: '(this run)' }).getByRole('link', { name: second!, exact: true }).waitFor(WAIT);
+        expect(await threadRuns.getByRole('row').count()).toBe(3);
+        await shot('run-thread');
+        await threadRuns.getByRole('link', { name: first!, exact: true }).click();
+        await heading(`Run ${first}`);
+        await threadRuns.getByRole('row').filter({ hasText: '(this run)' }).getByRole('link', { name: first!, exact: true }).waitFor(WAIT);
+
+        // The conversation names its run and its thread.
+        await page.getByRole('link', { name: runs[0]!.conversation_id!, exact: true }).click();
+        await heading(/^Conversation[ :]/);
+        await page.locator('dl.fields dt:text-is("Thread") + dd').getByText(`github:acme/app#${issue}`, { exact: true }).waitFor(WAIT);
+        // The thread's latest run (the two may have been created in the same millisecond).
+        await page
+          .locator('dl.fields dt:text-is("Run") + dd')
+          .getByRole('link', { name: new RegExp(`^(${first}|${second})$`) })
+          .waitFor(WAIT);
+
+        // The stranger's delivery says who was refused, and why.
+        await open('Deliveries');
+        await page.getByRole('row').filter({ hasText: 'agent on mention: refused: the sender may not command it (@mallory is not one of' }).waitFor(WAIT);
+        // The outcome comments are written once the runs end; wait for them before GitHub goes away.
+        for (const id of [first!, second!]) await expect.poll(async () => (await alice.automations.getRun(id)).report?.comment_due, WAIT).toBe(false);
+        expect(github.violations).toEqual([]);
+      } finally {
+        await github?.close();
+        await git.close();
+      }
+    }, 120_000);
 
     it('shows the API reference from /openapi.json with Swagger UI served by the console', async () => {
       await open('API reference');

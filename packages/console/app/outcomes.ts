@@ -9,10 +9,18 @@ const REASONS: Record<OutcomeReason, string> = {
   event_pattern: 'not matched: the event key matches none of its patterns',
   filter_false: 'not matched: its filter is false for this payload',
   filter_error: 'not matched: its filter failed',
+  not_a_command: 'not a command for it',
+  actor_refused: 'refused: the sender may not command it',
+  thread_command: 'a command in its thread, no new run',
   no_event_key: 'not matched: no event key',
 };
 
-/** `matched`, or why not, with the filter's error message when there is one. */
-export function describeOutcome(reason: OutcomeReason, error?: string | null): string {
-  return error ? `${REASONS[reason]} (${error})` : REASONS[reason];
+/**
+ * `matched`, or why not, with what the server said about it: the filter's error, who was refused
+ * and why, or what a command in the thread did (a stop, an answer to a held action), which
+ * starts no run of its own and so would otherwise leave the outcome unexplained.
+ */
+export function describeOutcome(reason: OutcomeReason, error?: string | null, detail?: string | null): string {
+  const said = error ?? detail;
+  return said ? `${REASONS[reason]} (${said})` : REASONS[reason];
 }

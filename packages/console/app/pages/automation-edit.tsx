@@ -1,15 +1,16 @@
 /** An automation's page: create or edit it, run it now, delete it; the filter tester below the form. */
 import type { Automation, WebhookView } from '@agent-platform/client';
-import { GITHUB_SOURCE, SOURCE_NAME_PATTERN } from '@agent-platform/client';
+import { GITHUB_SOURCE } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
-import { ConfirmButton, ErrorNotice, inputPattern, Link, PageTitle, StatusNote } from '../components.js';
+import { ConfirmButton, ErrorNotice, Link, PageTitle, StatusNote } from '../components.js';
 import { ActionForm } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
 import { useClient } from '../session.js';
-import { draftOf, inputOf, type Draft } from './automation-draft.js';
+import { draftOf, inputOf, isGithub, withTriggerKind, type Draft, type TriggerKind } from './automation-draft.js';
 import { FilterTester } from './filter-tester.js';
 import { FlowControlFields } from './flow-control.js';
+import { AllowedActorsFields, TriggerFields } from './trigger-fields.js';
 
 export function AutomationEditPage({ id }: { id: string | null }) {
   const client = useClient();
@@ -34,6 +35,10 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
   const set = (field: keyof Draft) => (event: Event) => {
     const target = event.currentTarget as HTMLInputElement;
     setDraft((current) => ({ ...current, [field]: target.type === 'checkbox' ? target.checked : target.value }));
+    setSaved(null);
+  };
+  const setKind = (kind: TriggerKind) => {
+    setDraft((current) => withTriggerKind(current, kind));
     setSaved(null);
   };
   const save = useAction(async () => {
@@ -76,37 +81,7 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
           Name
           <input name="name" required maxLength={500} value={draft.name} onInput={set('name')} />
         </label>
-        <div class="grid">
-          <div>
-            <label>
-              Source
-              <input
-                name="source"
-                required
-                pattern={inputPattern(SOURCE_NAME_PATTERN)}
-                list="automation-sources"
-                value={draft.source}
-                onInput={set('source')}
-                aria-describedby="source-help"
-              />
-            </label>
-            <small id="source-help">github, or the source of a registered webhook.</small>
-            <datalist id="automation-sources">
-              {sources.map((source) => (
-                <option key={source} value={source} />
-              ))}
-            </datalist>
-          </div>
-          <div>
-            <label>
-              Event patterns
-              <input name="on" required value={draft.on} onInput={set('on')} aria-describedby="on-help" />
-            </label>
-            <small id="on-help">
-              Event keys, separated by commas; <code>*</code>, <code>?</code> and <code>[...]</code> are wildcards (<code>pull_request.*</code>).
-            </small>
-          </div>
-        </div>
+        <TriggerFields draft={draft} stored={automation} sources={sources} onChange={set} onKind={setKind} />
         <label>
           Filter
           <textarea name="filter" rows={2} value={draft.filter} onInput={set('filter')} aria-describedby="filter-help" spellcheck={false} />
@@ -124,7 +99,7 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
           <input name="enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={set('enabled')} />
           Enabled
         </label>
-        {draft.source.trim() === GITHUB_SOURCE && (
+        {isGithub(draft) && (
           <>
             <label>
               <input name="reportToGithub" type="checkbox" checked={draft.reportToGithub} onChange={set('reportToGithub')} aria-describedby="report-help" />
@@ -133,6 +108,7 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
             <small id="report-help">
               A 👀 reaction when a run starts, and one comment with its outcome in the issue or pull request, with the owner's GitHub token.
             </small>
+            <AllowedActorsFields draft={draft} onChange={set} />
           </>
         )}
         <FlowControlFields draft={draft} onChange={set} />

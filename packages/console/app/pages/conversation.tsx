@@ -6,6 +6,7 @@ import { ActionForm, Submit } from '../forms.js';
 import { EventLog } from '../event-log.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { useClient } from '../session.js';
+import { ConversationRun } from './conversation-run.js';
 
 export function ConversationPage({ id }: { id: string }) {
   const client = useClient();
@@ -40,17 +41,20 @@ export function ConversationPage({ id }: { id: string }) {
       </p>
       <ErrorNotice error={conversation.error} context="Loading the conversation failed" />
       {record && (
-        <Fields
-          rows={[
-            ['Status', <Badge value={record.execution_status} />],
-            ['Started by', record.trigger],
-            ['Sandbox', record.sandbox_id ? `${record.sandbox_id} (${record.sandbox_status ?? 'unknown'})` : null],
-            ['Repository', record.selected_repository],
-            ['Model', record.llm_model],
-            ['Created', <Time value={record.created_at} />],
-            ['Updated', <Time value={record.updated_at} />],
-          ]}
-        />
+        <>
+          <Fields
+            rows={[
+              ['Status', <Badge value={record.execution_status} />],
+              ['Started by', record.trigger],
+              ['Sandbox', record.sandbox_id ? `${record.sandbox_id} (${record.sandbox_status ?? 'unknown'})` : null],
+              ['Repository', record.selected_repository],
+              ['Model', record.llm_model],
+              ['Created', <Time value={record.created_at} />],
+              ['Updated', <Time value={record.updated_at} />],
+            ]}
+          />
+          <ConversationRun conversation={record} />
+        </>
       )}
       {status === 'waiting_for_confirmation' && (
         <Confirmation action={pending} busy={respond.busy} onRespond={(accept, reason) => void respond.run(accept, reason)} />

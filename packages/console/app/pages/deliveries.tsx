@@ -107,7 +107,8 @@ function Outcomes({ outcomes }: { outcomes: DeliveryOutcome[] }) {
     <ul class="outcomes">
       {outcomes.map((outcome) => (
         <li key={outcome.automation_id} class={outcome.matched ? 'matched' : 'not-matched'}>
-          <Link to={`automations/${segment(outcome.automation_id)}`}>{outcome.automation_name}</Link>: {describeOutcome(outcome.reason, outcome.error)}
+          <Link to={`automations/${segment(outcome.automation_id)}`}>{outcome.automation_name}</Link>:{' '}
+          {describeOutcome(outcome.reason, outcome.error, outcome.detail)}
           {outcome.run_id && (
             <>
               {' '}

@@ -10,7 +10,7 @@ import { Table, type Column } from '../table.js';
 
 const OUTCOME_COLUMNS: Column<DeliveryOutcome>[] = [
   { header: 'Automation', cell: (outcome) => <Link to={`automations/${segment(outcome.automation_id)}`}>{outcome.automation_name}</Link> },
-  { header: 'Outcome', cell: (outcome) => describeOutcome(outcome.reason, outcome.error) },
+  { header: 'Outcome', cell: (outcome) => describeOutcome(outcome.reason, outcome.error, outcome.detail) },
   { header: 'Run', cell: (outcome) => (outcome.run_id ? <Link to={`runs/${segment(outcome.run_id)}`}>{outcome.run_id}</Link> : <Muted>none</Muted>) },
 ];
 

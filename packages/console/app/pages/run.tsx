@@ -7,6 +7,7 @@ import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { segment } from '../router.js';
 import { useClient } from '../session.js';
 import { heldReason, isFinal } from './run-status.js';
+import { ThreadName, ThreadRuns } from './run-thread.js';
 
 export function RunPage({ id }: { id: string }) {
   const client = useClient();
@@ -31,6 +32,7 @@ export function RunPage({ id }: { id: string }) {
               ['Status', <Badge value={record.status} />],
               ['Automation', <AutomationName id={record.automation_id} />],
               ['Trigger', record.event_key ? <code>{record.event_key}</code> : record.trigger],
+              ...(record.thread_key ? ([['Thread', <ThreadName threadKey={record.thread_key} />]] as [string, ComponentChildren][]) : []),
               ...(heldReason(record) ? ([['Waiting because', heldReason(record)]] as [string, string][]) : []),
               ['Concurrency key', record.concurrency_key != null ? <code>{record.concurrency_key}</code> : null],
               ['Delivery', record.delivery_id ? <Link to={`deliveries/${segment(record.delivery_id)}`}>{record.delivery_id}</Link> : null],
@@ -58,6 +60,7 @@ export function RunPage({ id }: { id: string }) {
           )}
           <ErrorNotice error={cancel.error} context="Cancelling failed" />
           {record.status === 'CANCELLED' && <StatusNote>The run is cancelled.</StatusNote>}
+          {record.thread_key && <ThreadRuns automationId={record.automation_id} threadKey={record.thread_key} currentId={record.id} />}
           {record.conversation_id ? (
             <EventLog conversationId={record.conversation_id} />
           ) : (
