@@ -14,6 +14,7 @@ for (const program of [
   'matching-freshness.ts',
   'filter-bounds.ts',
   'agent-step.ts',
+  'thread-follow-up.ts',
 ]) {
   spawnSync(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', program], { stdio: 'inherit' });
 }

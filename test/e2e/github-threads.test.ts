@@ -132,15 +132,15 @@ afterAll(async () => {
 const ASSOCIATIONS: Record<string, string> = { carol: 'COLLABORATOR', rita: 'COLLABORATOR' };
 
 /** Alice's settings (storing replaces them), in confirmation mode or not. */
-const storeSettings = (confirmationMode: boolean) =>
-  platform.settings.store(alice, {
-    llm_model: 'openai/gpt-4o',
-    llm_api_key: LLM_KEY,
-    llm_base_url: `${llm.url}/v1`,
-    git_user_name: 'Alice Agent',
-    git_user_email: 'alice@example.com',
-    confirmation_mode: confirmationMode,
-  });
+const settingsBody = async (confirmationMode: boolean) => ({
+  llm_model: 'openai/gpt-4o',
+  llm_api_key: LLM_KEY,
+  llm_base_url: `${llm.url}/v1`,
+  git_user_name: 'Alice Agent',
+  git_user_email: 'alice@example.com',
+  confirmation_mode: confirmationMode,
+});
+const storeSettings = async (confirmationMode: boolean) => platform.settings.store(alice, await settingsBody(confirmationMode));
 
 /** Posts a signed `issue_comment.created` as GitHub sends it (the comment stored on the stand-in too). */
 async function comment(issue: number, login: string, body: string, type: 'User' | 'Bot' = 'User') {
@@ -308,6 +308,40 @@ describe('a thread with the agent', () => {
     expect(github.pulls('acme/app')).toHaveLength(1);
     expect(github.violations).toEqual([]);
   }, 60_000);
+});
+
+describe('proactive starters', () => {
+  it("failed checks on the agent's own pull request get one comment offering the fix, once per commit", async () => {
+    const pull = github.pulls('acme/app')[0]!.number;
+    const offers = () => github.comments('acme/app', pull).filter((one) => one.user.login === AGENT && one.body.includes('failed on'));
+    const suite = (sha: string, conclusion: string, number = pull) =>
+      send('check_suite', {
+        action: 'completed',
+        check_suite: { head_sha: sha, conclusion, app: { name: 'CI' }, pull_requests: [{ number }] },
+        sender: { login: 'github-actions[bot]', type: 'Bot' },
+      });
+    expect((await suite('a1b2c3d4e5', 'success')).runs_created).toEqual([]);
+    await suite('a1b2c3d4e5', 'failure');
+    await until(() => offers().length === 1);
+    expect(offers()[0]!.body).toContain('❌ **CI** failed on a1b2c3d');
+    expect(offers()[0]!.body).toContain('Reply `@agent fix the failing checks`');
+    // The same commit again: no second offer; a pull request the agent did not open: none.
+    await suite('a1b2c3d4e5', 'failure');
+    const other = github.addIssue('acme/app', { title: "Someone else's", pullRequest: true });
+    await suite('ffff000011', 'failure', other);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(offers()).toHaveLength(1);
+    expect(github.comments('acme/app', other)).toEqual([]);
+    // Its owner turned it off: nothing.
+    await platform.settings.store(alice, { ...(await settingsBody(false)), enable_proactive_conversation_starters: false });
+    try {
+      await suite('9999888877', 'failure');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(offers()).toHaveLength(1);
+    } finally {
+      await storeSettings(false);
+    }
+  });
 });
 
 describe('controls from the thread', () => {

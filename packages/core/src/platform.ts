@@ -29,6 +29,9 @@ import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import { GitHubRunReporter } from './github/run-reporter.js';
 import { createGitHubApi, repositoryOf } from './github/github-api.js';
 import { ActorTrust } from './threads/actor-trust.js';
+import { ProactiveStarters } from './github/proactive-starters.js';
+import type { DeliveryRecord } from './schemas/delivery.js';
+import { GITHUB_SOURCE } from './schemas/vocabulary.js';
 import { RunEventBus } from './kernel/run-event-bus.js';
 import { countRunEvents } from './runs/run-metrics.js';
 import { emitRunEvents } from './outbound/run-events.js';
@@ -307,7 +310,18 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     if (!github?.token) throw new Error(`no GitHub token is stored for the automation's owner (${ownerUserId}) to ask with`);
     return createGitHubApi(github.token, github.host).roleOf(repositoryOf(repository), login);
   });
-  const recording = { dedupWindowSeconds: options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS, triggerMarks, trust };
+  // Failed checks on the agent's own pull requests get one comment offering the fix (the owner's setting).
+  const starters = new ProactiveStarters(context, {
+    settingsOf: (owner) => settings.get(owner),
+    agentSettingsOf: (userId) => settings.agentSettings(userId),
+    automationsOf: async (orgId) => (await index.get(orgId, GITHUB_SOURCE)).all.map((automation) => automation.record),
+  });
+  const recording = {
+    dedupWindowSeconds: options.events?.dedupWindowSeconds ?? DEFAULT_DEDUP_WINDOW_SECONDS,
+    triggerMarks,
+    trust,
+    delivered: (delivery: DeliveryRecord) => starters.delivered(delivery),
+  };
 
   return {
     settings,

@@ -18,7 +18,7 @@ import type { CachedWebhook } from '../webhooks/webhook-cache.js';
 import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
 import type { RequestHeaders } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
-import { prepareDelivery, recordDeliveries, type PreparedDelivery } from './record-delivery.js';
+import { prepareDelivery, recordDeliveries, type DeliveryRecording, type PreparedDelivery } from './record-delivery.js';
 import type { TriggerMarks } from './trigger-marks.js';
 import type { ActorTrust } from '../threads/actor-trust.js';
 import { inIngestSpan, type IngestNote } from './ingest-span.js';
@@ -45,6 +45,8 @@ export interface EventsOptions {
   triggerMarks?: TriggerMarks | null;
   /** Who may command thread automations (asked of the code host); without it, nobody whose trust must be checked. */
   trust?: ActorTrust | null;
+  /** Told of each delivery once it is recorded. */
+  delivered?: DeliveryRecording['delivered'];
 }
 
 const unknownSource = () => new PlatformError('NOT_FOUND', 'Unknown or disabled webhook source');

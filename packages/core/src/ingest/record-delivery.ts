@@ -191,11 +191,13 @@ async function afterCommit(
   context: ServiceContext,
   prepared: readonly PreparedDelivery[],
   results: readonly IngestResult[],
-  triggerMarks: TriggerMarks | null,
+  recording: DeliveryRecording,
 ): Promise<void> {
+  const triggerMarks = recording.triggerMarks ?? null;
   for (const [index, one] of prepared.entries()) {
     if (results[index]?.duplicate) continue;
     tellSubscribers(context, one.delivery);
+    recording.delivered?.(one.delivery);
     if (one.triggered.length === 0) continue;
     if (triggerMarks) {
       triggerMarks.note(one.delivery.org_id, one.triggered, one.delivery.received_at);
@@ -229,6 +231,8 @@ export interface DeliveryRecording {
   dedupWindowSeconds: number;
   /** Who may command thread automations; without it, nobody whose trust must be checked. */
   trust?: ActorTrust | null;
+  /** Told of each delivery once it is recorded (not of duplicates); must not throw or wait. */
+  delivered?: (delivery: DeliveryRecord) => void;
   triggerMarks?: TriggerMarks | null;
 }
 
@@ -244,6 +248,6 @@ export async function recordDeliveries(context: ServiceContext, prepared: readon
   for (const [index, one] of prepared.entries()) {
     if (one.controls.length > 0 && !results[index]?.duplicate) await applyThreadControls(context, one.delivery, one.controls);
   }
-  await afterCommit(context, prepared, results, recording.triggerMarks ?? null);
+  await afterCommit(context, prepared, results, recording);
   return results;
 }

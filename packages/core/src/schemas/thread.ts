@@ -18,6 +18,8 @@ export const threadRecordSchema = z.object({
   branch: z.string().nullable(),
   /** The pull request the agent opened for this thread (`owner/name` and number); `null` before it opened one. */
   pull_request: z.object({ repository: z.string(), number: z.number().int().positive(), url: z.string().nullable() }).nullable(),
+  /** The commit whose failed checks the thread was last offered fixes for (proactive starters); absent or `null` for none. */
+  offered_fix_for: z.string().nullish(),
   /** The thread's latest run. */
   last_run_id: z.string().nullable(),
   created_at: timestampSchema,
