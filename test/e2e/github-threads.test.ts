@@ -403,3 +403,40 @@ describe('approvals in the thread', () => {
     }
   }, 90_000);
 });
+
+describe('a label trigger', () => {
+  it("the label added by a writer starts a run (GitHub asked for the labeller's role); removed, it stops the run", async () => {
+    const labelled = await platform.automations.create(alice, {
+      name: 'Agent on label',
+      trigger: { type: 'event', source: 'github', label: 'agent-fix' },
+      instructions: 'Do what the issue asks.',
+    });
+    try {
+      expect(labelled).toMatchObject({
+        report_to_github: true,
+        trigger: { label: 'agent-fix', on: expect.arrayContaining(['issues.labeled', 'issues.unlabeled']) },
+      });
+      const issue = github.addIssue('acme/app', { title: 'slow work wanted' });
+      const label = (action: 'labeled' | 'unlabeled', login: string, name = 'agent-fix') =>
+        send('issues', {
+          action,
+          label: { name },
+          issue: { number: issue, title: 'slow work wanted', body: 'slow task', user: { login: 'someone' } },
+          sender: { login, type: 'User' },
+        });
+      const outcome = async () => (await lastDelivery()).outcomes.find((one) => one.automation_id === labelled.id);
+      expect((await label('labeled', 'carol', 'bug')).runs_created).toEqual([]);
+      expect(await outcome()).toMatchObject({ reason: 'not_a_command' });
+      expect((await label('labeled', 'mallory')).runs_created).toEqual([]);
+      expect(await outcome()).toMatchObject({ reason: 'actor_refused', error: expect.stringContaining('@mallory has no role') });
+      const [runId] = (await label('labeled', 'carol')).runs_created;
+      expect(runId).toBeDefined();
+      await until(async () => (await runOf(runId!)).status === 'RUNNING');
+      await label('unlabeled', 'carol');
+      expect(await outcome()).toMatchObject({ reason: 'thread_command', detail: `stop from @carol: cancels ${runId}` });
+      expect(await reported(runId!)).toMatchObject({ status: 'CANCELLED', error_detail: expect.stringContaining('stopped by @carol') });
+    } finally {
+      await platform.automations.delete(alice, labelled.id);
+    }
+  }, 60_000);
+});
