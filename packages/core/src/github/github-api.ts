@@ -139,15 +139,12 @@ export function createGitHubApi(token: string, host: string | null): GitHubApi {
         return { id: data.id, url: data.html_url };
       }),
     updateComment: (repository, id, body) =>
-      call(async (api, signal) => {
-        try {
+      call(async (api, signal) =>
+        goneAsNull(async () => {
           const { data } = await api.rest.issues.updateComment({ ...repository, comment_id: id, body, request: { signal } });
           return { id: data.id, url: data.html_url };
-        } catch (error) {
-          if ((error as { status?: unknown }).status === 404) return null;
-          throw error;
-        }
-      }),
+        }),
+      ),
     createReviewReply: (repository, pull, commentId, body) =>
       call(async (api, signal) => {
         const { data } = await api.rest.pulls.createReplyForReviewComment({
@@ -160,15 +157,12 @@ export function createGitHubApi(token: string, host: string | null): GitHubApi {
         return { id: data.id, url: data.html_url };
       }),
     updateReviewComment: (repository, id, body) =>
-      call(async (api, signal) => {
-        try {
+      call(async (api, signal) =>
+        goneAsNull(async () => {
           const { data } = await api.rest.pulls.updateReviewComment({ ...repository, comment_id: id, body, request: { signal } });
           return { id: data.id, url: data.html_url };
-        } catch (error) {
-          if ((error as { status?: unknown }).status === 404) return null;
-          throw error;
-        }
-      }),
+        }),
+      ),
     addLabels: (repository, number, labels) =>
       call(async (api, signal) => {
         const { data } = await api.rest.issues.addLabels({ ...repository, issue_number: number, labels, request: { signal } });
@@ -198,6 +192,16 @@ function roleFrom(roleName: string | undefined, permission: string | undefined):
   const named = ROLES.find((role) => role === roleName);
   if (named) return named;
   return permission === 'admin' ? 'admin' : permission === 'write' ? 'write' : permission === 'read' ? 'read' : 'none';
+}
+
+/** `work`'s answer, or `null` when GitHub answers 404 (a comment someone deleted). */
+async function goneAsNull<T>(work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { status?: unknown }).status === 404) return null;
+    throw error;
+  }
 }
 
 /** `owner/name` as a {@link GitHubRepository}. */
