@@ -10,7 +10,7 @@
  * the thread's run and says who did; two quick mentions run one after the other.
  */
 import { randomUUID } from 'node:crypto';
-import { createLlmAgentRunner } from '@agent-platform/agent';
+import { createLlmAgentRunner, createSolvabilityEstimator } from '@agent-platform/agent';
 import {
   createAesGcmSecretBox,
   createAgentPlatform,
@@ -38,6 +38,9 @@ const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ to
 type Message = { role: string; content: unknown };
 const textOf = (message: Message | undefined): string => JSON.stringify(message?.content ?? '');
 
+/** The issues the solvability estimator was shown. */
+const estimatesAsked: string[] = [];
+
 /** Whether the model, on a follow-up, was shown the first exchange (its own first answer). */
 const followUpsSawHistory: boolean[] = [];
 
@@ -49,6 +52,11 @@ const followUpsSawHistory: boolean[] = [];
  */
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
   const messages = request.body.messages as Message[];
+  // The solvability estimate before a run's "on it" is edited.
+  if (textOf(messages[0]).includes('You estimate how likely')) {
+    estimatesAsked.push(textOf(messages[1]));
+    return { text: '{"score": 0.8, "summary": "A clear request with a small scope."}' };
+  }
   const lastUser = messages
     .map((message, index) => ({ message, index }))
     .filter(({ message }) => message.role === 'user')
@@ -106,7 +114,7 @@ beforeAll(async () => {
     runtime,
     agent: createLlmAgentRunner(),
     executor: { pollIntervalMs: 50 },
-    github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'] },
+    github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'], solvability: createSolvabilityEstimator() },
   });
   await platform.start();
   await storeSettings(false);
@@ -349,6 +357,9 @@ describe('controls from the thread', () => {
     const issue = github.addIssue('acme/app', { title: 'Slow one' });
     const [runId] = (await comment(issue, 'carol', '@agent slow task please')).runs_created;
     await until(async () => (await runOf(runId!)).status === 'RUNNING');
+    // "On it" shows the solvability estimate once the owner's model gave it (their setting is on by default).
+    await until(() => mine(issue)[0]?.body.includes('Solvability: **80%** — A clear request with a small scope.') === true);
+    expect(estimatesAsked.at(-1)).toContain('Title: Crash on start');
     // A stranger's stop is refused; a writer's stops it.
     expect((await comment(issue, 'mallory', '@agent stop')).runs_created).toEqual([]);
     expect((await lastDelivery()).outcomes[0]).toMatchObject({ reason: 'actor_refused' });

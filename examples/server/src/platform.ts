@@ -1,5 +1,5 @@
 import { createAgentPlatform, createAgentRouter, createCommandAgentRunner, type AgentPlatform, type TelemetryOptions } from '@agent-platform/core';
-import { createLlmAgentRunner } from '@agent-platform/agent';
+import { createLlmAgentRunner, createSolvabilityEstimator } from '@agent-platform/agent';
 import { createProcessRuntime } from '@agent-platform/sandbox-process';
 import { DATA_FILES, openSecretBox, openStorage, resolveSecretKey } from './storage.js';
 import { syncSeededKeys } from './seeded-keys.js';
@@ -43,7 +43,8 @@ export async function createServerPlatform(config: ServerConfig, logger: Logger,
     // One line per delivery and per run transition.
     logger,
     telemetry,
-    github: { webhookSecrets: config.githubWebhookSecrets },
+    // With the built-in agent, a run's "on it" comment shows how solvable the issue looks (the owner's model, their setting).
+    github: { webhookSecrets: config.githubWebhookSecrets, ...(config.builtInAgent ? { solvability: createSolvabilityEstimator() } : {}) },
     runtime,
     agent: createAgentRouter({
       llm: config.builtInAgent ? createLlmAgentRunner({ telemetry }) : null,

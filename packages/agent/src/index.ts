@@ -17,6 +17,7 @@
  * @module
  */
 export { createLlmAgentRunner, type LlmAgentRunnerOptions } from './llm-agent-runner.js';
+export { createSolvabilityEstimator, type SolvabilityEstimatorOptions } from './solvability/solvability-estimator.js';
 export { resolveModel, ModelConfigError, type ResolvedModel, type ModelSettings } from './model/model.js';
 export { MetricsTracker } from './model/metrics.js';
 export { describeModelError } from './model/provider-errors.js';

@@ -30,6 +30,7 @@ import { GitHubRunReporter } from './github/run-reporter.js';
 import { createGitHubApi, repositoryOf } from './github/github-api.js';
 import { ActorTrust } from './threads/actor-trust.js';
 import { ProactiveStarters } from './github/proactive-starters.js';
+import type { SolvabilityEstimator } from './ports/solvability.js';
 import type { DeliveryRecord } from './schemas/delivery.js';
 import { GITHUB_SOURCE } from './schemas/vocabulary.js';
 import { RunEventBus } from './kernel/run-event-bus.js';
@@ -52,6 +53,9 @@ import { resolveOutboundOptions, type OutboundOptions } from './outbound/options
 import { SubscriptionsService } from './outbound/subscriptions-service.js';
 import { createTelemetry, type TelemetryOptions } from './telemetry/telemetry.js';
 import { tracedRuntime } from './sandboxes/traced-runtime.js';
+
+/** How long a solvability estimate may take before "on it" goes without it. */
+const SOLVABILITY_TIMEOUT_MS = 30_000;
 
 export interface AgentPlatformOptions {
   storage: StorageAdapter;
@@ -81,6 +85,12 @@ export interface AgentPlatformOptions {
      * for no link. Default: the console's page of the run, `{publicUrl}/console/runs/{id}`.
      */
     runUrl?: (run: Run) => string | null;
+    /**
+     * Estimates how solvable an issue is, shown in a run's "on it" comment when the automation's
+     * owner keeps `enable_solvability_analysis` on (`createSolvabilityEstimator` of
+     * `@agent-platform/agent` asks the owner's model). Default: none.
+     */
+    solvability?: SolvabilityEstimator;
   };
   /** Inbound event limits. */
   events?: {
@@ -262,6 +272,13 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const reporter = new GitHubRunReporter(context, {
     settingsOf: (userId) => settings.agentSettings(userId),
     runUrl: (run) => (options.github?.runUrl ? options.github.runUrl(toRunView(run)) : `${context.publicUrl}/console/runs/${encodeURIComponent(run.id)}`),
+    estimate: async (automation, issue) => {
+      const estimator = options.github?.solvability;
+      if (!estimator) return null;
+      const owner = { userId: automation.created_by, orgId: automation.org_id };
+      if (!(await settings.get(owner)).enable_solvability_analysis) return null;
+      return estimator.estimate({ settings: await settings.agentSettings(owner.userId), ...issue, signal: AbortSignal.timeout(SOLVABILITY_TIMEOUT_MS) });
+    },
   });
   reporter.subscribe(runEvents);
   const executor = jobs?.agent ? new RunExecutor(context, jobs, { ...options.executor, ...(options.queue ? { queue: options.queue } : {}) }) : null;

@@ -44,10 +44,13 @@ export function outcomeComment(run: RunRecord, automationName: string, answer: R
   return lines.join('\n');
 }
 
-/** The run's comment while it works: what took it on and where to watch it; its outcome replaces it. */
-export function onItComment(run: RunRecord, automationName: string, runUrl: string | null): string {
+/** The run's comment while it works: what took it on, how solvable it looks (when estimated), and where to watch it; its outcome replaces it. */
+export function onItComment(run: RunRecord, automationName: string, runUrl: string | null, estimate: { score: number; summary: string } | null): string {
   const link = runUrl ? `[Run \`${run.id}\`](${runUrl})` : `Run \`${run.id}\``;
-  return [runMarker(run.id), `👀 **${automationName.replace(/[*_`[\]<>]/g, '')}** is on it.`, '', link].join('\n');
+  const lines = [runMarker(run.id), `👀 **${automationName.replace(/[*_`[\]<>]/g, '')}** is on it.`, ''];
+  if (estimate) lines.push(`Solvability: **${Math.round(estimate.score * 100)}%** — ${estimate.summary.replace(/[\r\n]+/g, ' ')}`, '');
+  lines.push(link);
+  return lines.join('\n');
 }
 
 /** An action the run's agent holds for approval: what it will do, and how to answer it from the thread. */

@@ -20,6 +20,7 @@
 import type { ServiceContext } from '../kernel/context.js';
 import type { RunEventBus } from '../kernel/run-event-bus.js';
 import type { AgentSettings, PendingAction } from '../ports/agent-runner.js';
+import type { SolvabilityEstimate } from '../ports/solvability.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord, RunReport } from '../schemas/run.js';
 import { FINAL_RUN_STATUSES, GITHUB_SOURCE } from '../schemas/vocabulary.js';
@@ -35,10 +36,18 @@ export interface GitHubRunReporterOptions {
   runUrl(run: RunRecord): string | null;
   /** The GitHub API for a token and host. Default: `@octokit/rest`. */
   apiFor?(token: string, host: string | null): GitHubApi;
+  /**
+   * How likely the agent is to solve the issue (`null`: not asked — the owner turned
+   * `enable_solvability_analysis` off, or no estimator is configured); shown in "on it".
+   */
+  estimate?(automation: AutomationRecord, issue: { repository: string; title: string; body: string }): Promise<SolvabilityEstimate | null>;
 }
 
 /** A run's reporting context: its automation, thread and API, or why it reports nothing. */
-type Reporting = { automation: AutomationRecord; thread: EventThread; api: GitHubApi } | { automation: AutomationRecord; none: string } | null;
+type Reporting =
+  | { automation: AutomationRecord; thread: EventThread; api: GitHubApi; payload: unknown }
+  | { automation: AutomationRecord; none: string }
+  | null;
 
 /** How often a process asks for outcome comments owed by workers that died. */
 const SWEEP_EVERY_MS = 60_000;
@@ -156,7 +165,7 @@ export class GitHubRunReporter {
       return { automation, none: `no GitHub token is stored for the automation's owner (${automation.created_by}); store one in their settings` };
     const apiFor = this.options.apiFor ?? createGitHubApi;
     try {
-      return { automation, thread: found.thread, api: apiFor(github.token, github.host) };
+      return { automation, thread: found.thread, api: apiFor(github.token, github.host), payload };
     } catch (error) {
       return { automation, none: error instanceof Error ? error.message : String(error) };
     }
@@ -181,12 +190,38 @@ export class GitHubRunReporter {
       current = await this.context.storage.runReports.get(run.org_id, run.id);
     }
     if (current?.comment_id) return;
+    let posted: GitHubComment;
     try {
-      const posted = await this.postOrEdit(reporting, run, current, onItComment(run, automation.name, this.options.runUrl(run)));
+      posted = await this.postOrEdit(reporting, run, current, onItComment(run, automation.name, this.options.runUrl(run), null));
       await this.write(run, { ...blank(current), target, comment_id: posted.id, comment_url: posted.url });
     } catch (error) {
       // The outcome is still owed: its comment is posted when the run ends, or by a sweep.
       await this.write(run, { ...blank(current), target, error: refusal('the "on it" comment', error) });
+      return;
+    }
+    // The estimate follows "on it" (a model call takes seconds): the comment is edited to show it.
+    const estimate = await this.estimateFor(automation, thread, reporting.payload);
+    if (estimate) {
+      const stored = await this.context.storage.runReports.get(run.org_id, run.id);
+      await this.postOrEdit(reporting, run, stored, onItComment(run, automation.name, this.options.runUrl(run), estimate)).catch(() => {});
+    }
+  }
+
+  /** The solvability estimate of the issue or pull request that asked, or `null` (not asked, or it failed: logged). */
+  private async estimateFor(automation: AutomationRecord, thread: EventThread, payload: unknown): Promise<SolvabilityEstimate | null> {
+    if (!this.options.estimate) return null;
+    const item = (payload as { issue?: { title?: unknown; body?: unknown }; pull_request?: { title?: unknown; body?: unknown } } | null) ?? {};
+    const asked = item.issue ?? item.pull_request;
+    if (typeof asked?.title !== 'string') return null;
+    try {
+      return await this.options.estimate(automation, {
+        repository: thread.repository,
+        title: asked.title,
+        body: typeof asked.body === 'string' ? asked.body : '',
+      });
+    } catch (error) {
+      this.context.logger.warn({ kind: 'run', automationId: automation.id, err: String(error) }, 'solvability estimate failed; "on it" goes without it');
+      return null;
     }
   }
 

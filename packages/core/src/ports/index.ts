@@ -8,6 +8,7 @@ export type { Authenticator, Credentials } from './authenticator.js';
 export { systemClock, type Clock } from './clock.js';
 export { randomIdGenerator, type IdGenerator } from './id-generator.js';
 export type { SecretBox } from './secret-box.js';
+export type { SolvabilityEstimate, SolvabilityEstimator } from './solvability.js';
 export {
   StorageConflictError,
   StorageUnavailableError,
