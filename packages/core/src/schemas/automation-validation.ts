@@ -10,7 +10,7 @@ export const MAX_TEST_RECENT = 50;
  * Body of `POST /api/automation/v1/validate`: an automation draft, checked as create
  * checks it, and optionally evaluated against a sample payload and the source's recent deliveries.
  */
-export const automationValidateInputSchema = z.object({
+export const automationValidateInputSchema = z.strictObject({
   /** The draft, exactly as `POST /api/automation/v1` takes it. */
   automation: automationCreateInputSchema,
   /** A payload to evaluate the trigger against. */

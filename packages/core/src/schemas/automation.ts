@@ -21,7 +21,7 @@ export const mentionSchema = z.string().regex(/^@[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,
 export const labelNameSchema = z.string().trim().min(1).max(100);
 
 /** The trigger's members, before the rule that ties them together (see {@link automationTriggerSchema}). */
-export const automationTriggerFieldsSchema = z.object({
+export const automationTriggerFieldsSchema = z.strictObject({
   type: z.literal('event', { error: 'must be "event": automations run on events, not on a schedule' }),
   source: triggerSourceSchema,
   /** The event keys it runs on; optional with `mention` or `label`, which bring their own. */
@@ -62,7 +62,7 @@ export const onConflictSchema = z.enum(ON_CONFLICT_POLICIES);
 export type OnConflict = z.infer<typeof onConflictSchema>;
 
 /** At most `max_runs` runs of the automation start from events per `per_seconds`; the rest are SKIPPED. */
-export const rateLimitSchema = z.object({
+export const rateLimitSchema = z.strictObject({
   max_runs: z.number().int().min(1).max(10_000),
   per_seconds: z
     .number()
@@ -128,7 +128,7 @@ const githubInputShape = {
 };
 
 /** Body of `POST /api/automation/v1`. */
-export const automationCreateInputSchema = z.object({
+export const automationCreateInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(500),
   enabled: z.boolean().default(true),
   trigger: automationTriggerSchema,
@@ -151,7 +151,7 @@ export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
  * Body of `PATCH /api/automation/v1/{id}`: any subset. `trigger` members given replace the
  * stored ones (`filter: null` removes the filter); the result is validated as a whole.
  */
-export const automationUpdateInputSchema = z.object({
+export const automationUpdateInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(500).optional(),
   enabled: z.boolean().optional(),
   trigger: automationTriggerFieldsSchema.partial().optional(),
@@ -171,7 +171,7 @@ export const automationUpdateInputSchema = z.object({
 export type AutomationUpdateInput = z.input<typeof automationUpdateInputSchema>;
 
 /** Body of `POST .../{id}/dispatch`: optional payload the run receives as its event. */
-export const automationDispatchInputSchema = z.object({
+export const automationDispatchInputSchema = z.strictObject({
   payload: z.record(z.string(), z.unknown()).nullish(),
 });
 export type AutomationDispatchInput = z.input<typeof automationDispatchInputSchema>;

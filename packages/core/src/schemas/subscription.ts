@@ -32,7 +32,7 @@ const eventTypesSchema = z
   .refine((types) => new Set(types).size === types.length, 'must not repeat an event type');
 
 /** Body of `POST /api/automation/v1/subscriptions`. */
-export const subscriptionCreateInputSchema = z.object({
+export const subscriptionCreateInputSchema = z.strictObject({
   url: subscriberUrlSchema,
   event_types: eventTypesSchema,
   description: z.string().trim().max(500).nullish(),
@@ -41,7 +41,7 @@ export const subscriptionCreateInputSchema = z.object({
 export type SubscriptionCreateInput = z.input<typeof subscriptionCreateInputSchema>;
 
 /** Body of `PATCH /api/automation/v1/subscriptions/{id}`: any subset. Enabling clears the failure count. */
-export const subscriptionUpdateInputSchema = z.object({
+export const subscriptionUpdateInputSchema = z.strictObject({
   url: subscriberUrlSchema.optional(),
   event_types: eventTypesSchema.optional(),
   description: z.string().trim().max(500).nullish(),

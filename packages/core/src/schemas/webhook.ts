@@ -22,7 +22,7 @@ export const webhookSourceSchema = z
 const webhookSecretSchema = z.string().min(8, 'must be at least 8 characters').max(1024);
 
 /** Body of `POST /api/automation/v1/webhooks`: a custom source, and how its deliveries are named, signed and deduplicated. */
-export const webhookCreateInputSchema = z.object({
+export const webhookCreateInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200),
   source: webhookSourceSchema,
   event_key_expr: expressionSchema.default('type'),
@@ -38,7 +38,7 @@ export const webhookCreateInputSchema = z.object({
 export type WebhookCreateInput = z.input<typeof webhookCreateInputSchema>;
 
 /** Body of `PATCH /api/automation/v1/webhooks/{id}`; `source` cannot change. */
-export const webhookUpdateInputSchema = z.object({
+export const webhookUpdateInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   event_key_expr: expressionSchema.optional(),
   event_key_header: headerNameSchema.nullish(),
@@ -55,7 +55,7 @@ export const webhookUpdateInputSchema = z.object({
 export type WebhookUpdateInput = z.input<typeof webhookUpdateInputSchema>;
 
 /** Body of `POST .../webhooks/{id}/rotate-secret`; an empty body generates a secret. */
-export const webhookRotateInputSchema = z.object({
+export const webhookRotateInputSchema = z.strictObject({
   webhook_secret: webhookSecretSchema.nullish(),
   /** How long the previous secret keeps verifying; defaults to the engine's (24 h). */
   grace_period_seconds: z

@@ -132,7 +132,7 @@ export const automationRoutes = [
     operationId: 'cancelRun',
     summary: 'Cancel a run that has not finished',
     tag: TAG,
-    body: { schema: z.object({}), required: false },
+    body: { schema: z.strictObject({}), required: false },
     responses: {
       200: { description: 'The cancelled run', schema: runSchema },
       401: unauthorized,

@@ -42,7 +42,7 @@ export const deliveryRoutes = [
     operationId: 'replayDelivery',
     summary: 'Match a stored delivery again against the current automations',
     tag: TAG,
-    body: { schema: z.object({}), required: false },
+    body: { schema: z.strictObject({}), required: false },
     responses: {
       200: { description: 'The new delivery’s result', schema: ingestResultSchema },
       401: unauthorized,

@@ -29,7 +29,7 @@ const TAG = 'subscriptions';
 const messageListQuerySchema = pageQuerySchema.extend(outboundMessageQuerySchema.shape);
 
 /** The actions that need no input still take an empty JSON object, as `cancel` and `replay` elsewhere do. */
-const noInput = { schema: z.object({}), required: false } as const;
+const noInput = { schema: z.strictObject({}), required: false } as const;
 
 export const subscriptionRoutes = [
   defineRoute({
