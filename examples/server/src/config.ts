@@ -5,11 +5,14 @@
  */
 import path from 'node:path';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_MAX_DELIVERIES_PER_ORG } from '@agent-platform/storage-memory';
+import { ROLES, type Role } from '@agent-platform/core';
 
 export interface SeededKey {
   userId: string;
   orgId: string;
   key: string;
+  /** The key's role in the org; default `owner`. */
+  role?: Role;
 }
 
 export interface ServerConfig {
@@ -105,14 +108,20 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-/** `user@org:key` entries, comma-separated; `user:key` means the user's own org. */
+/** `user@org:key` entries, comma-separated; `user:key` means the user's own org; `user@org/viewer:key` gives the key a role (default owner). */
 export function parseSeededKeys(value: string | undefined): SeededKey[] {
   if (!value?.trim()) return [];
   return value.split(',').map((entry, index) => {
     const trimmed = entry.trim();
     const colon = trimmed.indexOf(':');
-    const who = colon > 0 ? trimmed.slice(0, colon) : '';
+    const named = colon > 0 ? trimmed.slice(0, colon) : '';
     const key = colon > 0 ? trimmed.slice(colon + 1) : '';
+    const slash = named.lastIndexOf('/');
+    const role = slash >= 0 ? named.slice(slash + 1) : null;
+    const who = slash >= 0 ? named.slice(0, slash) : named;
+    if (role !== null && !(ROLES as readonly string[]).includes(role)) {
+      throw new ConfigError(`AGENT_PLATFORM_API_KEYS entry ${index + 1} names the role "${role.slice(0, 20)}"; roles are ${ROLES.join(', ')}`);
+    }
     const at = who.lastIndexOf('@');
     const userId = at >= 0 ? who.slice(0, at) : who;
     const orgId = at >= 0 ? who.slice(at + 1) : who;
@@ -120,7 +129,7 @@ export function parseSeededKeys(value: string | undefined): SeededKey[] {
       // The entry may hold a key: say which one is wrong without echoing it.
       throw new ConfigError(`AGENT_PLATFORM_API_KEYS entry ${index + 1} must look like user@org:key or user:key, with a key of at least 16 characters`);
     }
-    return { userId, orgId, key };
+    return { userId, orgId, key, ...(role ? { role: role as Role } : {}) };
   });
 }
 

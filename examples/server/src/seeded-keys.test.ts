@@ -55,10 +55,21 @@ describe('keys seeded from AGENT_PLATFORM_API_KEYS', () => {
     expect((await platform.apiKeys.list({ userId: 'alice', orgId: 'acme' })).keys.map((key) => key.name)).toEqual(['ci']);
   });
 
+  it('gives a key the role its entry names (default owner), and follows a change of it', async () => {
+    await start(`alice@acme/viewer:${ALICE_KEY},bob@acme:${BOB_KEY}`);
+    expect(await platform.authenticate({ apiKey: ALICE_KEY })).toEqual({ userId: 'alice', orgId: 'acme', role: 'viewer' });
+    expect(await platform.authenticate({ apiKey: BOB_KEY })).toEqual({ userId: 'bob', orgId: 'acme', role: 'owner' });
+    await start(`alice@acme/admin:${ALICE_KEY}`);
+    expect(await platform.authenticate({ apiKey: ALICE_KEY })).toEqual({ userId: 'alice', orgId: 'acme', role: 'admin' });
+    expect(() => parseSeededKeys(`alice@acme/boss:${ALICE_KEY}`)).toThrow(
+      'AGENT_PLATFORM_API_KEYS entry 1 names the role "boss"; roles are viewer, member, admin, owner',
+    );
+  });
+
   it('moves a key to another user or org rather than refusing it', async () => {
     await start(`alice@acme:${ALICE_KEY}`);
     await start(`alice@other:${ALICE_KEY}`);
-    expect(await platform.authenticate({ apiKey: ALICE_KEY })).toEqual({ userId: 'alice', orgId: 'other' });
+    expect(await platform.authenticate({ apiKey: ALICE_KEY })).toEqual({ userId: 'alice', orgId: 'other', role: 'owner' });
   });
 
   it('never takes over a key it did not seed: one created through the API stays when the variable drops it', async () => {
@@ -123,7 +134,7 @@ describe('the warning when AGENT_PLATFORM_API_KEYS is not set', () => {
     const key = /shown only now: (\S+)/.exec(line ?? '')?.[1] as string;
     expect(line).toContain('http://localhost:3000/console');
     expect(line).toContain('AGENT_PLATFORM_API_KEYS');
-    expect(await platform.authenticate({ apiKey: key })).toEqual({ userId: 'admin', orgId: 'default' });
+    expect(await platform.authenticate({ apiKey: key })).toEqual({ userId: 'admin', orgId: 'default', role: 'owner' });
 
     const later = recordingLogger();
     await syncSeededKeys(platform, [], { ledgerFile, persistent: true, logger: later.logger, firstStart });

@@ -11,6 +11,7 @@
 // The wire schemas and error codes, as `@agent-platform/core/schemas` ships them.
 export * from './schemas.js';
 export * from './kernel/validation.js';
+export { hasRole, requireRole, roleOf } from './kernel/roles.js';
 // The ports: what an embedder passes in (and may implement).
 export * from './ports/index.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';

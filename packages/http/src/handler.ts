@@ -3,7 +3,7 @@
  * written once. The Fastify, Express and fetch bindings only convert requests and responses.
  * @module
  */
-import { PlatformError, parseInput, type AgentPlatform, type Principal, MAX_JSON_DEPTH } from '@agent-platform/core';
+import { PlatformError, parseInput, requireRole, type AgentPlatform, type Principal, MAX_JSON_DEPTH } from '@agent-platform/core';
 import { readJsonBody, tooLarge } from './exchange/body.js';
 import { errorResponse, jsonResponse, type HandlerLogger } from './exchange/error-response.js';
 import { checkQuery, decodePathParams, paramsDecode, splitTarget } from './exchange/request-checks.js';
@@ -139,6 +139,8 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
         credentialOf(route) === 'none'
           ? ANONYMOUS
           : await authenticate(request, route.conversationKey && match.params.id ? decodeURIComponent(match.params.id) : undefined);
+      // 1b. The route's role (403), before the request is judged: a viewer learns nothing from a write's validation.
+      if (credentialOf(route) !== 'none') requireRole(principal, route.role ?? 'owner');
       // 2. Ids and query values no record can have stop here, before any storage call: 404, 422.
       const params = decodePathParams(route.path, match.params);
       checkQuery(target.query);

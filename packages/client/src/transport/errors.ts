@@ -20,6 +20,7 @@ import type { ErrorCode, StartTask, Run, ValidationIssue } from '@agent-platform
 export const ERROR_CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',

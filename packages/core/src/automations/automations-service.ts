@@ -18,6 +18,7 @@ import type { Run, RunList } from '../schemas/run.js';
 import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
 import { mergedTrigger, storedTrigger } from './stored-trigger.js';
+import { hasRole, roleOf } from '../kernel/roles.js';
 import { newRunRecord } from '../runs/run-record.js';
 import { cancelRun } from '../runs/run-lifecycle.js';
 import { toRunView } from '../runs/run-view.js';
@@ -38,6 +39,15 @@ function serializePayload(payload: unknown): string {
   } catch {
     throw validationError(['body', 'payload'], 'payload cannot be stored: nested too deep or not plain JSON', 'value_error');
   }
+}
+
+/** A member changes only the automations they created; an admin (or owner) changes any. */
+function mayChange(principal: Principal, automation: AutomationRecord): void {
+  if (automation.created_by === principal.userId || hasRole(principal, 'admin')) return;
+  throw new PlatformError(
+    'FORBIDDEN',
+    `Changing another member's automation needs the admin role; this key has ${roleOf(principal)} (the automation is ${automation.created_by}'s)`,
+  );
 }
 
 /**
@@ -147,6 +157,7 @@ export class AutomationsService {
     // Only a missing body means "no change": an explicit JSON null is a 422.
     const parsed = parseInput(automationUpdateInputSchema, input === undefined ? {} : input);
     const record = await this.load(principal, id);
+    mayChange(principal, record);
     let trigger = record.trigger;
     if (parsed.trigger) {
       // Members given replace the stored ones; the merged trigger is validated as a whole.
@@ -180,6 +191,7 @@ export class AutomationsService {
 
   async delete(principal: Principal, id: string): Promise<void> {
     const record = await this.load(principal, id);
+    mayChange(principal, record);
     if (!(await this.context.storage.automations.delete(principal.orgId, id))) throw notFound('Automation');
     await this.changed(record);
   }

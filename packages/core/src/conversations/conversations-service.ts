@@ -358,7 +358,7 @@ export class ConversationsService {
       return null;
     }
     const digest = (value: string) => createHash('sha256').update(value).digest();
-    return timingSafeEqual(digest(key), digest(expected)) ? { userId: record.created_by_user_id, orgId: record.org_id } : null;
+    return timingSafeEqual(digest(key), digest(expected)) ? { userId: record.created_by_user_id, orgId: record.org_id, role: 'member' } : null;
   }
 
   /** Whether the conversation's agent is at work, here or in another process. */

@@ -1,6 +1,7 @@
 import { PlatformError, notFound } from '../kernel/errors.js';
 import { StorageConflictError } from '../ports/storage.js';
-import type { Principal } from '../schemas/principal.js';
+import type { Principal, Role } from '../schemas/principal.js';
+import { requireRole, roleOf } from '../kernel/roles.js';
 import { apiKeyCreateInputSchema, type ApiKeyList, type ApiKeyRecord, type ApiKeyView, type CreatedApiKey, type CurrentApiKey } from '../schemas/api-key.js';
 import { parseInput } from '../kernel/validation.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from './api-key-material.js';
@@ -11,6 +12,7 @@ const toView = (record: ApiKeyRecord): ApiKeyView => ({
   name: record.name,
   prefix: record.prefix,
   org_id: record.org_id,
+  role: record.role ?? 'owner',
   created_at: record.created_at,
   last_used_at: record.last_used_at,
 });
@@ -21,6 +23,8 @@ export interface SeedApiKeyInput {
   /** The key itself, chosen by the host (e.g. from configuration). At least 16 characters. */
   key: string;
   name?: string;
+  /** Default `owner`. */
+  role?: Role;
 }
 
 /** API keys belong to a user and act for the org they were created in. Only their hash is stored. */
@@ -29,9 +33,11 @@ export class ApiKeysService {
 
   /** Creates a key; the answer is the only time the key is shown. */
   async create(principal: Principal, input: unknown): Promise<CreatedApiKey> {
-    const { name } = parseInput(apiKeyCreateInputSchema, input === undefined ? {} : input);
+    const { name, role } = parseInput(apiKeyCreateInputSchema, input === undefined ? {} : input);
+    // A key never gives more than the key that made it has.
+    if (role) requireRole(principal, role, `A key with the ${role} role`);
     const key = generateApiKey();
-    const record = this.record(principal, key, name);
+    const record = this.record({ ...principal, role: role ?? roleOf(principal) }, key, name);
     await this.context.storage.apiKeys.insert(record);
     return { ...toView(record), key };
   }
@@ -70,10 +76,18 @@ export class ApiKeysService {
     if (input.key.length < 16) throw new PlatformError('BAD_REQUEST', 'a seeded API key must be at least 16 characters');
     const existing = await this.context.storage.apiKeys.getByHash(hashApiKey(input.key));
     if (existing) {
-      if (existing.user_id === input.userId && existing.org_id === input.orgId) return toView(existing);
+      if (existing.user_id === input.userId && existing.org_id === input.orgId) {
+        // The host's configuration says the role: a seeded key follows it.
+        const role = input.role ?? 'owner';
+        if ((existing.role ?? 'owner') !== role) {
+          await this.context.storage.apiKeys.delete(existing.id);
+          return this.seed(input);
+        }
+        return toView(existing);
+      }
       throw new PlatformError('CONFLICT', 'that API key is already registered for another principal');
     }
-    const record = this.record({ userId: input.userId, orgId: input.orgId }, input.key, input.name ?? 'seeded key');
+    const record = this.record({ userId: input.userId, orgId: input.orgId, role: input.role ?? 'owner' }, input.key, input.name ?? 'seeded key');
     try {
       await this.context.storage.apiKeys.insert(record);
     } catch (error) {
@@ -91,6 +105,7 @@ export class ApiKeysService {
       name,
       prefix: apiKeyDisplayPrefix(key),
       key_hash: hashApiKey(key),
+      role: roleOf(principal),
       created_at: nowIso(this.context),
       last_used_at: null,
     };

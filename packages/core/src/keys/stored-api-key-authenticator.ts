@@ -29,7 +29,7 @@ export function createStoredApiKeyAuthenticator(options: StoredApiKeyAuthenticat
         lastTouched.set(record.id, now.getTime());
         await options.storage.apiKeys.touch(record.id, now.toISOString());
       }
-      return { userId: record.user_id, orgId: record.org_id };
+      return { userId: record.user_id, orgId: record.org_id, role: record.role ?? 'owner' };
     },
   };
 }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
+import { roleSchema } from './principal.js';
 
 export const apiKeyCreateInputSchema = z.object({
   name: z.string().trim().min(1).max(200).default('API key'),
+  /** The new key's role: at most the creating key's own (the default). */
+  role: roleSchema.optional(),
 });
 export type ApiKeyCreateInput = z.input<typeof apiKeyCreateInputSchema>;
 
@@ -13,6 +16,8 @@ export const apiKeyViewSchema = z.object({
   /** The first characters of the key, to tell keys apart. */
   prefix: z.string(),
   org_id: z.string(),
+  /** The key's role in its org (keys stored before roles existed are owners). */
+  role: roleSchema,
   created_at: timestampSchema,
   last_used_at: timestampSchema.nullable(),
 });
@@ -33,6 +38,8 @@ export const apiKeyRecordSchema = z.object({
   name: z.string(),
   prefix: z.string(),
   key_hash: z.string(),
+  /** Absent on keys stored before roles existed, which are owners of their org. */
+  role: roleSchema.optional(),
   created_at: timestampSchema,
   last_used_at: timestampSchema.nullable(),
 });

@@ -28,6 +28,13 @@ export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'delivered', 'failed', 'can
 /** What a new run does when a run of the same automation with the same concurrency key is live (flow control). */
 export const ON_CONFLICT_POLICIES = ['queue', 'cancel_previous', 'skip'] as const;
 
+/**
+ * A team member's role in their org, weakest first: `viewer` reads; `member` also creates and
+ * changes their own automations and runs work; `admin` also changes anyone's automations and the
+ * org's sources, subscribers and links; `owner` is all of it.
+ */
+export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+
 /** Who may command the agent through a code-host event, besides a list of logins (`allowed_actors`). */
 export const ALLOWED_ACTOR_GROUPS = ['writers', 'members', 'anyone'] as const;
 

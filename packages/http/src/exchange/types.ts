@@ -4,6 +4,7 @@
  * @module
  */
 import type { z } from 'zod';
+import type { Role } from '@agent-platform/core';
 import type { AgentPlatform, Principal } from '@agent-platform/core';
 
 export type HeaderValue = string | string[] | undefined;
@@ -128,6 +129,8 @@ export interface RouteDefinition {
   auth?: boolean;
   /** Only routes made by `defineRoute` have one. */
   credential?: never;
+  /** The least role a caller needs (see `defineRoute`'s `role`). */
+  role?: Role;
   /**
    * The `{id}` parameter names a conversation whose sandbox session key also authenticates (as
    * the OpenHands agent-server's `X-Session-API-Key`), for that conversation only.

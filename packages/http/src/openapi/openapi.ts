@@ -216,9 +216,13 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: OpenApiI
       // `?ids=a&ids=b`, OpenAPI's default for a query array.
       ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
     }));
+    const needs = credentialOf(route) === 'none' ? null : (route.role ?? 'owner');
+    // The role a key needs: said in words (for readers), as an extension (for tools), and its 403.
+    if (needs && !responses['403']) responses['403'] = { description: `The key's role is weaker than ${needs}` };
     const operation: JsonObject = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(needs ? { description: `Needs the ${needs} role.`, 'x-required-role': needs } : {}),
       tags: [route.tag],
       security: SECURITY[credentialOf(route)],
       parameters: [...pathParameters(route.path), ...queryParameters],

@@ -24,6 +24,7 @@ const agentServerEventPageSchema = nameSchema(
 export const agentServerRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'getAgentServerConversation',
     summary: 'The conversation (its execution_status, metrics, sandbox)',
@@ -36,6 +37,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/events/search`,
     operationId: 'searchAgentServerEvents',
     summary: 'The conversation’s events in the agent-server shape ({id, timestamp, source, kind, ...}), oldest first',
@@ -56,6 +58,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/events/count`,
     operationId: 'countAgentServerEvents',
     summary: 'How many events the conversation holds',
@@ -68,6 +71,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/events`,
     operationId: 'sendAgentServerMessage',
     summary: 'A follow-up message (SendMessageRequest); with `run: true` an idle agent takes the conversation up again with its whole history',
@@ -81,6 +85,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/run`,
     operationId: 'runAgentServerConversation',
     summary: 'Takes the conversation up again with its whole history (409 when the agent is at work or the sandbox is gone)',
@@ -94,6 +99,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/pause`,
     operationId: 'pauseAgentServerConversation',
     summary: 'Stops the agent after its current step; the conversation becomes paused',
@@ -107,6 +113,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/events/respond_to_confirmation`,
     operationId: 'respondToConfirmation',
     summary: 'Accepts or rejects the action held for confirmation (confirmation_mode)',
@@ -120,6 +127,7 @@ export const agentServerRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/agent_final_response`,
     operationId: 'getAgentFinalResponse',
     summary: 'The agent’s final answer (its finish message, or its last message); "" before it gave one',

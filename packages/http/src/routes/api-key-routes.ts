@@ -6,6 +6,7 @@ import { bodyErrors, errorDoc, notFoundDoc, unauthorized } from './shared-respon
 export const apiKeyRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/keys',
     operationId: 'createApiKey',
     summary: 'Create an API key (the key is shown only in this answer)',
@@ -18,6 +19,7 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/keys',
     operationId: 'listApiKeys',
     summary: 'The caller’s API keys (never the keys themselves)',
@@ -29,6 +31,7 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/keys/current',
     operationId: 'getCurrentApiKey',
     summary: 'The stored API key the request authenticated with (auth_type "api_key"), never the key itself',
@@ -44,6 +47,7 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'member',
     path: '/api/keys/{id}',
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',

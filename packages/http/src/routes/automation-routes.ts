@@ -20,6 +20,7 @@ const TAG = 'automations';
 export const automationRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: BASE,
     operationId: 'createAutomation',
     summary: 'Create an event automation',
@@ -32,6 +33,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/validate`,
     operationId: 'validateAutomation',
     // The draft is validated as create validates it (422 with the same issues); its trigger is
@@ -46,6 +48,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'listAutomations',
     summary: 'The organization’s automations, newest first',
@@ -58,6 +61,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/{id}`,
     operationId: 'getAutomation',
     summary: 'One automation',
@@ -69,6 +73,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'PATCH',
+    role: 'member',
     path: `${BASE}/{id}`,
     operationId: 'updateAutomation',
     summary: 'Update an automation (any subset of fields)',
@@ -81,6 +86,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'member',
     path: `${BASE}/{id}`,
     operationId: 'deleteAutomation',
     summary: 'Delete an automation',
@@ -93,6 +99,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/{id}/dispatch`,
     operationId: 'dispatchAutomation',
     summary: 'Run an automation now (manual dispatch); an optional payload stands in for the event',
@@ -105,6 +112,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/{id}/runs`,
     operationId: 'listAutomationRuns',
     summary: 'An automation’s runs, newest first',
@@ -117,6 +125,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/runs/{run_id}`,
     operationId: 'getRun',
     summary: 'One run, by id (poll it to follow a run to its end)',
@@ -128,6 +137,7 @@ export const automationRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/runs/{run_id}/cancel`,
     operationId: 'cancelRun',
     summary: 'Cancel a run that has not finished',

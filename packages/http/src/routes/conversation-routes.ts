@@ -26,6 +26,7 @@ const conversationEventPageSchema = nameSchema('ConversationEventPage', pageSche
 export const conversationRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: BASE,
     operationId: 'startAppConversation',
     summary: 'Start a conversation: answers with its start task at once; the sandbox and the agent follow in the background',
@@ -38,6 +39,7 @@ export const conversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'listAppConversations',
     summary: 'With `ids=` (repeated): those conversations, null for an unknown one. Without: a page of the caller’s conversations, newest first',
@@ -55,6 +57,7 @@ export const conversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/search`,
     operationId: 'searchAppConversations',
     summary: 'A page of the caller’s conversations, newest first',
@@ -67,6 +70,7 @@ export const conversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/start-tasks`,
     operationId: 'batchGetStartTasks',
     summary: 'The caller’s start tasks by id (`ids=` repeated); null for an unknown one',
@@ -79,6 +83,7 @@ export const conversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/start-tasks/search`,
     operationId: 'searchStartTasks',
     summary: 'A page of the caller’s start tasks, newest first',
@@ -91,6 +96,7 @@ export const conversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/{id}`,
     operationId: 'getAppConversation',
     summary: 'One of the caller’s conversations',
@@ -102,6 +108,7 @@ export const conversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/{id}/events`,
     operationId: 'listAppConversationEvents',
     summary: 'A conversation’s events, oldest first, paged',

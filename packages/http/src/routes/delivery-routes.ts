@@ -12,6 +12,7 @@ export const UNSHOWABLE_PAYLOAD = '[payload not shown: it is nested too deeply t
 export const deliveryRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'listDeliveries',
     summary: 'The delivery log, newest first, with each candidate automation’s outcome',
@@ -24,6 +25,7 @@ export const deliveryRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/{id}`,
     operationId: 'getDelivery',
     summary: 'One delivery with its payload and outcomes',
@@ -38,6 +40,7 @@ export const deliveryRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: `${BASE}/{id}/replay`,
     operationId: 'replayDelivery',
     summary: 'Match a stored delivery again against the current automations',

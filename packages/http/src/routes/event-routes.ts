@@ -8,6 +8,7 @@ const TAG = 'events';
 export const eventRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/automation/v1/events/github',
     operationId: 'ingestGithubEvent',
     summary: 'A native GitHub delivery, verified with X-Hub-Signature-256',
@@ -27,6 +28,7 @@ export const eventRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/automation/v1/events/{org_id}/{source}',
     operationId: 'ingestCustomEvent',
     summary: 'An event from a registered custom webhook source, verified per its signature scheme',

@@ -29,6 +29,7 @@ const toMessage = (event: ConversationEvent): ServerSentEvent => ({ id: String(e
 export const eventStreamRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/v1/app-conversations/{id}/events/stream',
     operationId: 'streamAppConversationEvents',
     summary:

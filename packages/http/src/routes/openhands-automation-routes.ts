@@ -10,6 +10,7 @@ import { bodyErrors, errorDoc, unauthorized } from './shared-responses.js';
 export const openHandsAutomationRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/automation/health',
     operationId: 'automationHealth',
     summary: 'The automation service answers and its storage is reachable (no credentials needed)',
@@ -22,6 +23,7 @@ export const openHandsAutomationRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/automation/v1/preset/prompt',
     operationId: 'createPromptAutomation',
     summary: 'Create an automation, OpenHands’ way: prompt → instructions, model → llm_model, timeout → timeout_seconds',

@@ -19,6 +19,7 @@ const fileQuerySchema = z.object({
 export const openHandsConversationRoutes = [
   defineRoute({
     method: 'PATCH',
+    role: 'member',
     path: BASE,
     operationId: 'updateAppConversation',
     summary: 'Rename a conversation (`title`); `public` is refused: public sharing is not supported',
@@ -31,6 +32,7 @@ export const openHandsConversationRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'member',
     path: BASE,
     operationId: 'deleteAppConversation',
     summary: 'Delete a conversation with its events and start task; its agent is stopped and its sandbox deleted',
@@ -48,6 +50,7 @@ export const openHandsConversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/download`,
     operationId: 'downloadAppConversation',
     summary: 'The conversation as a zip: meta.json and one event-NNNNN-<id>.json per event',
@@ -65,6 +68,7 @@ export const openHandsConversationRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/file`,
     operationId: 'readAppConversationFile',
     summary: 'The text of a file in the conversation’s sandbox workspace (at most 10 MiB)',

@@ -21,6 +21,7 @@ const taken = errorDoc('A secret of that name exists');
 export const openHandsSecretRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/search`,
     operationId: 'searchSecrets',
     summary: 'The caller’s custom secrets by name (names and descriptions, never values), paged',
@@ -33,6 +34,7 @@ export const openHandsSecretRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: BASE,
     operationId: 'createSecret',
     summary: 'Store a custom secret (its value is never shown again)',
@@ -46,6 +48,7 @@ export const openHandsSecretRoutes = [
   }),
   defineRoute({
     method: 'PUT',
+    role: 'member',
     path: `${BASE}/{name}`,
     operationId: 'updateSecret',
     summary: 'Rename a custom secret and/or set its description; its value is kept',
@@ -59,6 +62,7 @@ export const openHandsSecretRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'member',
     path: `${BASE}/{name}`,
     operationId: 'deleteSecret',
     summary: 'Delete a custom secret',

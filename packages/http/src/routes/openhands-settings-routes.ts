@@ -14,6 +14,7 @@ const BASE = '/api/v1/settings';
 export const openHandsSettingsRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'getV1Settings',
     summary: 'The caller’s settings, secrets masked, with OpenHands’ agent_settings and conversation_settings; the defaults before any are stored',
@@ -25,6 +26,7 @@ export const openHandsSettingsRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: BASE,
     operationId: 'saveV1Settings',
     summary: 'A partial update: agent_settings_diff, conversation_settings_diff and flat fields change only what they name',
@@ -40,6 +42,7 @@ export const openHandsSettingsRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/agent-schema`,
     operationId: 'getAgentSettingsSchema',
     summary: 'The JSON Schema of agent_settings_diff, with OpenHands’ model_name and sections',
@@ -51,6 +54,7 @@ export const openHandsSettingsRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/conversation-schema`,
     operationId: 'getConversationSettingsSchema',
     summary: 'The JSON Schema of conversation_settings_diff, with OpenHands’ model_name and sections',

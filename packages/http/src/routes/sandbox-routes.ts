@@ -14,6 +14,7 @@ const sandboxPageSchema = nameSchema('SandboxPage', pageSchema(sandboxSchema));
 export const sandboxRoutes = [
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/v1/sandbox-specs/search',
     operationId: 'searchSandboxSpecs',
     summary: 'The sandbox specs sandboxes can be started from; the first is the default',
@@ -26,6 +27,7 @@ export const sandboxRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/v1/sandboxes/search',
     operationId: 'searchSandboxes',
     summary: 'The caller’s sandboxes, newest first',
@@ -38,6 +40,7 @@ export const sandboxRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/v1/sandboxes',
     operationId: 'batchGetSandboxes',
     summary: 'The caller’s sandboxes by id (`id=` repeated); null for an unknown one',
@@ -50,6 +53,7 @@ export const sandboxRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/v1/sandboxes',
     operationId: 'startSandbox',
     summary: 'Start a sandbox (`sandbox_spec_id` in the query or the body; the default spec otherwise)',
@@ -63,6 +67,7 @@ export const sandboxRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/v1/sandboxes/{id}/pause',
     operationId: 'pauseSandbox',
     summary: 'Pause a sandbox (freezes everything in it)',
@@ -76,6 +81,7 @@ export const sandboxRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/v1/sandboxes/{id}/resume',
     operationId: 'resumeSandbox',
     summary: 'Resume a paused sandbox',
@@ -89,6 +95,7 @@ export const sandboxRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'member',
     path: '/api/v1/sandboxes/{id}',
     operationId: 'deleteSandbox',
     summary: 'Delete a sandbox and everything in it',

@@ -11,6 +11,7 @@ import { bodyErrors, notFoundDoc, unauthorized } from './shared-responses.js';
 export const settingsRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/settings',
     operationId: 'storeSettings',
     credential: 'session',
@@ -25,6 +26,7 @@ export const settingsRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: '/api/settings',
     operationId: 'getSettings',
     credential: 'session',
@@ -37,6 +39,7 @@ export const settingsRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/add-git-providers',
     operationId: 'storeProviderTokens',
     credential: 'session',
@@ -51,6 +54,7 @@ export const settingsRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'member',
     path: '/api/unset-provider-tokens',
     operationId: 'unsetProviderTokens',
     credential: 'session',

@@ -34,6 +34,7 @@ const noInput = { schema: z.strictObject({}), required: false } as const;
 export const subscriptionRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'admin',
     path: BASE,
     operationId: 'createSubscription',
     summary: 'Subscribe a URL to outbound events',
@@ -50,6 +51,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'listSubscriptions',
     summary: 'The organization’s subscriptions',
@@ -62,6 +64,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: ONE,
     operationId: 'getSubscription',
     summary: 'One subscription, with its failure count',
@@ -73,6 +76,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'PATCH',
+    role: 'admin',
     path: ONE,
     operationId: 'updateSubscription',
     summary: 'Change URL, event types, description or enabled; enabling starts the failure count afresh',
@@ -85,6 +89,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'admin',
     path: ONE,
     operationId: 'deleteSubscription',
     summary: 'Delete a subscription and its messages (pending ones are never sent)',
@@ -97,6 +102,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'admin',
     path: `${ONE}/rotate-secret`,
     operationId: 'rotateSubscriptionSecret',
     summary: 'Replace the signing secret, in force from the next attempt',
@@ -114,6 +120,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${ONE}/messages`,
     operationId: 'listSubscriptionMessages',
     summary: 'A subscription’s messages, newest first, each with its attempts',
@@ -126,6 +133,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: MESSAGE,
     operationId: 'getSubscriptionMessage',
     summary: 'One message with its attempt log',
@@ -137,6 +145,7 @@ export const subscriptionRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'admin',
     path: `${MESSAGE}/replay`,
     operationId: 'replaySubscriptionMessage',
     summary: 'Send a message again now, with the same `webhook-id`',

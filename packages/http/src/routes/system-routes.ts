@@ -75,6 +75,7 @@ export const openApiDocumentSchema = nameSchema('OpenApiDocument', z.record(z.st
  */
 export const openApiRoute = defineRoute({
   method: 'GET',
+  role: 'viewer',
   path: '/openapi.json',
   operationId: 'openapi',
   summary: 'This document',

@@ -17,6 +17,7 @@ const TAG = 'webhooks';
 export const webhookRoutes = [
   defineRoute({
     method: 'POST',
+    role: 'admin',
     path: BASE,
     operationId: 'registerWebhook',
     summary: 'Register a custom webhook source',
@@ -34,6 +35,7 @@ export const webhookRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: BASE,
     operationId: 'listWebhooks',
     summary: 'The organization’s webhooks',
@@ -46,6 +48,7 @@ export const webhookRoutes = [
   }),
   defineRoute({
     method: 'GET',
+    role: 'viewer',
     path: `${BASE}/{id}`,
     operationId: 'getWebhook',
     summary: 'One webhook',
@@ -57,6 +60,7 @@ export const webhookRoutes = [
   }),
   defineRoute({
     method: 'PATCH',
+    role: 'admin',
     path: `${BASE}/{id}`,
     operationId: 'updateWebhook',
     summary: 'Update a webhook (its source cannot change)',
@@ -69,6 +73,7 @@ export const webhookRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
+    role: 'admin',
     path: `${BASE}/{id}`,
     operationId: 'deleteWebhook',
     summary: 'Delete a webhook',
@@ -81,6 +86,7 @@ export const webhookRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    role: 'admin',
     path: `${BASE}/{id}/rotate-secret`,
     operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret; the old one verifies for a grace period',

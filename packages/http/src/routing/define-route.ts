@@ -31,6 +31,7 @@
  * @module
  */
 import type { z } from 'zod';
+import type { Role } from '@agent-platform/core';
 import type { ResponseKindOf } from './response-kind.js';
 import type { HttpMethod, RouteContext, RouteDefinition, RouteResponseDoc, RouteResult, ServerSentEvent } from '../exchange/types.js';
 
@@ -147,6 +148,11 @@ export type SuccessBodyOf<R> = [SuccessStatusOf<R>] extends [never]
 interface RouteFields {
   readonly summary: string;
   readonly tag: string;
+  /**
+   * The least role a caller needs (`viewer` < `member` < `admin` < `owner`), for a route that
+   * takes credentials: a weaker key gets a 403 naming both. Every such route declares one.
+   */
+  readonly role?: Role;
   /**
    * The `{id}` parameter names a conversation whose sandbox session key also authenticates (as
    * the OpenHands agent-server's `X-Session-API-Key`), for that conversation only.
