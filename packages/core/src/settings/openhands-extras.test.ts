@@ -16,6 +16,7 @@ describe('apiKeys.current', () => {
       name: 'laptop',
       prefix: created.prefix,
       org_id: 'acme',
+      role: 'owner',
       user_id: 'alice',
       created_at: created.created_at,
       last_used_at: null,

@@ -6,7 +6,8 @@ import { bodyErrors, errorDoc, notFoundDoc, unauthorized } from './shared-respon
 export const apiKeyRoutes = [
   defineRoute({
     method: 'POST',
-    role: 'member',
+    // A key is its user's own and never stronger than the one making it: viewers manage theirs too.
+    role: 'viewer',
     path: '/api/keys',
     operationId: 'createApiKey',
     summary: 'Create an API key (the key is shown only in this answer)',
@@ -47,7 +48,7 @@ export const apiKeyRoutes = [
   }),
   defineRoute({
     method: 'DELETE',
-    role: 'member',
+    role: 'viewer',
     path: '/api/keys/{id}',
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
