@@ -13,8 +13,10 @@
  * made with the form answers two comments in one GitHub issue (a git server and the GitHub
  * stand-in on loopback), and the run's page lists the thread's two runs, the conversation names
  * its thread, and a refused sender's delivery says why; the API reference renders (with one
- * main landmark); and in confirmation mode
- * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected.
+ * main landmark); in confirmation mode
+ * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected;
+ * and a viewer's key sees the console read only (its role in the header), a member's without an
+ * admin's writes or changes to another member's automation.
  *
  * Each page is photographed; `AGENT_PLATFORM_CONSOLE_SCREENSHOTS=1` writes the pictures to
  * docs/console/ (otherwise to a temporary folder, so a test run leaves the repository as it was).
@@ -663,6 +665,67 @@ else
         await bobContext.close();
       }
     }, 150_000);
+
+    it('shows a viewer’s key read only, and a member’s without the writes of an admin or on others’ automations', async () => {
+      const bob = createClient({ baseUrl: server.baseUrl, apiKey: BOB });
+      const bobs = await bob.automations.create({ name: 'bob triage', trigger: { type: 'event', source: 'linear', on: 'BobOnly' }, instructions: 'Triage' });
+      const viewer = await alice.apiKeys.create({ name: 'viewer', role: 'viewer' });
+      const member = await alice.apiKeys.create({ name: 'member', role: 'member' });
+      expect([viewer.role, member.role]).toEqual(['viewer', 'member']);
+      /** A new tab (its own session storage) signed in with `key` on the console page at `at`. */
+      const signedIn = async (key: string, at: string, title: string) => {
+        const tab = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+        const target = await tab.newPage();
+        watch(target);
+        await target.goto(`${server.baseUrl}/console/${at}`);
+        await target.getByLabel('API key', { exact: true }).fill(key);
+        await target.getByRole('button', { name: 'Sign in' }).click();
+        await heading(title, target);
+        return { tab, target };
+      };
+      const absent = async (target: Page, role: 'button' | 'link', name: string) => expect(await target.getByRole(role, { name }).count(), name).toBe(0);
+
+      const asViewer = await signedIn(viewer.key, 'automations', 'Automations');
+      try {
+        const view = asViewer.target;
+        await view.getByText('Role: viewer', { exact: true }).waitFor(WAIT);
+        await view.getByText('Your key is a viewer: read only', { exact: true }).waitFor(WAIT);
+        await view.getByRole('link', { name: 'triage crashes', exact: true }).waitFor(WAIT);
+        await absent(view, 'link', 'New automation');
+        await view.getByRole('link', { name: 'triage crashes', exact: true }).click();
+        await heading('Automation triage crashes', view);
+        // Shown, not changeable: the fields are disabled, and nothing writes.
+        expect(await view.getByLabel('Name', { exact: true }).inputValue()).toBe('triage crashes');
+        expect(await view.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+        for (const name of ['Save changes', 'Run now', 'Delete automation', 'Test payload']) await absent(view, 'button', name);
+        await open('Webhooks', 'Webhooks', view);
+        await view.getByRole('cell', { name: 'linear-app', exact: true }).waitFor(WAIT);
+        for (const name of ['Register webhook', 'Rotate secret', 'Delete']) await absent(view, 'button', name);
+      } finally {
+        await asViewer.tab.close();
+      }
+
+      const asMember = await signedIn(member.key, `automations/${bobs.id}`, 'Automation bob triage');
+      try {
+        const view = asMember.target;
+        await view.getByText('Role: member', { exact: true }).waitFor(WAIT);
+        expect(await view.getByText('Your key is a viewer: read only').count()).toBe(0);
+        await view.getByText('Created by bob. Only bob or an admin can change or delete it; your key is a member.').waitFor(WAIT);
+        await view.getByRole('button', { name: 'Run now' }).waitFor(WAIT);
+        for (const name of ['Save changes', 'Delete automation']) await absent(view, 'button', name);
+        // Its own (the key is alice's): changeable.
+        await open('Automations', 'Automations', view);
+        await view.getByRole('link', { name: 'triage crashes', exact: true }).click();
+        await heading('Automation triage crashes', view);
+        await view.getByRole('button', { name: 'Save changes' }).waitFor(WAIT);
+        await open('Webhooks', 'Webhooks', view);
+        await view.getByText('Registering, rotating and deleting webhook sources needs the admin role; your key is a member.').waitFor(WAIT);
+        await absent(view, 'button', 'Register webhook');
+      } finally {
+        await asMember.tab.close();
+        await bob.automations.delete(bobs.id);
+      }
+    }, 90_000);
 
     it('signs out, forgetting the key', async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,6 +1,7 @@
 /** The console: sign-in, then the navigation and the open page. */
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorNotice, Link, PageTitle } from './components.js';
+import { Masthead } from './masthead.js';
 import { ApiReferencePage } from './pages/api-reference.js';
 import { AutomationEditPage } from './pages/automation-edit.js';
 import { AutomationsPage } from './pages/automations.js';
@@ -70,15 +71,7 @@ function Shell({ session }: { session: SignedIn }) {
         Skip to content
       </a>
       <header class="container">
-        <div class="masthead">
-          <strong>agent-platform console</strong>
-          <span class="who">
-            {session.userId ? `Signed in as ${session.userId}${session.orgId ? ` (${session.orgId})` : ''}` : 'Signed in'}
-            <button type="button" class="secondary outline" onClick={session.signOut}>
-              Sign out
-            </button>
-          </span>
-        </div>
+        <Masthead session={session} />
         <nav aria-label="Console">
           <ul>
             {NAV.map(([path, label]) => (

@@ -5,6 +5,7 @@
 import { createClient, isAgentPlatformError, type AgentPlatformClient } from '@agent-platform/client';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { permissionsOf, type Permissions, type Role } from './permissions.js';
 import { apiBase } from './router.js';
 
 const STORAGE_KEY = 'agent-platform-console';
@@ -15,6 +16,11 @@ export interface Session {
   userId: string | null;
   orgId: string | null;
   keyName: string | null;
+  /**
+   * The key's role in its org, read once at sign-in (the API has no way to change a key's role); `null` for a
+   * key the platform does not describe.
+   */
+  role: Role | null;
 }
 
 export interface SignedIn extends Session {
@@ -30,7 +36,8 @@ export function storedSession(): Session | null {
   try {
     const stored = sessionStorage.getItem(STORAGE_KEY);
     const session = stored ? (JSON.parse(stored) as Session) : null;
-    return session && typeof session.apiKey === 'string' ? session : null;
+    // A session stored before roles existed has no `role`: signing in again reads it.
+    return session && typeof session.apiKey === 'string' && session.role !== undefined ? session : null;
   } catch {
     return null;
   }
@@ -50,11 +57,11 @@ export async function signIn(apiKey: string): Promise<Session> {
   const client = clientFor(apiKey);
   try {
     const current = await client.apiKeys.current();
-    return { apiKey, userId: current.user_id, orgId: current.org_id, keyName: current.name };
+    return { apiKey, userId: current.user_id, orgId: current.org_id, keyName: current.name, role: current.role };
   } catch (error) {
     if (!isAgentPlatformError(error) || error.status !== 404) throw error;
     await client.automations.list({ limit: 1 });
-    return { apiKey, userId: null, orgId: null, keyName: null };
+    return { apiKey, userId: null, orgId: null, keyName: null, role: null };
   }
 }
 
@@ -67,3 +74,6 @@ export function useSession(): SignedIn {
 }
 
 export const useClient = (): AgentPlatformClient => useSession().client;
+
+/** What the signed-in key may do (permissions.ts): pages hide what its role cannot. */
+export const usePermissions = (): Permissions => permissionsOf(useSession());

@@ -6,7 +6,8 @@ import { ConfirmButton, ErrorNotice, Link, PageTitle, StatusNote } from '../comp
 import { ActionForm } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
-import { useClient } from '../session.js';
+import { NeedsRole } from '../role-note.js';
+import { useClient, usePermissions, useSession } from '../session.js';
 import { draftOf, inputOf, isGithub, withTriggerKind, type Draft, type TriggerKind } from './automation-draft.js';
 import { FilterTester } from './filter-tester.js';
 import { FlowControlFields } from './flow-control.js';
@@ -14,8 +15,17 @@ import { AllowedActorsFields, TriggerFields } from './trigger-fields.js';
 
 export function AutomationEditPage({ id }: { id: string | null }) {
   const client = useClient();
+  const can = usePermissions();
   const automation = useResource(async (signal) => (id ? client.automations.get(id, { signal }) : null), [id]);
   const webhooks = useResource((signal) => client.webhooks.list({ limit: 100 }, { signal }), []);
+  if (!id && !can.write) {
+    return (
+      <>
+        <PageTitle>New automation</PageTitle>
+        <NeedsRole needed="member" what="Creating an automation" />
+      </>
+    );
+  }
   if (id && !automation.data) {
     return (
       <>
@@ -30,6 +40,9 @@ export function AutomationEditPage({ id }: { id: string | null }) {
 
 function AutomationForm({ automation, webhooks, onSaved }: { automation: Automation | null; webhooks: WebhookView[]; onSaved: () => void }) {
   const client = useClient();
+  const can = usePermissions();
+  // A member changes only their own automations; a viewer none (the fields show, disabled).
+  const editable = automation ? can.changeAutomation(automation) : can.write;
   const [draft, setDraft] = useState<Draft>(() => draftOf(automation));
   const [saved, setSaved] = useState<string | null>(null);
   const set = (field: keyof Draft) => (event: Event) => {
@@ -76,76 +89,81 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
           </>
         )}
       </p>
+      {automation && <Owner automation={automation} editable={editable} />}
       <ActionForm aria-label={automation ? 'Edit automation' : 'New automation'} onSubmit={() => save.run()}>
-        <label>
-          Name
-          <input name="name" required maxLength={500} value={draft.name} onInput={set('name')} />
-        </label>
-        <TriggerFields draft={draft} stored={automation} sources={sources} onChange={set} onKind={setKind} />
-        <label>
-          Filter
-          <textarea name="filter" rows={2} value={draft.filter} onInput={set('filter')} aria-describedby="filter-help" spellcheck={false} />
-        </label>
-        <small id="filter-help">
-          Optional. A JMESPath expression over the payload, with <code>icontains</code>, <code>glob</code>, <code>regex</code> and more; the automation runs
-          when it is true.
-        </small>
-        <label>
-          Instructions
-          <textarea name="instructions" required rows={4} value={draft.instructions} onInput={set('instructions')} />
-        </label>
-        <label>
-          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox styled as a switch (Pico); its checked state is the native one, and ARIA in HTML says not to add aria-checked to an input type=checkbox */}
-          <input name="enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={set('enabled')} />
-          Enabled
-        </label>
-        {isGithub(draft) && (
-          <>
-            <label>
-              <input name="reportToGithub" type="checkbox" checked={draft.reportToGithub} onChange={set('reportToGithub')} aria-describedby="report-help" />
-              Report back on GitHub
-            </label>
-            <small id="report-help">
-              A 👀 reaction when a run starts, and one comment with its outcome in the issue or pull request, with the owner's GitHub token.
-            </small>
-            <AllowedActorsFields draft={draft} onChange={set} />
-          </>
-        )}
-        <FlowControlFields draft={draft} onChange={set} />
-        <details>
-          <summary>More options</summary>
-          <div class="grid">
-            <label>
-              Timeout (seconds)
-              <input name="timeout" type="number" min={1} max={86400} value={draft.timeout} onInput={set('timeout')} />
-            </label>
-            <label>
-              Model
-              <input name="llm_model" value={draft.llmModel} onInput={set('llmModel')} placeholder="the owner's" />
-            </label>
-          </div>
-          <div class="grid">
-            <label>
-              Repository
-              <input name="selected_repository" value={draft.repository} onInput={set('repository')} placeholder="owner/name" />
-            </label>
-            <label>
-              Sandbox spec
-              <input name="sandbox_spec_id" value={draft.sandboxSpec} onInput={set('sandboxSpec')} placeholder="the default" />
-            </label>
-          </div>
-        </details>
-        <div class="actions">
-          <button type="submit" aria-busy={save.busy ? 'true' : undefined}>
-            {automation ? 'Save changes' : 'Create automation'}
-          </button>
-          {automation && (
+        <fieldset disabled={!editable}>
+          <label>
+            Name
+            <input name="name" required maxLength={500} value={draft.name} onInput={set('name')} />
+          </label>
+          <TriggerFields draft={draft} stored={automation} sources={sources} onChange={set} onKind={setKind} />
+          <label>
+            Filter
+            <textarea name="filter" rows={2} value={draft.filter} onInput={set('filter')} aria-describedby="filter-help" spellcheck={false} />
+          </label>
+          <small id="filter-help">
+            Optional. A JMESPath expression over the payload, with <code>icontains</code>, <code>glob</code>, <code>regex</code> and more; the automation runs
+            when it is true.
+          </small>
+          <label>
+            Instructions
+            <textarea name="instructions" required rows={4} value={draft.instructions} onInput={set('instructions')} />
+          </label>
+          <label>
+            {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox styled as a switch (Pico); its checked state is the native one, and ARIA in HTML says not to add aria-checked to an input type=checkbox */}
+            <input name="enabled" type="checkbox" role="switch" checked={draft.enabled} onChange={set('enabled')} />
+            Enabled
+          </label>
+          {isGithub(draft) && (
             <>
-              <button type="button" class="secondary" aria-busy={dispatch.busy ? 'true' : undefined} onClick={() => void dispatch.run()}>
-                Run now
-              </button>
-              <ConfirmButton label="Delete automation" question={`Delete ${automation.name}?`} confirm="Delete" onConfirm={() => void remove.run()} />
+              <label>
+                <input name="reportToGithub" type="checkbox" checked={draft.reportToGithub} onChange={set('reportToGithub')} aria-describedby="report-help" />
+                Report back on GitHub
+              </label>
+              <small id="report-help">
+                A 👀 reaction when a run starts, and one comment with its outcome in the issue or pull request, with the owner's GitHub token.
+              </small>
+              <AllowedActorsFields draft={draft} onChange={set} />
             </>
+          )}
+          <FlowControlFields draft={draft} onChange={set} />
+          <details>
+            <summary>More options</summary>
+            <div class="grid">
+              <label>
+                Timeout (seconds)
+                <input name="timeout" type="number" min={1} max={86400} value={draft.timeout} onInput={set('timeout')} />
+              </label>
+              <label>
+                Model
+                <input name="llm_model" value={draft.llmModel} onInput={set('llmModel')} placeholder="the owner's" />
+              </label>
+            </div>
+            <div class="grid">
+              <label>
+                Repository
+                <input name="selected_repository" value={draft.repository} onInput={set('repository')} placeholder="owner/name" />
+              </label>
+              <label>
+                Sandbox spec
+                <input name="sandbox_spec_id" value={draft.sandboxSpec} onInput={set('sandboxSpec')} placeholder="the default" />
+              </label>
+            </div>
+          </details>
+        </fieldset>
+        <div class="actions">
+          {editable && (
+            <button type="submit" aria-busy={save.busy ? 'true' : undefined}>
+              {automation ? 'Save changes' : 'Create automation'}
+            </button>
+          )}
+          {automation && can.write && (
+            <button type="button" class="secondary" aria-busy={dispatch.busy ? 'true' : undefined} onClick={() => void dispatch.run()}>
+              Run now
+            </button>
+          )}
+          {automation && editable && (
+            <ConfirmButton label="Delete automation" question={`Delete ${automation.name}?`} confirm="Delete" onConfirm={() => void remove.run()} />
           )}
         </div>
         <ErrorNotice error={save.error} context="Saving failed" />
@@ -153,7 +171,20 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
         <ErrorNotice error={remove.error} context="Deleting failed" />
         {saved && <StatusNote>{saved}</StatusNote>}
       </ActionForm>
-      <FilterTester draft={inputOf(draft)} webhook={webhook} />
+      {/* The tester asks the server to validate the draft, which needs the member role. */}
+      {can.write && <FilterTester draft={inputOf(draft)} webhook={webhook} />}
     </>
+  );
+}
+
+/** Who created the automation, and for a member looking at someone else's, why it cannot be changed here. */
+function Owner({ automation, editable }: { automation: Automation; editable: boolean }) {
+  const { userId, role } = useSession();
+  const own = automation.created_by === userId;
+  return (
+    <p>
+      Created by {automation.created_by}
+      {own && ' (you)'}.{!editable && role === 'member' && ` Only ${automation.created_by} or an admin can change or delete it; your key is a member.`}
+    </p>
   );
 }

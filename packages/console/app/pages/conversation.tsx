@@ -5,11 +5,12 @@ import { Badge, ErrorNotice, Fields, Link, PageTitle, StatusNote, Time } from '.
 import { ActionForm, Submit } from '../forms.js';
 import { EventLog } from '../event-log.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { ConversationRun } from './conversation-run.js';
 
 export function ConversationPage({ id }: { id: string }) {
   const client = useClient();
+  const can = usePermissions();
   const conversation = useResource((signal) => client.conversations.get(id, { signal }), [id], { pollMs: LIVE_POLL_MS });
   const [pending, setPending] = useState<ConversationEvent | null>(null);
   const [message, setMessage] = useState('');
@@ -56,11 +57,11 @@ export function ConversationPage({ id }: { id: string }) {
           <ConversationRun conversation={record} />
         </>
       )}
-      {status === 'waiting_for_confirmation' && (
+      {can.write && status === 'waiting_for_confirmation' && (
         <Confirmation action={pending} busy={respond.busy} onRespond={(accept, reason) => void respond.run(accept, reason)} />
       )}
       <ErrorNotice error={respond.error} context="Answering failed" />
-      {status === 'running' && (
+      {can.write && status === 'running' && (
         <div class="actions">
           <button type="button" class="secondary" aria-busy={pause.busy ? 'true' : undefined} onClick={() => void pause.run()}>
             Pause agent
@@ -77,22 +78,24 @@ export function ConversationPage({ id }: { id: string }) {
           else if (isAgentEvent(event, 'ObservationEvent') || isAgentEvent(event, 'UserRejectObservation')) setPending(null);
         }}
       />
-      <section aria-labelledby="send-title">
-        <h2 id="send-title">Send a message</h2>
-        <ActionForm onSubmit={() => send.run()}>
-          <label>
-            Message
-            <textarea name="message" rows={3} required value={message} onInput={(event) => setMessage((event.currentTarget as HTMLTextAreaElement).value)} />
-          </label>
-          <label>
-            <input type="checkbox" checked={runAgent} onChange={(event) => setRunAgent((event.currentTarget as HTMLInputElement).checked)} />
-            Run the agent if it is idle
-          </label>
-          <Submit action={send} failed="Sending failed">
-            Send message
-          </Submit>
-        </ActionForm>
-      </section>
+      {can.write && (
+        <section aria-labelledby="send-title">
+          <h2 id="send-title">Send a message</h2>
+          <ActionForm onSubmit={() => send.run()}>
+            <label>
+              Message
+              <textarea name="message" rows={3} required value={message} onInput={(event) => setMessage((event.currentTarget as HTMLTextAreaElement).value)} />
+            </label>
+            <label>
+              <input type="checkbox" checked={runAgent} onChange={(event) => setRunAgent((event.currentTarget as HTMLInputElement).checked)} />
+              Run the agent if it is idle
+            </label>
+            <Submit action={send} failed="Sending failed">
+              Send message
+            </Submit>
+          </ActionForm>
+        </section>
+      )}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { Badge, ErrorNotice, Link, Muted, PageTitle, StatusNote, Time } from '..
 import { ActionForm } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { ResourceTable, type Column } from '../table.js';
 
 const COLUMNS: Column<AppConversation>[] = [
@@ -18,6 +18,7 @@ const COLUMNS: Column<AppConversation>[] = [
 
 export function ConversationsPage() {
   const client = useClient();
+  const can = usePermissions();
   const conversations = useResource((signal) => client.conversations.list({ limit: 50 }, { signal }), [], { pollMs: 5_000 });
   const [task, setTask] = useState('');
   const [starting, setStarting] = useState<string | null>(null);
@@ -39,20 +40,22 @@ export function ConversationsPage() {
         empty="No conversations yet."
         errorContext="Loading the conversations failed"
       />
-      <section aria-labelledby="start-title">
-        <h2 id="start-title">Start a conversation</h2>
-        <ActionForm onSubmit={() => start.run()}>
-          <label>
-            Task
-            <textarea name="task" rows={3} required value={task} onInput={(event) => setTask((event.currentTarget as HTMLTextAreaElement).value)} />
-          </label>
-          <button type="submit" aria-busy={start.busy ? 'true' : undefined}>
-            Start conversation
-          </button>
-          {start.busy && starting && <StatusNote>{starting}</StatusNote>}
-          <ErrorNotice error={start.error} context="Starting the conversation failed" />
-        </ActionForm>
-      </section>
+      {can.write && (
+        <section aria-labelledby="start-title">
+          <h2 id="start-title">Start a conversation</h2>
+          <ActionForm onSubmit={() => start.run()}>
+            <label>
+              Task
+              <textarea name="task" rows={3} required value={task} onInput={(event) => setTask((event.currentTarget as HTMLTextAreaElement).value)} />
+            </label>
+            <button type="submit" aria-busy={start.busy ? 'true' : undefined}>
+              Start conversation
+            </button>
+            {start.busy && starting && <StatusNote>{starting}</StatusNote>}
+            <ErrorNotice error={start.error} context="Starting the conversation failed" />
+          </ActionForm>
+        </section>
+      )}
     </>
   );
 }

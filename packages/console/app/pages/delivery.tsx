@@ -5,7 +5,7 @@ import { Badge, ErrorNotice, Fields, Json, Link, Muted, PageTitle, StatusNote, T
 import { useAction, useResource } from '../hooks.js';
 import { describeOutcome } from '../outcomes.js';
 import { segment } from '../router.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { Table, type Column } from '../table.js';
 
 const OUTCOME_COLUMNS: Column<DeliveryOutcome>[] = [
@@ -22,9 +22,8 @@ interface Replayed {
 
 export function DeliveryPage({ id }: { id: string }) {
   const client = useClient();
+  const can = usePermissions();
   const delivery = useResource((signal) => client.deliveries.get(id, { signal }), [id]);
-  const replay = useAction(() => client.deliveries.replay(id));
-  const [replayed, setReplayed] = useState<Replayed | null>(null);
   const record = delivery.data;
   return (
     <>
@@ -54,22 +53,7 @@ export function DeliveryPage({ id }: { id: string }) {
               <Table columns={OUTCOME_COLUMNS} rows={record.outcomes} rowKey={(outcome) => outcome.automation_id} striped={false} />
             )}
           </section>
-          <section aria-labelledby="replay-title">
-            <h2 id="replay-title">Replay</h2>
-            <p>Match this event again against today's automations: a new delivery, and a new run for each automation that matches.</p>
-            <button
-              type="button"
-              aria-busy={replay.busy ? 'true' : undefined}
-              onClick={async () => {
-                const result = await replay.run();
-                if (result) setReplayed(result);
-              }}
-            >
-              Replay delivery
-            </button>
-            <ErrorNotice error={replay.error} context="Replay failed" />
-            {replayed && <ReplayNote replayed={replayed} />}
-          </section>
+          {can.write && <ReplaySection id={id} />}
           <section aria-labelledby="payload-title">
             <h2 id="payload-title">Payload</h2>
             <Json value={record.payload} label="Payload" />
@@ -77,6 +61,31 @@ export function DeliveryPage({ id }: { id: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** Replay: for a member and above (a viewer's page has no such section). */
+function ReplaySection({ id }: { id: string }) {
+  const client = useClient();
+  const replay = useAction(() => client.deliveries.replay(id));
+  const [replayed, setReplayed] = useState<Replayed | null>(null);
+  return (
+    <section aria-labelledby="replay-title">
+      <h2 id="replay-title">Replay</h2>
+      <p>Match this event again against today's automations: a new delivery, and a new run for each automation that matches.</p>
+      <button
+        type="button"
+        aria-busy={replay.busy ? 'true' : undefined}
+        onClick={async () => {
+          const result = await replay.run();
+          if (result) setReplayed(result);
+        }}
+      >
+        Replay delivery
+      </button>
+      <ErrorNotice error={replay.error} context="Replay failed" />
+      {replayed && <ReplayNote replayed={replayed} />}
+    </section>
   );
 }
 

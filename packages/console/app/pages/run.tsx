@@ -5,12 +5,13 @@ import { Badge, ConfirmButton, ErrorNotice, Fields, Link, Muted, PageTitle, Stat
 import { EventLog } from '../event-log.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { segment } from '../router.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { heldReason, isFinal } from './run-status.js';
 import { ThreadName, ThreadRuns } from './run-thread.js';
 
 export function RunPage({ id }: { id: string }) {
   const client = useClient();
+  const can = usePermissions();
   const run = useResource((signal) => client.automations.getRun(id, { signal }), [id], { pollMs: LIVE_POLL_MS });
   const cancel = useAction(async () => {
     await client.automations.cancelRun(id);
@@ -46,7 +47,7 @@ export function RunPage({ id }: { id: string }) {
               ...(record.report ? ([['Reported on GitHub', <GitHubReport report={record.report} />]] as [string, ComponentChildren][]) : []),
             ]}
           />
-          {!isFinal(record) && (
+          {can.write && !isFinal(record) && (
             <div class="actions">
               <ConfirmButton
                 label="Cancel run"

@@ -3,7 +3,7 @@ import type { Run } from '@agent-platform/client';
 import { Badge, ConfirmButton, ErrorNotice, Link, Muted, PageTitle, Time } from '../components.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { pageCaption, ResourceTable, type Column } from '../table.js';
 import { heldReason, isFinal } from './run-status.js';
 
@@ -38,6 +38,7 @@ const COLUMNS: Column<Run>[] = [
 
 export function RunsPage({ automationId }: { automationId: string | null }) {
   const client = useClient();
+  const can = usePermissions();
   const automations = useResource((signal) => client.automations.list({ limit: 100 }, { signal }), []);
   const selected = automationId ?? automations.data?.automations[0]?.id ?? null;
   return (
@@ -46,7 +47,13 @@ export function RunsPage({ automationId }: { automationId: string | null }) {
       <ErrorNotice error={automations.error} context="Loading the automations failed" />
       {automations.data && automations.data.automations.length === 0 && (
         <p>
-          No automations yet: <Link to="automations/new">create one</Link>.
+          No automations yet
+          {can.write && (
+            <>
+              : <Link to="automations/new">create one</Link>
+            </>
+          )}
+          .
         </p>
       )}
       {automations.data && automations.data.automations.length > 0 && (
@@ -71,6 +78,7 @@ export function RunsPage({ automationId }: { automationId: string | null }) {
 
 function RunList({ automationId }: { automationId: string }) {
   const client = useClient();
+  const can = usePermissions();
   const runs = useResource((signal) => client.automations.runs(automationId, { limit: 50 }, { signal }), [automationId], { pollMs: LIVE_POLL_MS });
   const cancel = useAction(async (runId: string) => {
     await client.automations.cancelRun(runId);
@@ -96,7 +104,7 @@ function RunList({ automationId }: { automationId: string }) {
         resource={runs}
         rowsOf={(data) => data.runs}
         rowKey={(run) => run.id}
-        columns={[...COLUMNS, actions]}
+        columns={can.write ? [...COLUMNS, actions] : COLUMNS}
         caption={(rows, data) => pageCaption(rows.length, data.total, 'runs, newest first (updated live)')}
         empty="No runs of this automation yet."
         errorContext="Loading the runs failed"

@@ -3,7 +3,7 @@ import type { Sandbox } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
 import { Badge, ConfirmButton, ErrorNotice, Hidden, PageTitle, StatusNote, Time } from '../components.js';
 import { useAction, useResource } from '../hooks.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { ResourceTable, type Column } from '../table.js';
 
 type SandboxAction = 'pause' | 'resume' | 'delete';
@@ -19,6 +19,7 @@ const COLUMNS: Column<Sandbox>[] = [
 
 export function SandboxesPage() {
   const client = useClient();
+  const can = usePermissions();
   const sandboxes = useResource((signal) => client.sandboxes.search({ limit: 100 }, { signal }), [], { pollMs: 3_000 });
   const [note, setNote] = useState<string | null>(null);
   const act = useAction(async (action: SandboxAction, id: string) => {
@@ -60,7 +61,7 @@ export function SandboxesPage() {
         resource={sandboxes}
         rowsOf={(data) => data.items}
         rowKey={(sandbox) => sandbox.id}
-        columns={[...COLUMNS, actions]}
+        columns={can.write ? [...COLUMNS, actions] : COLUMNS}
         caption="Your sandboxes, newest first"
         empty="No sandboxes."
         errorContext="Loading the sandboxes failed"

@@ -9,7 +9,8 @@ import { useState } from 'preact/hooks';
 import { checked, ErrorNotice, fieldValue, PageTitle, StatusNote } from '../components.js';
 import { ActionForm, Submit } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
-import { useClient } from '../session.js';
+import { NeedsRole } from '../role-note.js';
+import { useClient, usePermissions } from '../session.js';
 import { AgentKeys } from './settings-keys.js';
 import { CustomSecrets } from './settings-secrets.js';
 import { ProviderTokens } from './settings-tokens.js';
@@ -22,6 +23,7 @@ export type OnChanged = (message: string) => void;
 
 export function SettingsPage() {
   const client = useClient();
+  const can = usePermissions();
   const settings = useResource((signal) => client.request('GET /api/v1/settings', {}, { signal }), []);
   const secrets = useResource((signal) => client.secrets.list({ limit: 100 }, { signal }), []);
   const [note, setNote] = useState<string | null>(null);
@@ -37,10 +39,14 @@ export function SettingsPage() {
       <p>Your settings, and the secrets runs get. Secret values are stored encrypted and never shown: set or remove them here.</p>
       {note && <StatusNote>{note}</StatusNote>}
       <ErrorNotice error={settings.error} context="Loading the settings failed" />
-      {view && <AgentSettings view={view} onChanged={changed} />}
-      {view && <AgentKeys view={view} onChanged={changed} />}
-      <CustomSecrets secrets={secrets} onChanged={changed} />
-      {view && <ProviderTokens view={view} onChanged={changed} />}
+      {!can.write && <NeedsRole needed="member" what="Changing settings and secrets" />}
+      {/* A viewer still sees what is set: every field and button is there, disabled. */}
+      <fieldset disabled={!can.write}>
+        {view && <AgentSettings view={view} onChanged={changed} />}
+        {view && <AgentKeys view={view} onChanged={changed} />}
+        <CustomSecrets secrets={secrets} onChanged={changed} />
+        {view && <ProviderTokens view={view} onChanged={changed} />}
+      </fieldset>
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { Badge, ErrorNotice, Muted, StatusNote, Time } from '../components.js';
 import { Options } from '../forms.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
-import { useClient } from '../session.js';
+import { useClient, usePermissions } from '../session.js';
 import { pageCaption, ResourceTable, Table, type Column } from '../table.js';
 
 const ATTEMPT_COLUMNS: Column<OutboundAttempt>[] = [
@@ -23,6 +23,7 @@ const logIdOf = (message: OutboundMessage) => `attempts-${message.id}`;
 
 export function Messages({ subscriptionId, enabled }: { subscriptionId: string; enabled: boolean }) {
   const client = useClient();
+  const can = usePermissions();
   const [status, setStatus] = useState<OutboundMessageStatus | ''>('');
   const [note, setNote] = useState<string | null>(null);
   /** The messages whose attempt log is open. */
@@ -77,28 +78,30 @@ export function Messages({ subscriptionId, enabled }: { subscriptionId: string; 
     },
     { header: 'Next attempt', cell: (message) => <Time value={message.next_attempt_at} /> },
     { header: 'Created', cell: (message) => <Time value={message.created_at} /> },
-    {
-      header: 'Actions',
-      // A pending message is sent at its next attempt anyway: replay is for the others.
-      cell: (message) =>
-        message.status !== 'pending' && (
-          <button
-            type="button"
-            class="secondary outline"
-            disabled={!enabled}
-            aria-busy={replay.busy ? 'true' : undefined}
-            onClick={() => void replay.run(message.id)}
-          >
-            Replay<span class="visually-hidden"> message {message.id}</span>
-          </button>
-        ),
-    },
   ];
+  // Replaying a message needs the admin role, as every write to a subscription does.
+  const replayColumn: Column<OutboundMessage> = {
+    header: 'Actions',
+    // A pending message is sent at its next attempt anyway: replay is for the others.
+    cell: (message) =>
+      message.status !== 'pending' && (
+        <button
+          type="button"
+          class="secondary outline"
+          disabled={!enabled}
+          aria-busy={replay.busy ? 'true' : undefined}
+          onClick={() => void replay.run(message.id)}
+        >
+          Replay<span class="visually-hidden"> message {message.id}</span>
+        </button>
+      ),
+  };
+  if (can.admin) columns.push(replayColumn);
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
       <p>Every event sent to this subscriber, newest first, with each attempt. The list updates live.</p>
-      {!enabled && <p>The subscription is disabled: enable it to replay its messages.</p>}
+      {can.admin && !enabled && <p>The subscription is disabled: enable it to replay its messages.</p>}
       <search aria-label="Filter messages">
         <form class="filters" onSubmit={(event) => event.preventDefault()}>
           {/* Labelled with `for`: a label around a select would take the chosen option into its name. */}

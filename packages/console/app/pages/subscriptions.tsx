@@ -8,7 +8,8 @@ import { useState } from 'preact/hooks';
 import { ConfirmButton, ErrorNotice, Hidden, Link, PageTitle, SecretOnce, StatusNote, Time } from '../components.js';
 import { useAction, useResource } from '../hooks.js';
 import { segment } from '../router.js';
-import { useClient } from '../session.js';
+import { NeedsRole } from '../role-note.js';
+import { useClient, usePermissions } from '../session.js';
 import { ResourceTable, type Column } from '../table.js';
 import { CreateSubscription } from './subscription-form.js';
 import { SubscriptionState } from './subscription-state.js';
@@ -30,6 +31,7 @@ const COLUMNS: Column<Subscription>[] = [
 
 export function SubscriptionsPage() {
   const client = useClient();
+  const can = usePermissions();
   const subscriptions = useResource((signal) => client.subscriptions.list({ limit: 100 }, { signal }), []);
   const [shown, setShown] = useState<{ title: string; url: string; secret: string } | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -55,25 +57,29 @@ export function SubscriptionsPage() {
         <Link to={`subscriptions/${segment(subscription.id)}`} class="button-link">
           Messages<Hidden> to {subscription.url}</Hidden>
         </Link>
-        <button type="button" class="secondary outline" aria-busy={toggle.busy ? 'true' : undefined} onClick={() => void toggle.run(subscription)}>
-          {subscription.enabled ? 'Disable' : 'Enable'}
-          <Hidden> subscription to {subscription.url}</Hidden>
-        </button>
-        <ConfirmButton
-          label="Rotate secret"
-          hidden={`of subscription to ${subscription.url}`}
-          question={`Rotate the secret of ${subscription.url}? The current one stops signing at once.`}
-          confirm="Rotate now"
-          busy={rotate.busy}
-          onConfirm={() => void rotate.run(subscription.id)}
-        />
-        <ConfirmButton
-          label="Delete"
-          hidden={`subscription to ${subscription.url}`}
-          question={`Delete the subscription to ${subscription.url}? Its messages go with it.`}
-          confirm="Delete subscription"
-          onConfirm={() => void remove.run(subscription)}
-        />
+        {can.admin && (
+          <>
+            <button type="button" class="secondary outline" aria-busy={toggle.busy ? 'true' : undefined} onClick={() => void toggle.run(subscription)}>
+              {subscription.enabled ? 'Disable' : 'Enable'}
+              <Hidden> subscription to {subscription.url}</Hidden>
+            </button>
+            <ConfirmButton
+              label="Rotate secret"
+              hidden={`of subscription to ${subscription.url}`}
+              question={`Rotate the secret of ${subscription.url}? The current one stops signing at once.`}
+              confirm="Rotate now"
+              busy={rotate.busy}
+              onConfirm={() => void rotate.run(subscription.id)}
+            />
+            <ConfirmButton
+              label="Delete"
+              hidden={`subscription to ${subscription.url}`}
+              question={`Delete the subscription to ${subscription.url}? Its messages go with it.`}
+              confirm="Delete subscription"
+              onConfirm={() => void remove.run(subscription)}
+            />
+          </>
+        )}
       </div>
     ),
   };
@@ -109,12 +115,16 @@ export function SubscriptionsPage() {
         empty="No subscriptions yet."
         errorContext="Loading the subscriptions failed"
       />
-      <CreateSubscription
-        onCreated={(created) => {
-          subscriptions.reload();
-          setShown({ title: `Subscription to ${created.url} created: copy its secret now`, url: created.url, secret: created.secret });
-        }}
-      />
+      {can.admin ? (
+        <CreateSubscription
+          onCreated={(created) => {
+            subscriptions.reload();
+            setShown({ title: `Subscription to ${created.url} created: copy its secret now`, url: created.url, secret: created.secret });
+          }}
+        />
+      ) : (
+        <NeedsRole needed="admin" what="Creating, changing and deleting subscriptions" />
+      )}
     </>
   );
 }

@@ -3,7 +3,8 @@ import type { WebhookView } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
 import { ConfirmButton, ErrorNotice, Muted, PageTitle, SecretOnce, StatusNote, Time } from '../components.js';
 import { useAction, useResource } from '../hooks.js';
-import { useClient } from '../session.js';
+import { NeedsRole } from '../role-note.js';
+import { useClient, usePermissions } from '../session.js';
 import { ResourceTable, type Column } from '../table.js';
 import { RegisterWebhook } from './webhook-form.js';
 
@@ -34,6 +35,7 @@ const COLUMNS: Column<WebhookView>[] = [
 
 export function WebhooksPage() {
   const client = useClient();
+  const can = usePermissions();
   const webhooks = useResource((signal) => client.webhooks.list({ limit: 100 }, { signal }), []);
   const [shown, setShown] = useState<{ title: string; source: string; secret: string } | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -91,19 +93,23 @@ export function WebhooksPage() {
         resource={webhooks}
         rowsOf={(data) => data.webhooks}
         rowKey={(webhook) => webhook.id}
-        columns={[...COLUMNS, actions]}
+        columns={can.admin ? [...COLUMNS, actions] : COLUMNS}
         caption="Registered webhooks"
         empty="No webhooks registered yet."
         errorContext="Loading the webhooks failed"
       />
-      <RegisterWebhook
-        onRegistered={(created) => {
-          webhooks.reload();
-          if (created.webhook_secret)
-            setShown({ title: `Webhook ${created.source} registered: copy its secret now`, source: created.source, secret: created.webhook_secret });
-          else setNote(`Webhook ${created.source} registered with the secret you gave.`);
-        }}
-      />
+      {can.admin ? (
+        <RegisterWebhook
+          onRegistered={(created) => {
+            webhooks.reload();
+            if (created.webhook_secret)
+              setShown({ title: `Webhook ${created.source} registered: copy its secret now`, source: created.source, secret: created.webhook_secret });
+            else setNote(`Webhook ${created.source} registered with the secret you gave.`);
+          }}
+        />
+      ) : (
+        <NeedsRole needed="admin" what="Registering, rotating and deleting webhook sources" />
+      )}
     </>
   );
 }
