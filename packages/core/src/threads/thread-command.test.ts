@@ -43,6 +43,12 @@ describe('threadCommand', () => {
     expect(read(label, 'issue_comment.created', comment('/approve'))).toEqual({ kind: 'approve', reason: '' });
   });
 
+  it('an automation without a handle (report_to_github and a filter): a comment that is only "@someone stop" stops it', () => {
+    expect(read({}, 'issue_comment.created', comment('@agent stop'))).toEqual({ kind: 'stop' });
+    expect(read({}, 'issue_comment.created', comment('@agent stop the build from failing'))).toEqual({ kind: 'work' });
+    expect(read({}, 'issue_comment.created', comment('@agent fix it'))).toEqual({ kind: 'work' });
+  });
+
   it('spokenText drops code and quotes', () => {
     expect(spokenText('a `b` c\n> d\ne')).toBe('a  c\ne');
   });

@@ -62,5 +62,7 @@ export function threadCommand(trigger: Pick<StoredTrigger, 'mention' | 'label'>,
   }
   if (trigger.label)
     return { kind: 'none', why: `only adding or removing the label ${JSON.stringify(trigger.label)} (or /approve, /reject, /stop) commands it` };
+  // No handle of its own (a filter decides what it answers): a comment that is only "@someone stop" stops it.
+  if (text !== null && /^\s*@[A-Za-z0-9][A-Za-z0-9_.-]*(?:\[bot\])?\s+\/?stop[\s.!]*$/i.test(text)) return { kind: 'stop' };
   return { kind: 'work' };
 }
