@@ -195,7 +195,8 @@ describe('client.request', () => {
     expectTypeOf<RouteResponseType<'GET /api/v1/app-conversations/{id}/download'>>().toEqualTypeOf<'binary'>();
     expectTypeOf<RouteResponseType<'GET /api/v1/app-conversations/{id}/file'>>().toEqualTypeOf<'text'>();
     expectTypeOf<RouteResponseType<'GET /api/keys'>>().toEqualTypeOf<'json'>();
-    expectTypeOf<BinaryRouteKey>().toEqualTypeOf<'GET /api/v1/app-conversations/{id}/download'>();
+    // Downloads: a conversation's zip, the audit log's NDJSON export.
+    expectTypeOf<BinaryRouteKey>().toEqualTypeOf<'GET /api/v1/app-conversations/{id}/download' | 'GET /api/automation/v1/audit/export'>();
     expectTypeOf<TextRouteKey>().toEqualTypeOf<'GET /api/v1/app-conversations/{id}/file'>();
     expectTypeOf<JsonRouteKey | TextRouteKey | BinaryRouteKey>().toEqualTypeOf<RequestRouteKey>();
     expectTypeOf<'GET /api/keys'>().toMatchTypeOf<JsonRouteKey>();

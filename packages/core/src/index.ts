@@ -12,6 +12,8 @@
 export * from './schemas.js';
 export * from './kernel/validation.js';
 export { hasRole, requireRole, roleOf } from './kernel/roles.js';
+export { AuditLog, keyActor, threadActor, SYSTEM_ACTOR, type AuditActor, type AuditRecord } from './audit/audit-log.js';
+export { entryHash } from './audit/audit-chain.js';
 // The ports: what an embedder passes in (and may implement).
 export * from './ports/index.js';
 export { logsAt, noopLogger, type Logger, type LogLevel } from './ports/logger.js';

@@ -29,6 +29,7 @@ import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
 import { GitHubRunReporter } from './github/run-reporter.js';
 import { createGitHubApi, repositoryOf } from './github/github-api.js';
 import { ActorTrust } from './threads/actor-trust.js';
+import { AuditLog } from './audit/audit-log.js';
 import { ProactiveStarters } from './github/proactive-starters.js';
 import type { SolvabilityEstimator } from './ports/solvability.js';
 import type { DeliveryRecord } from './schemas/delivery.js';
@@ -156,6 +157,8 @@ export interface AgentPlatform {
    * subscriber's promise is awaited by the change, so keep long work in the background).
    */
   readonly runEvents: Pick<RunEventBus, 'on'>;
+  /** The orgs' audit logs: who changed what, chained by hash. */
+  readonly audit: AuditLog;
   /** Largest inbound event body accepted, in bytes (HTTP bindings read up to it). */
   readonly maxEventBodyBytes: number;
   readonly storage: StorageAdapter;
@@ -242,6 +245,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     announce: (change: PublishedChange) => changes.announce(change),
     outbound: outboundEvents,
     runEvents,
+    audit: new AuditLog(ports),
   });
   // What reacts to runs subscribes to their events; whatever changes a run's status tells them.
   countRunEvents(runEvents, context.telemetry.metrics);
@@ -345,6 +349,7 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     secrets: new SecretsService(context),
     executor,
     runEvents,
+    audit: context.audit,
     sandboxes: new SandboxesService(context, runtime),
     subscriptions: new SubscriptionsService(context, outboundEvents, { allowPrivateAddresses: outboundOptions.allowPrivateAddresses }),
     outbound: dispatcher,

@@ -19,6 +19,7 @@ export * from './schemas/automation.js';
 export * from './schemas/automation-validation.js';
 export * from './schemas/run.js';
 export * from './schemas/thread.js';
+export * from './schemas/audit.js';
 export * from './schemas/subscription.js';
 export * from './schemas/delivery.js';
 export * from './schemas/github-link.js';

@@ -67,7 +67,9 @@ export function storageOver(backend: Backend, groupCommit: BatchLimits | false):
     },
   };
   const batcher: DeliveryBatcher | undefined = groupCommit === false ? undefined : deliveryBatcher(backend.sql, hooks, groupCommit);
-  const repositories = createRepositories(backend.sql, hooks, batcher);
+  // An audit append reads the org's last entry and writes the next in one transaction: outside
+  // one, its own, READ COMMITTED so that the read after the advisory lock sees the last commit.
+  const repositories = createRepositories(backend.sql, hooks, batcher, (fn) => backend.transaction(fn, 'read-committed'));
   return {
     name: backend.name,
     ...repositories,

@@ -9,6 +9,7 @@ export type { StorageAdapterFactory, TestStorageAdapterOptions } from './storage
 export {
   fixtureTime,
   makeApiKeyRecord,
+  makeAuditEntry,
   makeAutomationRecord,
   makeConversationEvent,
   makeConversationRecord,

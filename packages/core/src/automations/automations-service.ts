@@ -19,6 +19,7 @@ import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
 import { mergedTrigger, storedTrigger } from './stored-trigger.js';
 import { hasRole, roleOf } from '../kernel/roles.js';
+import { keyActor } from '../audit/audit-log.js';
 import { newRunRecord } from '../runs/run-record.js';
 import { cancelRun } from '../runs/run-lifecycle.js';
 import { toRunView } from '../runs/run-view.js';
@@ -138,6 +139,11 @@ export class AutomationsService {
     checkReporting(record);
     await this.context.storage.automations.insert(record);
     await this.changed(record);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'automation.created',
+      target: { type: 'automation', id: record.id },
+      details: { name: record.name },
+    });
     return record;
   }
 
@@ -186,6 +192,11 @@ export class AutomationsService {
     checkReporting(updated);
     if (!(await this.context.storage.automations.update(updated))) throw notFound('Automation');
     await this.changed(record, updated);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'automation.updated',
+      target: { type: 'automation', id: record.id },
+      details: { fields: Object.keys(parsed).filter((field) => (parsed as Record<string, unknown>)[field] !== undefined) },
+    });
     return updated;
   }
 
@@ -194,6 +205,11 @@ export class AutomationsService {
     mayChange(principal, record);
     if (!(await this.context.storage.automations.delete(principal.orgId, id))) throw notFound('Automation');
     await this.changed(record);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'automation.deleted',
+      target: { type: 'automation', id: record.id },
+      details: { name: record.name },
+    });
   }
 
   /** A manual run: PENDING, with the optional payload standing in for an event. */
@@ -241,6 +257,9 @@ export class AutomationsService {
    */
   async cancelRun(principal: Principal, runId: string): Promise<Run> {
     const cancelled = await cancelRun(this.context, { orgId: principal.orgId, id: runId }, 'cancelled by user');
+    if (cancelled) {
+      await this.context.audit.record(principal.orgId, keyActor(principal), { action: 'run.cancelled', target: { type: 'run', id: runId }, details: {} });
+    }
     if (!cancelled) {
       const run = await this.context.storage.runs.get(principal.orgId, runId);
       if (!run) throw notFound('Run');

@@ -5,6 +5,7 @@
  * and STARTING_CONVERSATION to READY (or ERROR).
  * @module
  */
+import { keyActor } from '../audit/audit-log.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { PlatformError, notFound, validationError } from '../kernel/errors.js';
 import type { AgentJobServices } from '../agents/agent-job.js';
@@ -320,6 +321,11 @@ export class ConversationsService {
       updated_at: nowIso(this.context),
     });
     await this.context.announce({ type: 'conversation.control', conversationId: id });
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: answer.accept ? 'action.approved' : 'action.rejected',
+      target: { type: 'conversation', id },
+      details: { action_id: pending.id },
+    });
     return { success: true };
   }
 

@@ -5,6 +5,7 @@
  * answer does. Before the delivery is written, each command's outcome is told what it will do.
  * @module
  */
+import { threadActor } from '../audit/audit-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import { nowIso } from '../kernel/context.js';
 import { cancelRun } from '../runs/run-lifecycle.js';
@@ -52,6 +53,11 @@ async function stopThread(context: ServiceContext, delivery: DeliveryRecord, con
   for (const run of await liveRuns(context, delivery.org_id, control)) {
     const reason = `stopped by @${control.actor} from the thread (delivery ${delivery.id})`;
     if (await cancelRun(context, { orgId: run.org_id, id: run.id }, reason)) {
+      await context.audit.record(run.org_id, threadActor(control.actor), {
+        action: 'run.cancelled',
+        target: { type: 'run', id: run.id },
+        details: { thread: control.threadKey, delivery_id: delivery.id },
+      });
       context.logger.info({ kind: 'run', runId: run.id, orgId: run.org_id, deliveryId: delivery.id, actor: control.actor }, 'run stopped from its thread');
     }
   }
@@ -72,4 +78,9 @@ async function answerHeldAction(context: ServiceContext, delivery: DeliveryRecor
     updated_at: nowIso(context),
   });
   await context.announce({ type: 'conversation.control', conversationId });
+  await context.audit.record(delivery.org_id, threadActor(control.actor), {
+    action: accept ? 'action.approved' : 'action.rejected',
+    target: { type: 'run', id: (running as RunRecord).id },
+    details: { thread: control.threadKey, action_id: held.id, conversation_id: conversationId },
+  });
 }

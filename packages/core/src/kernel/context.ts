@@ -12,6 +12,7 @@ import type { StorageAdapter } from '../ports/storage.js';
 import type { OutboundEventType } from '../schemas/subscription.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { RunEventBus } from './run-event-bus.js';
+import type { AuditLog } from '../audit/audit-log.js';
 
 /** Where platform events go to subscribers (outbound events). Never throws and is never awaited: an event's own work does not wait for its fan-out. */
 export interface OutboundEventSink {
@@ -41,6 +42,8 @@ export interface ServiceContext {
   readonly runEvents: RunEventBus;
   /** Where spans and metrics go (OpenTelemetry); no-ops without an SDK. */
   readonly telemetry: Telemetry;
+  /** The org's audit log: who changed what. */
+  readonly audit: AuditLog;
 }
 
 export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();

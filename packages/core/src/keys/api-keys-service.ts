@@ -1,3 +1,4 @@
+import { keyActor } from '../audit/audit-log.js';
 import { PlatformError, notFound } from '../kernel/errors.js';
 import { StorageConflictError } from '../ports/storage.js';
 import type { Principal, Role } from '../schemas/principal.js';
@@ -39,6 +40,11 @@ export class ApiKeysService {
     const key = generateApiKey();
     const record = this.record({ ...principal, role: role ?? roleOf(principal) }, key, name);
     await this.context.storage.apiKeys.insert(record);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'api_key.created',
+      target: { type: 'api_key', id: record.id },
+      details: { name: record.name, role: record.role ?? 'owner', prefix: record.prefix },
+    });
     return { ...toView(record), key };
   }
 
@@ -66,6 +72,11 @@ export class ApiKeysService {
     const record = await this.context.storage.apiKeys.get(id);
     if (!record || record.user_id !== principal.userId) throw notFound('API key');
     await this.context.storage.apiKeys.delete(id);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id },
+      details: { name: record.name, prefix: record.prefix },
+    });
   }
 
   /**

@@ -4,6 +4,7 @@
  * signing secret (`whsec_...`) is shown once, at create and at rotate.
  * @module
  */
+import { keyActor } from '../audit/audit-log.js';
 import { randomBytes } from 'node:crypto';
 import { PlatformError, notFound, validationError } from '../kernel/errors.js';
 import type { OutboundEvents } from './outbound-events.js';
@@ -65,6 +66,11 @@ export class SubscriptionsService {
     };
     await this.context.storage.subscriptions.insert(record);
     this.events.invalidate(principal.orgId);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'subscription.created',
+      target: { type: 'subscription', id: record.id },
+      details: { url: record.url, event_types: record.event_types },
+    });
     return { ...toSubscriptionView(record), secret };
   }
 
@@ -94,6 +100,12 @@ export class SubscriptionsService {
     };
     if (!(await this.context.storage.subscriptions.update(updated))) throw notFound('Subscription');
     this.events.invalidate(principal.orgId);
+    const fields = Object.keys(parsed).filter((field) => (parsed as Record<string, unknown>)[field] !== undefined);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'subscription.updated',
+      target: { type: 'subscription', id },
+      details: { fields },
+    });
     return toSubscriptionView(updated);
   }
 
@@ -101,6 +113,11 @@ export class SubscriptionsService {
   async delete(principal: Principal, id: string): Promise<void> {
     if (!(await this.context.storage.subscriptions.delete(principal.orgId, id))) throw notFound('Subscription');
     this.events.invalidate(principal.orgId);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'subscription.deleted',
+      target: { type: 'subscription', id },
+      details: {},
+    });
   }
 
   /** A new signing secret, in force at once for every message sent from now on; shown once. */
@@ -109,6 +126,11 @@ export class SubscriptionsService {
     const secret = generateSubscriptionSecret();
     const updated: SubscriptionRecord = { ...record, secret_encrypted: this.context.secrets.seal(secret), updated_at: nowIso(this.context) };
     if (!(await this.context.storage.subscriptions.update(updated))) throw notFound('Subscription');
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'subscription.secret_rotated',
+      target: { type: 'subscription', id },
+      details: {},
+    });
     return { ...toSubscriptionView(updated), secret };
   }
 

@@ -9,6 +9,7 @@ export { systemClock, type Clock } from './clock.js';
 export { randomIdGenerator, type IdGenerator } from './id-generator.js';
 export type { SecretBox } from './secret-box.js';
 export type { SolvabilityEstimate, SolvabilityEstimator } from './solvability.js';
+export type { AuditFilter, AuditRepository } from './audit-repository.js';
 export {
   StorageConflictError,
   StorageUnavailableError,

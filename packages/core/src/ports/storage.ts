@@ -13,6 +13,7 @@ import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
 import type { RunRecord, RunReport, RunStatus } from '../schemas/run.js';
 import type { ThreadRecord } from '../schemas/thread.js';
+import type { AuditRepository } from './audit-repository.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
@@ -459,6 +460,7 @@ export interface StorageRepositories {
   readonly conversations: ConversationsRepository;
   readonly runReports: RunReportsRepository;
   readonly threads: ThreadsRepository;
+  readonly audit: AuditRepository;
   readonly startTasks: StartTasksRepository;
   readonly subscriptions: SubscriptionsRepository;
   readonly outboundMessages: OutboundMessagesRepository;

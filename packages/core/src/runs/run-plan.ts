@@ -18,7 +18,7 @@ import type { RunRecord } from '../schemas/run.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import { removeStoredSandbox } from '../sandboxes/stored-sandbox.js';
 import type { ThreadRecord } from '../schemas/thread.js';
-import { followUpMessage, keepPullRequest, threadOfRun, threadRepository } from './run-thread.js';
+import { followUpMessage, keepPullRequest, recordPullRequest, threadOfRun, threadRepository } from './run-thread.js';
 
 /**
  * One live attempt per run: before this attempt starts, the earlier attempt's sandbox (the run
@@ -43,7 +43,7 @@ function githubToolsFor(scope: GitHubToolScope, settings: AgentSettings): AgentG
 
 /** The tools' scope in the run's thread: the pull request it has (a second is refused), and where one the agent opens is kept. */
 function threadScope(context: ServiceContext, run: RunRecord, thread: ThreadRecord | null, scope: GitHubToolScope, conversationId: string): GitHubToolScope {
-  if (!run.thread_key) return scope;
+  if (!run.thread_key) return { ...scope, onPullRequest: (opened) => recordPullRequest(context, run, opened) };
   const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
   return { ...scope, pullRequest, onPullRequest: (opened) => keepPullRequest(context, run, conversationId, opened) };
 }

@@ -5,6 +5,7 @@
  * pull request's own thread, so review comments on it continue the same work).
  * @module
  */
+import { SYSTEM_ACTOR } from '../audit/audit-log.js';
 import type { NewConversationEvent } from '../agents/conversation-record.js';
 import { userMessageEvent } from '../agents/conversation-record.js';
 import type { RepositoryTarget } from '../agents/git-checkout.js';
@@ -98,6 +99,7 @@ export async function keepPullRequest(context: ServiceContext, run: RunRecord, c
       updated_at: now,
     });
   }
+  await recordPullRequest(context, run, opened);
   const conversation = await context.storage.conversations.get(conversationId);
   if (conversation && !conversation.pr_number.includes(opened.number)) {
     await context.storage.conversations.patch(conversationId, {
@@ -106,4 +108,13 @@ export async function keepPullRequest(context: ServiceContext, run: RunRecord, c
       updated_at: now,
     });
   }
+}
+
+/** The audit log's entry for a pull request an agent opened (in a thread or not). */
+export function recordPullRequest(context: ServiceContext, run: RunRecord, opened: OpenedPullRequest): Promise<void> {
+  return context.audit.record(run.org_id, SYSTEM_ACTOR, {
+    action: 'agent.pull_request_opened',
+    target: { type: 'run', id: run.id },
+    details: { repository: opened.repository, number: opened.number, url: opened.url, head: opened.head },
+  });
 }

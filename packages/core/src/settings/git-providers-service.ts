@@ -1,3 +1,4 @@
+import { keyActor } from '../audit/audit-log.js';
 import type { Principal } from '../schemas/principal.js';
 import { providerTokensInputSchema, unsetProviderTokensInputSchema, type ProviderTokensRecord, type StoredProviderToken } from '../schemas/provider-tokens.js';
 import { parseInput } from '../kernel/validation.js';
@@ -38,6 +39,12 @@ export class GitProvidersService {
         await tx.settings.put({ ...settings, mcp_config: mcpConfig, updated_at: now });
       }
     });
+    // Which providers, never their tokens.
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'git_tokens.updated',
+      target: { type: 'user', id: principal.userId },
+      details: { providers: Object.keys(parsed.provider_tokens), mcp_config: Boolean(parsed.mcp_config) },
+    });
   }
 
   /** Removes every stored token, or only those of the providers named. */
@@ -53,6 +60,11 @@ export class GitProvidersService {
       const tokens = { ...stored.tokens };
       for (const provider of parsed.providers) delete tokens[provider];
       await tx.providerTokens.put({ ...stored, tokens, updated_at: nowIso(this.context) });
+    });
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'git_tokens.removed',
+      target: { type: 'user', id: principal.userId },
+      details: { providers: parsed.providers ?? 'all' },
     });
   }
 }

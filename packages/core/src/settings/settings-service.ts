@@ -1,3 +1,4 @@
+import { keyActor } from '../audit/audit-log.js';
 import { notFound } from '../kernel/errors.js';
 import type { Principal } from '../schemas/principal.js';
 import {
@@ -65,6 +66,8 @@ export class SettingsService {
    */
   private async write(principal: Principal, parsed: Partial<ParsedSettingsInput>, named: ReadonlySet<string> | null): Promise<void> {
     const sent = (field: string) => named === null || named.has(field);
+    // Which fields the request named: recorded, never their values (keys and secrets among them).
+    const fields = Object.keys(parsed).filter((field) => sent(field) && (parsed as Record<string, unknown>)[field] !== undefined);
     await this.context.storage.transaction(async (tx) => {
       const now = nowIso(this.context);
       const stored = (await tx.settings.get(principal.userId)) ?? emptySettingsRecord(principal.userId, now);
@@ -91,6 +94,11 @@ export class SettingsService {
           : null;
       const customSecrets = this.customSecrets(parsed.secrets_store?.custom_secrets, stored.custom_secrets ?? {});
       await tx.settings.put({ ...stored, values: values as SettingsValues, secrets, mcp_config: mcpConfig, custom_secrets: customSecrets, updated_at: now });
+    });
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'settings.updated',
+      target: { type: 'user', id: principal.userId },
+      details: { fields },
     });
   }
 

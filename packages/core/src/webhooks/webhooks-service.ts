@@ -1,3 +1,4 @@
+import { keyActor } from '../audit/audit-log.js';
 import { randomBytes } from 'node:crypto';
 import { WebhookCache } from './webhook-cache.js';
 import { PlatformError, notFound } from '../kernel/errors.js';
@@ -75,6 +76,11 @@ export class WebhooksService {
       throw error;
     }
     const view = this.toView(record);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'webhook.created',
+      target: { type: 'webhook', id: record.id },
+      details: { source: record.source },
+    });
     return generated ? { ...view, webhook_secret: generated } : view;
   }
 
@@ -103,12 +109,19 @@ export class WebhooksService {
     };
     if (!(await this.context.storage.webhooks.update(updated))) throw notFound('Webhook');
     await this.changed(principal.orgId);
+    const fields = Object.keys(parsed).filter((field) => (parsed as Record<string, unknown>)[field] !== undefined);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'webhook.updated',
+      target: { type: 'webhook', id },
+      details: { source: record.source, fields },
+    });
     return this.toView(updated);
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     if (!(await this.context.storage.webhooks.delete(principal.orgId, id))) throw notFound('Webhook');
     await this.changed(principal.orgId);
+    await this.context.audit.record(principal.orgId, keyActor(principal), { action: 'webhook.deleted', target: { type: 'webhook', id }, details: {} });
   }
 
   /**
@@ -130,6 +143,11 @@ export class WebhooksService {
     };
     if (!(await this.context.storage.webhooks.update(updated))) throw notFound('Webhook');
     await this.changed(principal.orgId);
+    await this.context.audit.record(principal.orgId, keyActor(principal), {
+      action: 'webhook.secret_rotated',
+      target: { type: 'webhook', id },
+      details: { source: record.source, grace_period_seconds: graceSeconds },
+    });
     return { ...this.toView(updated), webhook_secret: secret };
   }
 

@@ -7,6 +7,7 @@
 import type { AnyRoute, ApiRoutesOf } from '../routing/define-route.js';
 import { agentServerRoutes } from './agent-server-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
+import { auditRoutes } from './audit-routes.js';
 import { automationRoutes } from './automation-routes.js';
 import { conversationRoutes } from './conversation-routes.js';
 import { deliveryRoutes } from './delivery-routes.js';
@@ -29,6 +30,7 @@ export const routeGroups = [
   eventRoutes,
   deliveryRoutes,
   automationRoutes,
+  auditRoutes,
   sandboxRoutes,
   conversationRoutes,
   agentServerRoutes,

@@ -6,6 +6,7 @@
  */
 import type {
   ApiKeyRecord,
+  AuditEntry,
   AppConversationRecord,
   AutomationRecord,
   ConversationEvent,
@@ -22,7 +23,7 @@ import type {
   ThreadRecord,
   WebhookRecord,
 } from '@agent-platform/core';
-import { claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey, threadKey } from './keys.js';
+import { auditKey, claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey, threadKey } from './keys.js';
 import { TextStore, type StoredText } from './stored-text.js';
 import { AgeIndex, AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
 
@@ -184,6 +185,9 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     timeOf: (row) => row.next_attempt_at ?? '',
     order: 'oldest-first',
   });
+  // An org's audit entries: numbered 1, 2, 3, ... without gaps, so the group's size is the org's
+  // last seq, and a list reads entries by key from the seq it starts after.
+  const auditByOrg = new GroupIndex<AuditEntry>((row) => row.org_id);
   // Long payloads, as bytes in reused blocks off the V8 heap; a delivery gone for good gives its
   // block back. Only when deliveries are evicted: with no bound there would be no block to reuse.
   const texts = new TextStore(maxDeliveries !== Infinity || maxDeliveriesPerOrg !== Infinity);
@@ -197,6 +201,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     runReports: new Table<RunReportRow>((row) => row.run_id, [runReportsDue]),
     // Only ever read by its whole key, so no index: a thread automation's follow-up looks up one thread.
     threads: new Table<ThreadRecord>((row) => threadKey(row.org_id, row.automation_id, row.key)),
+    audit: new Table<AuditEntry>((row) => auditKey(row.org_id, row.seq), [auditByOrg]),
     deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
       release: (row) => {
         if (row.payload_json !== null) texts.release(row.payload_json);
@@ -232,6 +237,7 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     runningRunsByKey,
     countedRunsByAutomation,
     runReportsDue,
+    auditByOrg,
     deliveriesByOrg,
     deliveriesByAge,
     dedupClaimsByExpiry,

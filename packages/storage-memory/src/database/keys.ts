@@ -23,6 +23,11 @@ export function threadKey(orgId: string, automationId: string, key: string): str
   return pairKey(orgId, pairKey(automationId, key));
 }
 
+/** An audit entry's primary key: one entry per (org, seq). */
+export function auditKey(orgId: string, seq: number): string {
+  return pairKey(orgId, String(seq));
+}
+
 /**
  * The group of an automation's runs that share a concurrency key: `null` (no key) and every
  * string, the empty one included, get keys of their own.

@@ -7,6 +7,7 @@ import type { StorageRepositories } from '@agent-platform/core';
 import type { Access } from '../database/access.js';
 import type { Database } from '../database/database.js';
 import { apiKeysRepository } from './api-keys.js';
+import { auditRepository } from './audit.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository } from './deliveries.js';
@@ -35,6 +36,7 @@ export function createRepositories(db: Database, access: Access): StorageReposit
     conversations: conversationsRepository(db, access),
     runReports: runReportsRepository(db, access),
     threads: threadsRepository(db, access),
+    audit: auditRepository(db, access),
     startTasks: startTasksRepository(db, access),
     subscriptions: subscriptionsRepository(db, access),
     outboundMessages: outboundMessagesRepository(db, access),

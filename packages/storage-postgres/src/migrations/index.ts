@@ -11,6 +11,7 @@ import { runReportsDueMigration } from './0005_run_reports_due.js';
 import { conversationVersionsMigration } from './0006_conversation_versions.js';
 import { runReportsMigration } from './0007_run_reports.js';
 import { threadsMigration } from './0008_threads.js';
+import { auditMigration } from './0009_audit.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   conversationVersionsMigration,
   runReportsMigration,
   threadsMigration,
+  auditMigration,
 ];

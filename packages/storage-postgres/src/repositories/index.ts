@@ -6,6 +6,7 @@
 import type { StorageRepositories } from '@agent-platform/core';
 import type { Sql } from '../sql/sql.js';
 import { apiKeysRepository } from './api-keys.js';
+import { auditRepository, type Atomically } from './audit.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository, type ClaimHooks, type DeliveryBatcher } from './deliveries.js';
@@ -20,11 +21,17 @@ import { threadsRepository } from './threads.js';
 import { providerTokensRepository, settingsRepository } from './user-records.js';
 import { webhooksRepository } from './webhooks.js';
 
+export type { Atomically } from './audit.js';
 export type { ClaimHooks, DeliveryBatcher } from './deliveries.js';
 export { deliveryBatcher, PRUNE_EXPIRED_CLAIMS } from './deliveries.js';
 
-/** `batcher`: the group commit of the adapter's own deliveries (none inside a transaction). */
-export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: DeliveryBatcher): StorageRepositories {
+/**
+ * `batcher`: the group commit of the adapter's own deliveries (none inside a transaction).
+ * `atomically`: how a write that must read and write in one transaction gets one — for the
+ * adapter's own repositories a transaction of its own; by default `sql` itself, which is right
+ * only when `sql` is a transaction's.
+ */
+export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: DeliveryBatcher, atomically: Atomically = (fn) => fn(sql)): StorageRepositories {
   return {
     settings: settingsRepository(sql),
     providerTokens: providerTokensRepository(sql),
@@ -38,6 +45,7 @@ export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: Delive
     conversations: conversationsRepository(sql),
     runReports: runReportsRepository(sql),
     threads: threadsRepository(sql),
+    audit: auditRepository(sql, atomically),
     startTasks: startTasksRepository(sql),
     subscriptions: subscriptionsRepository(sql),
     outboundMessages: outboundMessagesRepository(sql),

@@ -4,6 +4,7 @@
  */
 import { describe } from 'vitest';
 import { describeApiKeys } from './api-keys.js';
+import { describeAudit } from './audit.js';
 import { describeAutomations } from './automations.js';
 import { useAdapter } from './context.js';
 import type { StorageAdapterFactory, TestStorageAdapterOptions } from './context.js';
@@ -67,6 +68,7 @@ export function testStorageAdapter(name: string, factory: StorageAdapterFactory,
     describeQueueSummary(ctx);
     describeRunReports(ctx);
     describeThreads(ctx);
+    describeAudit(ctx);
     describeRunTransitions(ctx);
     describeDeliveries(ctx);
     describeGithubLinks(ctx);
