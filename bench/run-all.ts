@@ -15,6 +15,7 @@ for (const program of [
   'filter-bounds.ts',
   'agent-step.ts',
   'thread-follow-up.ts',
+  'audit-write.ts',
 ]) {
   spawnSync(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', program], { stdio: 'inherit' });
 }
