@@ -15,6 +15,7 @@
  * its thread, and a refused sender's delivery says why; the API reference renders (with one
  * main landmark); in confirmation mode
  * (the built-in agent against a scripted fake LLM) an action is accepted and another rejected;
+ * the owner reads the audit log (a change with its actor, filtered, the chain verified, exported);
  * and a viewer's key sees the console read only (its role in the header), a member's without an
  * admin's writes or changes to another member's automation.
  *
@@ -24,7 +25,7 @@
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -690,6 +691,7 @@ else
         const view = asViewer.target;
         await view.getByText('Role: viewer', { exact: true }).waitFor(WAIT);
         await view.getByText('Your key is a viewer: read only', { exact: true }).waitFor(WAIT);
+        await absent(view, 'link', 'Audit log');
         await view.getByRole('link', { name: 'triage crashes', exact: true }).waitFor(WAIT);
         await absent(view, 'link', 'New automation');
         await view.getByRole('link', { name: 'triage crashes', exact: true }).click();
@@ -726,6 +728,41 @@ else
         await bob.automations.delete(bobs.id);
       }
     }, 90_000);
+
+    it('shows the audit log to the owner: a change with its actor, filtered, the chain verified and exported', async () => {
+      const audited = await alice.automations.create({ name: 'audited', trigger: { type: 'event', source: 'linear', on: 'Audited' }, instructions: 'Triage' });
+      try {
+        await open('Audit log');
+        await page.getByLabel('Action', { exact: true }).fill('automation.created');
+        await page.getByLabel('Actor', { exact: true }).fill('alice');
+        const row = page.getByRole('row').filter({ hasText: '"name":"audited"' });
+        await row.getByRole('cell', { name: 'automation.created', exact: true }).waitFor(WAIT);
+        await row.getByText('key, owner', { exact: true }).waitFor(WAIT);
+        expect(await row.getByRole('cell').nth(2).textContent()).toContain('alice');
+        // Only the filtered action is listed; the UI's automation is there too.
+        await page.getByRole('row').filter({ hasText: '"name":"triage crashes"' }).waitFor(WAIT);
+        expect(await page.getByRole('row').filter({ hasText: 'webhook.created' }).count()).toBe(0);
+        await page.getByRole('button', { name: 'Verify chain' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Chain intact: \d+ entries$/ })
+          .waitFor(WAIT);
+        await shot('audit');
+        const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.getByRole('button', { name: 'Download NDJSON' }).click()]);
+        expect(download.suggestedFilename()).toBe('audit-log.ndjson');
+        const lines = readFileSync(await download.path(), 'utf8')
+          .trim()
+          .split('\n');
+        const exported = lines.map((line) => JSON.parse(line) as { action: string; target: { id: string } });
+        expect(exported.every((entry) => entry.action === 'automation.created')).toBe(true);
+        expect(exported.map((entry) => entry.target.id)).toContain(audited.id);
+        // The target links to the automation's page.
+        await row.getByRole('link', { name: `automation ${audited.id}` }).click();
+        await heading('Automation audited');
+      } finally {
+        await alice.automations.delete(audited.id);
+      }
+    }, 60_000);
 
     it('signs out, forgetting the key', async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();

@@ -2,7 +2,9 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ErrorNotice, Link, PageTitle } from './components.js';
 import { Masthead } from './masthead.js';
+import { permissionsOf } from './permissions.js';
 import { ApiReferencePage } from './pages/api-reference.js';
+import { AuditPage } from './pages/audit.js';
 import { AutomationEditPage } from './pages/automation-edit.js';
 import { AutomationsPage } from './pages/automations.js';
 import { ConversationPage } from './pages/conversation.js';
@@ -28,8 +30,12 @@ const NAV = [
   ['subscriptions', 'Subscriptions'],
   ['sandboxes', 'Sandboxes'],
   ['settings', 'Settings'],
+  ['audit', 'Audit log'],
   ['api', 'API reference'],
 ] as const;
+
+/** Pages only some roles can read: left out of the navigation for the others. */
+const NAV_NEEDS_ADMIN: ReadonlySet<string> = new Set(['audit']);
 
 export function App() {
   const [session, setSession] = useState<Session | null>(storedSession);
@@ -65,6 +71,7 @@ export function App() {
 function Shell({ session }: { session: SignedIn }) {
   const route = useRoute();
   const section = route.segments[0] ?? 'deliveries';
+  const { admin } = permissionsOf(session);
   return (
     <>
       <a class="skip-link" href="#main">
@@ -74,7 +81,7 @@ function Shell({ session }: { session: SignedIn }) {
         <Masthead session={session} />
         <nav aria-label="Console">
           <ul>
-            {NAV.map(([path, label]) => (
+            {NAV.filter(([path]) => admin || !NAV_NEEDS_ADMIN.has(path)).map(([path, label]) => (
               <li key={path}>
                 <Link to={path} aria-current={section === path ? 'page' : undefined}>
                   {label}
@@ -113,6 +120,8 @@ function Page({ route }: { route: Route }) {
       return <SandboxesPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'audit':
+      return <AuditPage />;
     case 'api':
       return <ApiReferencePage />;
     default:
