@@ -10,6 +10,10 @@ import { traceparentOf } from '../telemetry/tracing.js';
 import type { OutboundEventType, OutboundMessageRecord, SubscriptionRecord } from '../schemas/subscription.js';
 import type { OutboundEventSink, ServiceContext } from '../kernel/context.js';
 
+/** Tries at storing an event's messages, and the wait before the second (doubled each time: about 6 s in all). */
+const STORE_ATTEMPTS = 6;
+const STORE_BACKOFF_MS = 200;
+
 const CACHE_MS = 1000;
 /** Orgs cached at most; past it the cache starts over. */
 const MAX_CACHED_ORGS = 10_000;
@@ -43,7 +47,7 @@ export class OutboundEvents implements OutboundEventSink {
     // The common case on ingest's path — an org known to have no subscriber for this type — stays synchronous.
     const cached = this.cache.get(orgId);
     if (cached && Date.now() - cached.at < CACHE_MS && !cached.subscriptions.some((subscription) => subscription.event_types.includes(type))) return;
-    const work = this.store(orgId, type, data, traceparentOf()).catch((error: unknown) => {
+    const work = this.storeRetrying(orgId, type, data, traceparentOf()).catch((error: unknown) => {
       this.context.logger.warn({ kind: 'outbound', orgId, type, err: (error as Error).message }, 'outbound event not stored');
     });
     this.inFlight.add(work);
@@ -58,6 +62,21 @@ export class OutboundEvents implements OutboundEventSink {
   /** The org's subscriptions changed here: the next event reads them afresh. */
   invalidate(orgId: string): void {
     this.cache.delete(orgId);
+  }
+
+  /**
+   * Stores the messages, asking again while the storage is briefly away (a database restarting
+   * or failing over takes seconds): a run's final message is not lost to a blip.
+   */
+  private async storeRetrying(orgId: string, type: OutboundEventType, data: Record<string, unknown>, traceParent: string | null): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store(orgId, type, data, traceParent);
+      } catch (error) {
+        if (attempt >= STORE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, STORE_BACKOFF_MS * 2 ** (attempt - 1)).unref());
+      }
+    }
   }
 
   private async store(orgId: string, type: OutboundEventType, data: Record<string, unknown>, traceParent: string | null): Promise<void> {
