@@ -9,12 +9,11 @@
  * Uses the server at BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
  * creates and drops its own database.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { AuditLog, noopLogger, randomIdGenerator, systemClock, type StorageAdapter } from '@agent-platform/core';
 import { createMemoryStorage } from '@agent-platform/storage-memory';
 import { createPostgresStorage } from '@agent-platform/storage-postgres';
 import { percentile } from './support/stats.js';
+import { withTempDatabase } from './support/temp-database.js';
 
 const entries = Number(process.argv[2] ?? 2000);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -39,14 +38,8 @@ const memorySerial = await measure(memory, 1);
 const memoryParallel = await measure(memory, 8);
 await memory.close();
 
-const name = `bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-try {
-  const postgres = await createPostgresStorage({ connectionString: url.toString() });
+await withTempDatabase(adminUrl, async (url) => {
+  const postgres = await createPostgresStorage({ connectionString: url });
   const pgSerial = await measure(postgres, 1);
   const pgParallel = await measure(postgres, 8);
   await postgres.close();
@@ -54,7 +47,4 @@ try {
     `audit-write (${entries} entries into one org): memory ${figures(memorySerial)}, 8 at a time ${figures(memoryParallel)}` +
       ` | PostgreSQL ${figures(pgSerial)}, 8 at a time ${figures(pgParallel)}`,
   );
-} finally {
-  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
-}
+});
