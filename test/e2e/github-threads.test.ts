@@ -247,6 +247,15 @@ describe('a thread with the agent', () => {
     expect(mine(issue)[0]!.body).toContain('**Agent on mention** ✅ completed.');
     expect(mine(issue)[0]!.body).toContain('Opened pull request for the crash.');
     expect(github.pulls('acme/app')).toHaveLength(1);
+    // The audit log has the pull request the agent opened.
+    const audit = await platform.audit.list({ ...alice, role: 'owner' }, { limit: 100, after: 0, action: 'agent.pull_request_opened' });
+    expect(audit.entries).toMatchObject([
+      {
+        actor: { kind: 'system' },
+        target: { type: 'run', id: runId },
+        details: { repository: 'acme/app', number: github.pulls('acme/app')[0]!.number, head: 'agent/fix-crash' },
+      },
+    ]);
     // The platform's own comment and pull request (both mention @agent) never come back as commands.
     const own = mine(issue)[0]!;
     expect(
@@ -370,6 +379,9 @@ describe('controls from the thread', () => {
     expect(run).toMatchObject({ status: 'CANCELLED', error_detail: expect.stringContaining('stopped by @carol from the thread') });
     expect(mine(issue).at(-1)!.body).toContain('was cancelled');
     expect(mine(issue).at(-1)!.body).toContain('stopped by @carol');
+    // Who stopped it is in the audit log, by their login in the thread.
+    const cancels = await platform.audit.list({ ...alice, role: 'owner' }, { limit: 100, after: 0, action: 'run.cancelled', target_id: runId! });
+    expect(cancels.entries).toMatchObject([{ actor: { kind: 'thread', id: 'carol', role: null }, details: { thread: `github:acme/app#${issue}` } }]);
   }, 60_000);
 
   it('two quick mentions in one thread run one after the other', async () => {
