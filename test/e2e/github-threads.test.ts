@@ -163,7 +163,7 @@ async function comment(issue: number, login: string, body: string, type: 'User' 
 
 async function send(event: string, payload: Record<string, unknown>) {
   const body = JSON.stringify({ ...payload, repository: { full_name: 'acme/app', owner: { login: 'acme' } }, installation: { id: 1 } });
-  return platform.events.ingestGithub({
+  const result = await platform.events.ingestGithub({
     headers: {
       'content-type': 'application/json',
       'x-github-event': event,
@@ -172,6 +172,8 @@ async function send(event: string, payload: Record<string, unknown>) {
     },
     body: new TextEncoder().encode(body),
   });
+  lastDeliveryId = result.delivery_id ?? null;
+  return result;
 }
 
 const runOf = (id: string): Promise<Run> => platform.automations.getRun(alice, id);
@@ -193,9 +195,10 @@ async function reported(id: string): Promise<Run> {
   return runOf(id);
 }
 
+/** The delivery the last event sent made (by its id: two in one millisecond list in either order). */
+let lastDeliveryId: string | null = null;
 async function lastDelivery(): Promise<Delivery> {
-  const [latest] = (await platform.deliveries.list(alice, { limit: 1, offset: 0 })).deliveries;
-  return platform.deliveries.get(alice, latest!.id);
+  return platform.deliveries.get(alice, lastDeliveryId!);
 }
 
 const mine = (issue: number) => github.comments('acme/app', issue).filter((one) => one.user.login === AGENT);
