@@ -9,7 +9,9 @@
  * The tool call's id is a function of the run's task (its first user message: the automation's
  * instructions and the event's payload, unique per delivery) and of the step, so an attempt that
  * starts the run over asks for the same tool call again, and the ledger shows it executed twice;
- * an attempt that resumes from the run's stored events does not.
+ * an attempt that resumes from the run's stored events does not. A call the agent reports as
+ * interrupted (its attempt died between asking for it and recording its result) is asked for again,
+ * under a new id, as a model should when it cannot know whether it ran.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -40,6 +42,9 @@ export interface SoakModel {
   close(): Promise<void>;
 }
 
+/** What the agent answers for a tool call an interrupted attempt started but never saw end. */
+const INTERRUPTED = 'was interrupted before its result was recorded';
+
 /** A flag of the event's payload, as the task quotes it (`"long":true`, however the agent spaces or escapes it). */
 const flag = (task: string, name: string, value: string) => new RegExp(`\\\\?"${name}\\\\?"\\s*:\\s*${value}`).test(task);
 
@@ -52,12 +57,15 @@ export async function startModel(ledger: string, times: { execSeconds: number; l
       calls.other++;
       return { text: 'nothing to do' };
     }
-    const step = messages.filter((message) => message.role === 'assistant').length;
     const hash = createHash('sha256').update(task).digest('hex').slice(0, 16);
     const usage = { input: 500, output: 20 };
+    // As a model told a call "was interrupted before its result was recorded" should: it checks
+    // nothing else here, so it runs the command again (a new call: it may not have run at all).
+    const interrupted = messages.filter((message) => message.role === 'tool' && contentText(message.content).includes(INTERRUPTED)).length;
+    const step = messages.filter((message) => message.role === 'assistant').length - interrupted;
     if (step < (flag(task, 'steps', '2') ? 2 : 1)) {
       calls.toolCall++;
-      const id = `call_${hash}_s${step}`;
+      const id = interrupted > 0 ? `call_${hash}_s${step}_r${interrupted}` : `call_${hash}_s${step}`;
       const seconds = flag(task, 'long', 'true') ? times.longExecSeconds : times.execSeconds;
       return { toolCalls: [{ id, name: 'terminal', arguments: { command: ledgerCommand(ledger, id, seconds) } }], usage };
     }
