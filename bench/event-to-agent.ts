@@ -13,10 +13,9 @@
  * creates and drops its own database.
  */
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { percentile } from './support/stats.js';
+import { withTempDatabase } from './support/temp-database.js';
 import {
   createAesGcmSecretBox,
   createAgentPlatform,
@@ -112,18 +111,12 @@ async function oneProcess(): Promise<number[]> {
 }
 
 async function apiToWorker(): Promise<number[]> {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    const api = engine(await createPostgresStorage({ connectionString: url.toString() }));
+  return withTempDatabase(adminUrl, async (url) => {
+    const api = engine(await createPostgresStorage({ connectionString: url }));
     await api.start({ executeRuns: false });
     await prepare(api);
     const book = startBook();
-    const worker = fork(fileURLToPath(import.meta.url), ['--worker', url.toString()], { execArgv: process.execArgv });
+    const worker = fork(fileURLToPath(import.meta.url), ['--worker', url], { execArgv: process.execArgv });
     worker.on('message', (message: { ready?: boolean; runId?: string; at?: number }) => {
       if (message.runId && message.at) book.report(message.runId, message.at);
     });
@@ -135,10 +128,7 @@ async function apiToWorker(): Promise<number[]> {
       await new Promise((resolve) => worker.once('exit', resolve));
       await api.stop();
     }
-  } finally {
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 async function workerMain(url: string): Promise<void> {

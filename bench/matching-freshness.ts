@@ -11,8 +11,8 @@
  *   npx tsx --conditions=agent-platform-source matching-freshness.ts [seconds] [clients]
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { percentile } from './support/stats.js';
+import { withTempDatabase } from './support/temp-database.js';
 import { createAesGcmSecretBox, createAgentPlatform, signatureHeaders, type AgentPlatform } from '@agent-platform/core';
 import { createPostgresStorage } from '@agent-platform/storage-postgres';
 
@@ -69,15 +69,9 @@ async function ingestRate(platform: AgentPlatform, versionRead: boolean): Promis
   return count / ((performance.now() - started) / 1000);
 }
 
-const name = `bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-try {
-  const a = await engine(url.toString());
-  const b = await engine(url.toString());
+await withTempDatabase(adminUrl, async (url) => {
+  const a = await engine(url);
+  const b = await engine(url);
   await b.start();
   const latencies = await propagation(a, b);
   await a.webhooks.register(me, { name: 'bench', source: 'bench', webhook_secret: SECRET });
@@ -95,7 +89,4 @@ try {
     `matching-freshness (PostgreSQL, ${clients} clients, ${seconds} s x2): change feed — automation change heard by another engine p50 ${percentile(latencies, 50).toFixed(1)} ms p99 ${percentile(latencies, 99).toFixed(1)} ms, no cost per event` +
       ` | version read per event — ingest ${Math.round(versioned)} deliveries/s vs ${Math.round(plain)} without (ratio ${(versioned / plain).toFixed(2)})`,
   );
-} finally {
-  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
-}
+});
