@@ -7,6 +7,7 @@ for (const program of [
   'ingest-http.ts',
   'ingest-stages.ts',
   'sandbox-start.ts',
+  'sandbox-warm.ts',
   'ingest-postgres.ts',
   'ingest-durable.ts',
   'client-overhead.ts',
@@ -16,6 +17,9 @@ for (const program of [
   'agent-step.ts',
   'thread-follow-up.ts',
   'audit-write.ts',
+  'budget-check.ts',
+  'overview-aggregate.ts',
+  'security-policy.ts',
 ]) {
   spawnSync(process.execPath, ['--conditions=agent-platform-source', '--import', 'tsx', program], { stdio: 'inherit' });
 }

@@ -4,12 +4,16 @@
  * same way — one `terminal` command in the sandbox, then a final answer that says it came from
  * this script. No real model is called, and nothing it says is generated.
  *
- *   npx -y pnpm@10.34.8 scripted-model
+ *   npx -y pnpm@10.34.8 scripted-model            # on 127.0.0.1:4010
+ *   npx -y pnpm@10.34.8 scripted-model --port 4011
  *
  * It prints the settings to store for an owner (`llm_model`, `llm_base_url`, `llm_api_key`); the
- * owner's next run uses the built-in agent against it. Ctrl-C stops it. With a local
+ * owner's next run uses the built-in agent against it. It listens on the same port at every start
+ * (4010, or `--port` / `AGENT_PLATFORM_SCRIPTED_MODEL_PORT`), so the stored `llm_base_url` still
+ * holds after a restart. Ctrl-C stops it. With a local
  * OpenAI-compatible server (Ollama, vLLM) use that instead: see the README.
  */
+import { parseArgs } from 'node:util';
 import { startFakeLlmServer, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 
 const MODEL = 'openai/scripted-demo';
@@ -27,13 +31,24 @@ function respond(request: RecordedLlmRequest) {
   return { text: 'Done: I listed the sandbox. This is the scripted model of @agent-platform/testing — no real model was called.' };
 }
 
-const llm = await startFakeLlmServer({ apiKey: KEY, respond });
+const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.AGENT_PLATFORM_SCRIPTED_MODEL_PORT ?? '4010' } } });
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`scripted-model: --port must be a port number (0 for any free one), got ${JSON.stringify(values.port)}`);
+  process.exit(2);
+}
+const llm = await startFakeLlmServer({ apiKey: KEY, respond, port }).catch((error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EADDRINUSE') throw error;
+  console.error(`scripted-model: 127.0.0.1:${port} is taken (another scripted model?): stop it, or start this one with --port <another>`);
+  process.exit(1);
+});
 const settings = JSON.stringify({ llm_model: MODEL, llm_base_url: `${llm.url}/v1`, llm_api_key: KEY });
 console.log(`The scripted model (not a real LLM) answers at ${llm.url}/v1 — Ctrl-C stops it.
 
-Point an owner at it (with the reference server on :3000 and KEY one of its API keys):
+Point an owner at it, in the shell where API is the reference server's address and KEY one of its
+API keys (the README's walkthrough sets both):
 
-  curl -s -X POST http://localhost:3000/api/v1/settings -H "X-Session-API-Key: $KEY" \\
+  curl -s -X POST "\${API:-http://localhost:3000}/api/v1/settings" -H "X-Session-API-Key: $KEY" \\
     -H 'content-type: application/json' -d '${settings}'
 
 Their next run uses the built-in agent: one command in the sandbox, then a final answer.

@@ -64,14 +64,28 @@ export function startFaults(options: SoakOptions, fleet: Fleet, database: SoakDa
     return up[Math.floor(rnd() * up.length)];
   };
 
+  // A kill does not wait for the last one's process to be back: on a loaded machine a restart
+  // (during a PostgreSQL restart, say) can outlast the load, and the faults must still happen.
+  // Bounded runs spread their kills over the load; unbounded ones kill every `killEvery` (±30 %).
+  // The last server up is never the one killed, so deliveries always have somewhere to go.
+  const restarts = new Set<Promise<void>>();
+  const killable = (): Slot | undefined => {
+    const up = fleet.slots.filter((slot) => slot.running && !slot.stopping);
+    const serversUp = up.filter((slot) => slot.kind === 'server').length;
+    const candidates = up.filter((slot) => slot.kind !== 'server' || serversUp > 1);
+    return candidates[Math.floor(rnd() * candidates.length)];
+  };
   const kills = (async () => {
     if (options.killEvery <= 0) return;
+    const spacing = options.maxKills > 0 ? Math.min(options.killEvery * 1000, (expectedLoadMs * 0.8) / options.maxKills) : options.killEvery * 1000;
     for (let n = 0; options.maxKills === 0 || n < options.maxKills; n++) {
-      if (!(await nap(options.killEvery * 1000 * (0.7 + 0.6 * rnd())))) return;
-      const slot = pick();
+      if (!(await nap(spacing * (0.7 + 0.6 * rnd())))) return;
+      const slot = killable();
       if (!slot) continue;
       const signal = rnd() < options.termShare ? 'SIGTERM' : 'SIGKILL';
-      await record(signal === 'SIGKILL' ? 'sigkill' : 'sigterm', slot.name, () => fleet.restart(slot, signal));
+      const restart = record(signal === 'SIGKILL' ? 'sigkill' : 'sigterm', slot.name, () => fleet.restart(slot, signal));
+      restarts.add(restart);
+      void restart.finally(() => restarts.delete(restart));
     }
   })();
 
@@ -110,6 +124,7 @@ export function startFaults(options: SoakOptions, fleet: Fleet, database: SoakDa
       stopped = true;
       for (const done of [...wake]) done();
       await Promise.all([kills, timed]);
+      await Promise.all([...restarts]);
     },
   };
 }

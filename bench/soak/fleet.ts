@@ -75,6 +75,10 @@ export async function startFleet(options: SoakOptions, env: Record<string, strin
   const slots: Slot[] = [];
   const crashes: Crash[] = [];
   let destroyed = false;
+  /** Every process started and not yet exited, restarts included: `destroy` ends them all, even one still starting. */
+  const children = new Set<RunningServer>();
+  /** Starts under way, which `destroy` waits for (each is killed as it comes up). */
+  const starting = new Set<Promise<unknown>>();
   for (let index = 0; index < options.servers + options.workers; index++) {
     const kind = index < options.servers ? 'server' : 'worker';
     const proxy = await startProxy({ host: '127.0.0.1', port: dbPort });
@@ -90,7 +94,16 @@ export async function startFleet(options: SoakOptions, env: Record<string, strin
     for (let attempt = 1; ; attempt++) {
       slot.starts++;
       try {
-        const running = slot.kind === 'server' ? await startServer('examples/server', slotEnv) : await startWorker('examples/server', slotEnv);
+        const start = slot.kind === 'server' ? startServer('examples/server', slotEnv) : startWorker('examples/server', slotEnv);
+        starting.add(start);
+        const running = await start.finally(() => starting.delete(start));
+        children.add(running);
+        running.child.once('exit', () => children.delete(running));
+        if (destroyed) {
+          // Started while the fleet was being taken down (a restart that outlasted the load).
+          running.child.kill('SIGKILL');
+          return;
+        }
         slot.running = running;
         slot.stopping = false;
         running.child.once('exit', (code, signal) => {
@@ -144,11 +157,12 @@ export async function startFleet(options: SoakOptions, env: Record<string, strin
     },
     async destroy() {
       destroyed = true;
-      for (const slot of slots) {
-        slot.stopping = true;
-        if (slot.running && slot.running.child.exitCode === null && slot.running.child.signalCode === null) slot.running.child.kill('SIGKILL');
-      }
-      await Promise.all(slots.map((slot) => (slot.running ? exited(slot.running) : undefined)));
+      for (const slot of slots) slot.stopping = true;
+      // A start under way is killed as it comes up (see launch).
+      await Promise.allSettled([...starting]);
+      const left = [...children];
+      for (const running of left) if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGKILL');
+      await Promise.all(left.map(exited));
       await Promise.all(slots.map((slot) => slot.proxy.close()));
     },
   };

@@ -7,8 +7,9 @@
  * - A server host: the README's embedding program (the same block readme-embedding.test.ts runs
  *   against the sources) type-checks with `tsc --strict --module NodeNext`, compiles and runs
  *   against the installed packages and fastify, and its run completes.
- * - A client-only host: the client's tarball and core's (its one workspace dependency) and
- *   nothing else of ours. None of the server is installed (no http, console, fastify, express,
+ * - A client-only host: the client's tarball and core's (its one workspace dependency), made and
+ *   named by `pnpm pack:client` (scripts/pack-client.mjs) as the client's docs say, and nothing
+ *   else of ours. None of the server is installed (no http, console, fastify, express,
  *   ws); an ES module and a CommonJS file load the client in plain `node` and call a local HTTP
  *   server with it; the app in fixtures/client-consumer.ts type-checks with the route table's
  *   exact types (ESM and CommonJS; browser and Node settings), from the client's dist/.
@@ -112,6 +113,16 @@ beforeAll(async () => {
     }),
   );
   const ours = (names: string[]) => workspaceClosure(names).map((pkg) => tarballs.get(pkg.json.name)!);
+  // The client-only host installs what `pnpm pack:client` makes and prints, as the client's docs say.
+  const packed = await run(
+    process.execPath,
+    [path.join(root, 'scripts/pack-client.mjs'), '--out', path.join(work, 'pack-client'), '--no-build'],
+    root,
+    process.env,
+  );
+  const installLine = /^npm install (.+)$/m.exec(packed.stdout)?.[1];
+  if (!installLine) throw new Error(`pack-client printed no npm install line:\n${packed.stdout}\n${packed.stderr}`);
+  const clientTarballs = installLine.split(' ');
   const thirdParty = snippetImports.filter((name) => !byName.has(name)).map((name) => `${name}@${workspaceRange(name)}`);
   [serverHost, clientHost] = await Promise.all([
     npmHost('agent-platform-server-host-', [
@@ -119,7 +130,7 @@ beforeAll(async () => {
       ...thirdParty,
       `@types/node@${workspaceRange('@types/node')}`,
     ]),
-    npmHost('agent-platform-client-host-', ours(['@agent-platform/client'])),
+    npmHost('agent-platform-client-host-', clientTarballs),
   ]);
 }, 600_000);
 

@@ -7,14 +7,13 @@
  *
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleClientForBrowser } from '../support/client-browser-bundle.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
 const KEY = 'e2e-browser-key-0123456789abcdef';
-const CHROMIUM = process.env.AGENT_PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
 
 interface PageResult {
   nodeGlobals: string;
@@ -55,12 +54,6 @@ const pageScript = (key: string) => `(async () => {
   };
 })()`;
 
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM} (run scripts/browser-setup.sh)`);
-  return false;
-}
-
 if (!chromiumAvailable()) describe('the client in Chromium', () => it.skip('no Chromium here (scripts/browser-setup.sh installs it)', () => {}));
 else
   describe('the client in Chromium', () => {
@@ -69,19 +62,7 @@ else
 
     beforeAll(async () => {
       server = await startServer('examples/server', { AGENT_PLATFORM_SANDBOX: 'process', AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}` });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {

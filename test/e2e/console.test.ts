@@ -24,8 +24,9 @@
  *
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ import { signatureHeaders, signGithub, type SignatureSchemeName } from '@agent-p
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer } from '@agent-platform/testing/git-server';
 import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
@@ -44,7 +45,6 @@ const BOB = 'e2e-console-bob-0123456789abcdef';
 const LLM_KEY = 'sk-e2e-console-llm-key-5150';
 const GITHUB_WEBHOOK_SECRET = 'e2e-console-github-webhook-secret';
 const GITHUB_TOKEN = 'ghp_e2e_console_token_7d2a90';
-const CHROMIUM = process.env.AGENT_PLATFORM_CHROMIUM ?? '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 
 /**
@@ -62,16 +62,14 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
   const step = messages.filter((message) => message.role === 'assistant').length;
   const terminal = (command: string): FakeLlmTurn => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
   return (
-    [terminal('echo first-command'), terminal('echo second-command'), { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] }][step] ?? {
+    [
+      terminal("printf 'first-command\\nits second line\\n'"),
+      terminal('echo second-command'),
+      { toolCalls: [{ name: 'finish', arguments: { message: 'done confirming' } }] },
+    ][step] ?? {
       text: 'done',
     }
   );
-}
-
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') throw new Error(`no Chromium at ${CHROMIUM} (run scripts/browser-setup.sh)`);
-  return false;
 }
 
 const screenshotDir =
@@ -134,19 +132,7 @@ else
         AGENT_PLATFORM_GITHUB_LINKS: 'acme=acme',
       });
       alice = createClient({ baseUrl: server.baseUrl, apiKey: ALICE });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
       page = await context.newPage();
       watch(page);
@@ -292,6 +278,26 @@ else
     it('lists the automation’s runs live and follows the run’s conversation events', async () => {
       await open('Runs');
       await page.getByRole('link', { name: runId, exact: true }).waitFor(WAIT);
+      // Every automation's runs, narrowed by status in the address; the table fits 1,280 px.
+      await page
+        .getByRole('search', { name: 'Filter runs' })
+        .getByRole('combobox', { name: /^Status/ })
+        .selectOption('COMPLETED');
+      await page.waitForURL(/[?&]status=COMPLETED/);
+      await page.getByRole('link', { name: runId, exact: true }).waitFor(WAIT);
+      // Evaluated as text: the tests are type-checked without the DOM's types.
+      expect(
+        await page.evaluate(`(() => {
+          const root = document.documentElement;
+          const box = document.querySelector('table.runs').parentElement;
+          return { page: root.scrollWidth - root.clientWidth, table: box.scrollWidth - box.clientWidth };
+        })()`),
+      ).toEqual({ page: 0, table: 0 });
+      await page
+        .getByRole('columnheader', { name: 'Actions', exact: true })
+        .or(page.getByRole('columnheader', { name: 'Error', exact: true }))
+        .first()
+        .waitFor(WAIT);
       await shot('runs');
       await page.getByRole('link', { name: runId, exact: true }).click();
       await heading(`Run ${runId}`);
@@ -655,6 +661,11 @@ else
         await hold.getByText('first-command').waitFor({ timeout: 60_000 });
         await shot('conversation-confirmation', bob);
         await hold.getByRole('button', { name: 'Accept action' }).click();
+        // The command's output keeps its lines on the page.
+        const output = bob.getByRole('log', { name: 'Conversation events' }).locator('li.event-environment .event-text').filter({ hasText: 'its second line' });
+        await output.first().waitFor({ timeout: 60_000 });
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered is the point (line breaks shown, not only stored)
+        expect(await output.first().innerText()).toMatch(/^first-command\nits second line\n/);
         await hold.getByText('second-command').waitFor({ timeout: 60_000 });
         await hold.getByLabel('Reason (optional)', { exact: true }).fill('not that one');
         await hold.getByRole('button', { name: 'Reject action' }).click();

@@ -2,7 +2,7 @@
  * Graceful shutdown of reference-server processes sharing one PostgreSQL database:
  * - SIGTERM to the worker executing a run: it stops claiming, gives the run the grace
  *   (`AGENT_PLATFORM_SHUTDOWN_GRACE_MS`), hands it back and exits 0; the other worker holds the
- *   run (RUNNING, its lease) within 1 s of the SIGTERM plus the grace — not when the 30 s lease
+ *   run (RUNNING, its lease) soon after the SIGTERM plus the grace (bounded at 10 s) — not when the 30 s lease
  *   would have lapsed — and the attempt is not counted;
  * - SIGTERM to a server executing a run: `/health/ready` answers 503 `stopping` during the
  *   grace while the server still serves, then the run is handed back and the server exits 0.
@@ -134,7 +134,9 @@ describe('graceful shutdown on PostgreSQL', { timeout: 120_000 }, () => {
         `the stopping worker exited ${Math.round(exit.at - signalledAt)} ms after SIGTERM (takeover ${Math.round(takenAt - exit.at)} ms from its exit)`,
     );
     expect(exit.code).toBe(0);
-    expect(afterGrace).toBeLessThan(1_000);
+    // The hand-back, not a lapsed lease (30 s): a takeover takes a few hundred ms here; the bound
+    // is ten times that, so a loaded CI machine does not fail it while a lapse still would.
+    expect(afterGrace).toBeLessThan(10_000);
     // Handed back with the attempt not counted: the takeover is the run's first counted attempt again.
     expect(taken.attempt).toBe(1);
     expect(leaving.output.join('')).toMatch(/handing back the runs still executing/);

@@ -177,8 +177,9 @@ describe.each(VARIANTS)('hostile input: $name', { timeout: 60_000 }, ({ dir, sto
 
   it('6. lone surrogates are stored as JSON allows and read back — never a 500', async () => {
     const odd = 'x\ud800y\udc00z';
-    expect((await call('POST', '/api/settings', { language: odd })).status).toBe(200);
-    expect((await call('GET', '/api/settings')).json.language).toBe(odd);
+    // `language` is a BCP 47 tag (a 422 otherwise); the git identity is free text.
+    expect((await call('POST', '/api/settings', { git_user_name: odd })).status).toBe(200);
+    expect((await call('GET', '/api/settings')).json.git_user_name).toBe(odd);
     const webhook = await call('POST', '/api/automation/v1/webhooks', { name: odd, source: 'odd' });
     expect(webhook.status).toBe(201);
     expect((await call('GET', `/api/automation/v1/webhooks/${webhook.json.id}`)).json.name).toBe(odd);

@@ -150,7 +150,7 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
       'ConversationStateUpdateEvent',
       'status',
     ]);
-    expect(items[1].data).toMatchObject({ type: 'agent_selected', agent: 'llm' });
+    expect(items[1].data).toMatchObject({ type: 'agent_selected', agent: 'coding' });
     const observations = items.filter((event) => event.kind === 'ObservationEvent');
     const catOutput = observations[2].data.observation.content[0].text as string;
     expect(catOutput).toContain('hello agents');

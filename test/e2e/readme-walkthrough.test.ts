@@ -60,6 +60,18 @@ describe('the README walkthrough', { timeout: 300_000 }, () => {
       expect(out, `pass ${round}`).toMatch(/^COMPLETED$/m);
       expect(out, `pass ${round}`).not.toMatch(/^null$|curl: |jq: error/m);
       expect(out, `pass ${round}`).toContain('"webhook_secret"');
+      expect(out, `pass ${round}`).toMatch(/^automation \S+$/m);
+      if (round === 2) {
+        // Pasted twice: still one automation, and one run per event sent (one per pass).
+        const key = seededKeys.split(':').at(-1) as string;
+        const get = async (route: string) =>
+          (await fetch(`${server.baseUrl}${route}`, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<Record<string, unknown[]>>;
+        const automations = (await get('/api/automation/v1?limit=100')).automations as { id: string; name: string }[];
+        expect(automations.filter((automation) => automation.name === 'triage')).toHaveLength(1);
+        const triage = automations.find((automation) => automation.name === 'triage');
+        const runs = (await get(`/api/automation/v1/runs?automation_id=${triage?.id}`)).items;
+        expect(runs).toHaveLength(2);
+      }
       expect(await stopServer(server), `pass ${round}: the server stops cleanly`).toBe(0);
       running.pop();
     }

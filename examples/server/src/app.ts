@@ -1,9 +1,11 @@
 import type { AgentPlatform } from '@agent-platform/core';
 import type { MetricsHandler } from '@agent-platform/http/metrics';
+import type { OidcSignInOptions } from '@agent-platform/http';
 import { agentPlatformPlugin, fastifyServerOptions, installFastifyErrorHandlers } from '@agent-platform/http/fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import { readHttpLimits, type HttpLimits } from './http-limits.js';
+import { OneLinePerRequest } from './request-log.js';
 
 export { DEFAULT_HTTP_LIMITS, readHttpLimits, type HttpLimits } from './http-limits.js';
 // For the Express example, which reuses the server's setup (the package exports ./app).
@@ -17,6 +19,8 @@ export interface FastifyAppOptions {
    * Default: no `/metrics`.
    */
   metrics?: MetricsHandler | null;
+  /** Console sign-in with OpenID Connect (`publicUrl` included); default none: API keys only. */
+  oidc?: OidcSignInOptions | null;
 }
 
 /**
@@ -26,10 +30,10 @@ export interface FastifyAppOptions {
  */
 export async function createFastifyApp(platform: AgentPlatform, logger: Logger, options: FastifyAppOptions = {}) {
   const limits = options.limits ?? readHttpLimits();
-  const app = Fastify({ ...fastifyServerOptions(limits), loggerInstance: logger });
+  const app = Fastify({ ...fastifyServerOptions(limits), loggerInstance: logger, logController: new OneLinePerRequest() });
   // Also serves the WebSocket of live conversation events (/sockets/events/{id}); app.close()
   // ends open event streams and sockets.
-  await app.register(agentPlatformPlugin, { platform, logger, bodyTimeoutMs: limits.requestTimeoutMs });
+  await app.register(agentPlatformPlugin, { platform, logger, bodyTimeoutMs: limits.requestTimeoutMs, ...(options.oidc ? { oidc: options.oidc } : {}) });
   installFastifyErrorHandlers(app, { logger });
   app.get('/', (_request, reply) => reply.redirect('/console'));
   const metrics = options.metrics;

@@ -142,4 +142,20 @@ describe('telemetry settings', () => {
     expect(loadConfig({ ...memory, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).otlpTraces).toBe(false);
     expect(() => loadConfig({ ...memory, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
   });
+
+  it('AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES lists the images owners may pick, with docker only', () => {
+    const docker = { ...memory, AGENT_PLATFORM_SANDBOX: 'docker' };
+    expect(loadConfig(docker).sandboxAllowedImages).toEqual([]);
+    expect(loadConfig({ ...docker, AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES: ' ghcr.io/acme/sandbox:* , python:3.12 ' }).sandboxAllowedImages).toEqual([
+      'ghcr.io/acme/sandbox:*',
+      'python:3.12',
+    ]);
+    for (const bad of ['python:3.12,,node:22', 'ghcr.io/*/sandbox', 'two words'])
+      expect(() => loadConfig({ ...docker, AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES: bad })).toThrow(
+        /AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES entry \d must be an image reference/,
+      );
+    expect(() => loadConfig({ ...memory, AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES: 'python:3.12' })).toThrow(
+      'AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES needs AGENT_PLATFORM_SANDBOX=docker: the process runtime runs no images',
+    );
+  });
 });

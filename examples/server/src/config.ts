@@ -6,6 +6,10 @@
 import path from 'node:path';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_MAX_DELIVERIES_PER_ORG } from '@agent-platform/storage-memory';
 import { ROLES, type Role } from '@agent-platform/core';
+import { parseOidcConfig, type OidcConfig } from './oidc-config.js';
+import { parseContainment, type ContainmentConfig } from './containment-config.js';
+import { parseDockerHosts } from './docker-hosts-config.js';
+import { parseWarmPool } from './warm-pool-config.js';
 
 export interface SeededKey {
   userId: string;
@@ -20,6 +24,8 @@ export interface ServerConfig {
   host: string;
   publicUrl: string;
   seededKeys: SeededKey[];
+  /** Whether `AGENT_PLATFORM_API_KEYS` is set at all (`''` included): unset keeps the keys it seeded at an earlier start. */
+  seededKeysSet: boolean;
   /** Base64 of 32 bytes; `null` when none was given (a development key is generated). */
   secretKey: string | null;
   logLevel: string;
@@ -48,10 +54,37 @@ export interface ServerConfig {
   sandbox: 'process' | 'docker';
   /** Images offered as sandbox specs by the Docker runtime; the first is the default. */
   dockerImages: string[];
+  /**
+   * Images owners may pick for their sandboxes (their `sandbox_runtime_container_image` /
+   * `sandbox_base_container_image`), besides `dockerImages`: exact references or prefixes ending
+   * in `*` (`AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES`, Docker only; default none).
+   */
+  sandboxAllowedImages: string[];
+  /**
+   * Docker engines to place sandboxes on (`AGENT_PLATFORM_DOCKER_HOSTS`, comma-separated
+   * `unix://` or `tcp://` addresses, each optionally `name=` first); empty: one engine,
+   * `DOCKER_HOST` or the local socket.
+   */
+  dockerHosts: string[];
+  /** Docker sandboxes' runtime class and egress allowlist (`AGENT_PLATFORM_SANDBOX_RUNTIME_CLASS`, `AGENT_PLATFORM_SANDBOX_EGRESS*`). */
+  containment: ContainmentConfig;
+  /** Containers of the default image kept started for runs (`AGENT_PLATFORM_DOCKER_WARM_POOL`, Docker only; default 0). */
+  dockerWarmPool: number;
   /** The agent's command line; `null` for the demo agent. */
   agentCommand: string | null;
   /** Whether owners with `llm_model` set get the built-in LLM agent (`AGENT_PLATFORM_BUILTIN_AGENT`, default on). */
   builtInAgent: boolean;
+  /**
+   * In confirmation mode with a security analyzer, the lowest risk that waits for the owner
+   * (`AGENT_PLATFORM_CONFIRMATION_THRESHOLD`: `low`, `medium` or `high`, default `high`).
+   */
+  confirmationThreshold: 'LOW' | 'MEDIUM' | 'HIGH';
+  /**
+   * Where the built-in agent's web search (`tavily_search`, for owners with `search_api_key`) sends
+   * its searches: Tavily's API or a compatible service (`AGENT_PLATFORM_SEARCH_BASE_URL`; `null`:
+   * `https://api.tavily.com`).
+   */
+  searchBaseUrl: string | null;
   /**
    * Whether outbound-event subscribers may be on loopback, private and link-local addresses
    * (`AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE`, default off: users could otherwise make the server
@@ -71,6 +104,8 @@ export interface ServerConfig {
    * exporter reads those and the other `OTEL_*` variables itself.
    */
   otlpTraces: boolean;
+  /** Console sign-in with OpenID Connect (`AGENT_PLATFORM_OIDC_*`, see `oidc-config.ts`); `null`: off, API keys only. */
+  oidc: OidcConfig | null;
 }
 
 export type StorageConfig =
@@ -147,6 +182,15 @@ function parsePublicUrl(value: string | undefined, port: number): string {
   return url.replace(/\/+$/, '');
 }
 
+/** `AGENT_PLATFORM_SEARCH_BASE_URL`: an absolute http(s) URL, without a trailing slash; unset: Tavily's own. */
+function parseSearchBaseUrl(value: string | undefined): string | null {
+  const url = value?.trim();
+  if (!url) return null;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new ConfigError(`AGENT_PLATFORM_SEARCH_BASE_URL must be an absolute http(s) URL, like https://api.tavily.com; got "${url.slice(0, 100)}"`);
+  return url.replace(/\/+$/, '');
+}
+
 function parseGithubSecrets(value: string | undefined): string[] {
   const secrets = (value ?? '')
     .split(',')
@@ -188,6 +232,31 @@ function parseDockerImages(value: string | undefined): string[] {
       throw new ConfigError(`AGENT_PLATFORM_DOCKER_IMAGES entry ${index + 1} must be an image reference, like debian:bookworm-slim`);
     return image;
   });
+}
+
+/** `AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES`: comma-separated references or `prefix*` patterns; only the Docker runtime can run them. */
+function parseAllowedImages(value: string | undefined, sandbox: 'process' | 'docker'): string[] {
+  if (!value?.trim()) return [];
+  if (sandbox !== 'docker') {
+    throw new ConfigError('AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES needs AGENT_PLATFORM_SANDBOX=docker: the process runtime runs no images');
+  }
+  return value.split(',').map((entry, index) => {
+    const image = entry.trim();
+    if (!image || /\s/.test(image) || /\*./.test(image)) {
+      throw new ConfigError(
+        `AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES entry ${index + 1} must be an image reference, or a prefix ending in * (like ghcr.io/acme/sandbox:*)`,
+      );
+    }
+    return image;
+  });
+}
+
+/** `AGENT_PLATFORM_CONFIRMATION_THRESHOLD`: `low`, `medium` or `high` (any case); unset: `HIGH`. */
+export function parseConfirmationThreshold(value: string | undefined): 'LOW' | 'MEDIUM' | 'HIGH' {
+  const level = value?.trim().toUpperCase();
+  if (!level) return 'HIGH';
+  if (level === 'LOW' || level === 'MEDIUM' || level === 'HIGH') return level;
+  throw new ConfigError(`AGENT_PLATFORM_CONFIRMATION_THRESHOLD must be low, medium or high, got "${value?.slice(0, 40)}"`);
 }
 
 /** Where embedded PGlite keeps its data when `AGENT_PLATFORM_DATA_DIR` names no other place. */
@@ -320,11 +389,14 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     throw new ConfigError('AGENT_PLATFORM_SECRET_KEY is required with DATABASE_URL, the same in every process (openssl rand -base64 32)');
   }
   const metrics = parseSwitch('AGENT_PLATFORM_METRICS', env.AGENT_PLATFORM_METRICS, true);
+  const sandbox = parseSandbox(env.AGENT_PLATFORM_SANDBOX);
+  const containment = parseContainment(env, sandbox, (message) => new ConfigError(message));
   return {
     port,
     host: env.HOST || '127.0.0.1',
     publicUrl: parsePublicUrl(env.AGENT_PLATFORM_PUBLIC_URL, port),
     seededKeys: parseSeededKeys(env.AGENT_PLATFORM_API_KEYS),
+    seededKeysSet: env.AGENT_PLATFORM_API_KEYS !== undefined,
     secretKey,
     storage,
     runLeaseMs: parseLeaseSeconds(env.AGENT_PLATFORM_RUN_LEASE_SECONDS),
@@ -336,13 +408,20 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     githubWebhookSecrets: parseGithubSecrets(env.AGENT_PLATFORM_GITHUB_WEBHOOK_SECRET),
     githubLinks: parseGithubLinks(env.AGENT_PLATFORM_GITHUB_LINKS),
-    sandbox: parseSandbox(env.AGENT_PLATFORM_SANDBOX),
+    sandbox,
     dockerImages: parseDockerImages(env.AGENT_PLATFORM_DOCKER_IMAGES),
+    sandboxAllowedImages: parseAllowedImages(env.AGENT_PLATFORM_SANDBOX_ALLOWED_IMAGES, sandbox),
+    dockerHosts: parseDockerHosts(env.AGENT_PLATFORM_DOCKER_HOSTS, sandbox, (message) => new ConfigError(message)),
+    containment,
+    dockerWarmPool: parseWarmPool(env.AGENT_PLATFORM_DOCKER_WARM_POOL, sandbox, containment, (message) => new ConfigError(message)),
     agentCommand: env.AGENT_PLATFORM_AGENT_COMMAND?.trim() || null,
     builtInAgent: parseSwitch('AGENT_PLATFORM_BUILTIN_AGENT', env.AGENT_PLATFORM_BUILTIN_AGENT, true),
+    confirmationThreshold: parseConfirmationThreshold(env.AGENT_PLATFORM_CONFIRMATION_THRESHOLD),
+    searchBaseUrl: parseSearchBaseUrl(env.AGENT_PLATFORM_SEARCH_BASE_URL),
     outboundAllowPrivate: parseSwitch('AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE', env.AGENT_PLATFORM_OUTBOUND_ALLOW_PRIVATE, false),
     metrics,
     metricsPort: parseMetricsPort(env.AGENT_PLATFORM_METRICS_PORT, metrics),
     otlpTraces: parseOtlpTraces(env),
+    oidc: parseOidcConfig(env),
   };
 }

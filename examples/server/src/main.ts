@@ -19,7 +19,11 @@ try {
   const telemetry = await startTelemetry(config, logger);
   const { platform, close } = await createServerPlatform(config, logger, telemetry.options);
   // `/metrics` without credentials (keep it off the public internet), unless it has its own port.
-  const app = await createFastifyApp(platform, logger, { metrics: telemetry.metricsOnApiPort ? telemetry.metricsHandler : null });
+  const app = await createFastifyApp(platform, logger, {
+    metrics: telemetry.metricsOnApiPort ? telemetry.metricsHandler : null,
+    // The redirect URI names the public URL as it is once the port is known.
+    oidc: config.oidc && { ...config.oidc, publicUrl: config.publicUrl },
+  });
   // API-only processes leave the runs to worker processes, but still hear the changes other
   // processes make (automations, cancels), so their matching stays fresh.
   await platform.start({ executeRuns: config.executor });

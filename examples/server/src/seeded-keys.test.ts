@@ -30,9 +30,10 @@ beforeEach(() => {
   ledgerFile = path.join(parent, `ledger-${++restarts}.json`);
 });
 
-async function start(variable: string) {
+/** A start with the variable set to `variable`, or not set at all (`undefined`). */
+async function start(variable: string | undefined) {
   const { logger, messages } = recordingLogger();
-  await syncSeededKeys(platform, parseSeededKeys(variable), { ledgerFile, persistent: true, logger });
+  await syncSeededKeys(platform, parseSeededKeys(variable), { ledgerFile, persistent: true, keepEarlierSeeds: variable === undefined, logger });
   return messages;
 }
 const calls = async (key: string) => (await platform.authenticate({ apiKey: key })) !== null;
@@ -53,6 +54,21 @@ describe('keys seeded from AGENT_PLATFORM_API_KEYS', () => {
     expect(await calls(ALICE_KEY)).toBe(false);
     expect(await calls(created.key)).toBe(true);
     expect((await platform.apiKeys.list({ userId: 'alice', orgId: 'acme' })).keys.map((key) => key.name)).toEqual(['ci']);
+  });
+
+  it('keeps the keys seeded earlier when a start does not set the variable at all (a plain restart), and says so', async () => {
+    await start(`alice@acme:${ALICE_KEY}`);
+    const messages = await start(undefined);
+    expect(await calls(ALICE_KEY)).toBe(true);
+    expect(messages('info')).toContain(
+      "AGENT_PLATFORM_API_KEYS is not set: the API keys it seeded at an earlier start stay valid (set AGENT_PLATFORM_API_KEYS='' to revoke them)",
+    );
+    expect(messages('info')).not.toContain('revoked an API key seeded earlier: it is no longer in AGENT_PLATFORM_API_KEYS');
+    // Set again later, the variable rules again: '' revokes.
+    await start(undefined);
+    expect(await calls(ALICE_KEY)).toBe(true);
+    await start('');
+    expect(await calls(ALICE_KEY)).toBe(false);
   });
 
   it('gives a key the role its entry names (default owner), and follows a change of it', async () => {

@@ -3,7 +3,9 @@
  * PGlite a ledger beside the data (`seeded-api-keys.json`) remembers which stored keys the
  * variable seeded and which users it seeded them for, so that at the next start
  * - a key taken out of the variable (or moved to another user or org) is revoked, while the
- *   keys created through the API stay;
+ *   keys created through the API stay — when the variable is set: a start without it at all
+ *   (`pnpm start` after a walkthrough that seeded a key) keeps the keys it seeded before, and says
+ *   so; `AGENT_PLATFORM_API_KEYS=''` revokes them;
  * - an empty variable warns that no key can call the API only when no stored key can.
  * @module
  */
@@ -27,6 +29,8 @@ export interface SyncSeededKeysOptions {
   ledgerFile: string | null;
   /** Whether keys stored by earlier processes can exist (PGlite, PostgreSQL; not memory). */
   persistent: boolean;
+  /** The variable is not set at all: the keys it seeded before stay (an empty value revokes them). */
+  keepEarlierSeeds?: boolean;
   logger: Logger;
   /**
    * With no key configured and none stored (a first start): create one for {@link FIRST_START_PRINCIPAL}
@@ -43,6 +47,22 @@ export async function syncSeededKeys(platform: AgentPlatform, seeds: readonly Se
   const stored = platform.storage.apiKeys;
   const ledger = options.ledgerFile ? readLedger(options.ledgerFile) : null;
   const wanted = new Map(seeds.map((seed) => [hashApiKey(seed.key), seed]));
+
+  if (options.keepEarlierSeeds && seeds.length === 0 && ledger && ledger.keys.length > 0) {
+    const kept: string[] = [];
+    for (const id of ledger.keys) {
+      const record = await stored.get(id);
+      if (record) kept.push(id);
+    }
+    if (kept.length > 0) {
+      logger.info(
+        { keys: kept.length },
+        "AGENT_PLATFORM_API_KEYS is not set: the API keys it seeded at an earlier start stay valid (set AGENT_PLATFORM_API_KEYS='' to revoke them)",
+      );
+      writeLedger(options.ledgerFile as string, { keys: kept, users: ledger.users });
+      return;
+    }
+  }
 
   // First the revocations, so that a key moved to another user or org can be seeded again.
   for (const id of ledger?.keys ?? []) {

@@ -23,5 +23,6 @@ export { MetricsTracker } from './model/metrics.js';
 export { describeModelError } from './model/provider-errors.js';
 export type { CondenserOptions } from './history/condenser.js';
 export type { TerminalOptions } from './tools/terminal.js';
+export type { WebSearchOptions } from './tools/web-search.js';
 export type { AgentTool, AnyTool, ParsedArguments, PreparedCall, ToolContext, ToolResult } from './tools/tool.js';
 export type { StepUsage } from './model/model-call.js';

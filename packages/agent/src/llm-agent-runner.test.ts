@@ -190,13 +190,16 @@ describe('the built-in agent', () => {
     const settings = harness.settings({
       customSecrets: { DEPLOY_TOKEN: 'deploy-secret-value-7' },
       gitUserName: 'Alice Agent',
-      providerTokens: { github: { token: 'ghp_harness_token_99', host: null } },
+      providerTokens: { github: { token: 'ghp_harness_token_99', host: null }, slack: { token: 'xoxb-harness-slack-42', host: null } },
     });
     const { records } = await harness.run({ settings });
     const envSeen = toolResultsSeen(harness.llm.requests[1]!.body)[0]!;
     expect(envSeen).toContain(rot13('DEPLOY_TOKEN=deploy-secret-value-7'));
     expect(envSeen).toContain(rot13('GIT_AUTHOR_NAME=Alice Agent'));
     expect(envSeen).toContain(rot13('GITHUB_TOKEN=ghp_harness_token_99'));
+    // A chat's token (Slack's) is not a git host's: it stays out of the sandbox.
+    expect(envSeen).not.toContain(rot13('SLACK_TOKEN'));
+    expect(envSeen).not.toContain(rot13('xoxb-harness-slack-42'));
     expect(envSeen).not.toContain(rot13(LLM_KEY));
     expect(envSeen).not.toContain(rot13('LLM_API_KEY'));
     const echoSeen = toolResultsSeen(harness.llm.requests[2]!.body).at(-1)!;

@@ -17,6 +17,7 @@ import type { AgentOutcome, AgentRunInput, AgentRunner } from '@agent-platform/c
 import type { AgentRun } from './run/agent-run.js';
 import type { LlmAgentRunnerOptions } from './run/options.js';
 import { prepareRun } from './run/prepare-run.js';
+import { analyzerNames, checkSecurityOptions } from './security/run-security.js';
 import type { EventSink } from './sink/event-sink.js';
 import { streamEvents } from './sink/event-stream.js';
 import { takeStep } from './steps/take-step.js';
@@ -27,7 +28,12 @@ export type { LlmAgentRunnerOptions } from './run/options.js';
 
 export function createLlmAgentRunner(options: LlmAgentRunnerOptions = {}): AgentRunner {
   const telemetry = new AgentTelemetry(options.telemetry);
-  return { run: (input) => streamEvents((sink) => telemetry.invokeAgent(input, (trace) => runAgent(input, options, trace, sink))) };
+  checkSecurityOptions(options);
+  return {
+    run: (input) => streamEvents((sink) => telemetry.invokeAgent(input, (trace) => runAgent(input, options, trace, sink))),
+    // The names owners may save in `security_analyzer` (the platform checks settings against them).
+    securityAnalyzers: analyzerNames(options),
+  };
 }
 
 /** One run: set up, steps until one ends it, its outcome reported, then what it holds released. */

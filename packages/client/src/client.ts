@@ -5,9 +5,12 @@
 import type { RetryOptions } from 'ky';
 import { apiKeysNamespace } from './namespaces/api-keys.js';
 import { automationsNamespace } from './namespaces/automations.js';
+import { budgetsNamespace } from './namespaces/budgets.js';
 import { conversationsNamespace } from './namespaces/conversations.js';
 import { deliveriesNamespace } from './namespaces/deliveries.js';
 import { eventsNamespace } from './namespaces/events.js';
+import { membersNamespace } from './namespaces/members.js';
+import { overviewNamespace } from './namespaces/overview.js';
 import { sandboxesNamespace, sandboxSpecsNamespace } from './namespaces/sandboxes.js';
 import { gitProvidersNamespace, settingsNamespace } from './namespaces/settings.js';
 import { secretsNamespace } from './namespaces/secrets.js';
@@ -86,6 +89,9 @@ export function createClient(options: ClientOptions) {
     subscriptions: subscriptionsNamespace(transport),
     automations: automationsNamespace(transport),
     deliveries: deliveriesNamespace(transport),
+    budgets: budgetsNamespace(transport),
+    overview: overviewNamespace(transport),
+    members: membersNamespace(transport),
     events: eventsNamespace(transport),
     conversations: conversationsNamespace(transport),
     sandboxes: sandboxesNamespace(transport),

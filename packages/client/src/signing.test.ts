@@ -17,6 +17,7 @@ const secrets = {
   stripe: 'whsec_stripe_style_secret',
   slack: '8f742231b10e8888abcd99yyyzzz85a5',
   linear: 'lin_wh_signing_secret_0123',
+  'gitlab-token': 'glwh-secret-token-0123',
 } as const satisfies Record<(typeof SIGNATURE_SCHEME_NAMES)[number], string>;
 
 describe('signatures', () => {

@@ -1,5 +1,5 @@
 /** The console: sign-in, then the navigation and the open page. */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ErrorNotice, Link, PageTitle } from './components.js';
 import { Masthead } from './masthead.js';
 import { permissionsOf } from './permissions.js';
@@ -11,15 +11,30 @@ import { ConversationPage } from './pages/conversation.js';
 import { ConversationsPage } from './pages/conversations.js';
 import { DeliveriesPage } from './pages/deliveries.js';
 import { DeliveryPage } from './pages/delivery.js';
+import { MembersPage } from './pages/members.js';
 import { RunPage } from './pages/run.js';
 import { RunsPage } from './pages/runs.js';
 import { SandboxesPage } from './pages/sandboxes.js';
 import { SettingsPage } from './pages/settings.js';
 import { SubscriptionPage } from './pages/subscription.js';
 import { SubscriptionsPage } from './pages/subscriptions.js';
+import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { PreferencesContext, useLoadedPreferences } from './preferences.js';
 import { useRoute, type Route } from './router.js';
-import { clientFor, SessionContext, signIn, storedSession, storeSession, type Session, type SignedIn } from './session.js';
+import {
+  clientFor,
+  cookieSignIn,
+  cookieSignOut,
+  oidcLoginUrl,
+  SessionContext,
+  signIn,
+  storedSession,
+  storeSession,
+  type CookieSignIn,
+  type Session,
+  type SignedIn,
+} from './session.js';
 
 const NAV = [
   ['deliveries', 'Deliveries'],
@@ -29,24 +44,43 @@ const NAV = [
   ['webhooks', 'Webhooks'],
   ['subscriptions', 'Subscriptions'],
   ['sandboxes', 'Sandboxes'],
+  ['usage', 'Usage'],
+  ['members', 'Members'],
   ['settings', 'Settings'],
   ['audit', 'Audit log'],
   ['api', 'API reference'],
 ] as const;
 
 /** Pages only some roles can read: left out of the navigation for the others. */
-const NAV_NEEDS_ADMIN: ReadonlySet<string> = new Set(['audit']);
+const NAV_NEEDS_ADMIN: ReadonlySet<string> = new Set(['members', 'audit']);
 
 export function App() {
   const [session, setSession] = useState<Session | null>(storedSession);
+  // OpenID Connect sign-in, when the host turned it on: `undefined` until the platform answered.
+  const [offer, setOffer] = useState<CookieSignIn | null | undefined>(undefined);
+  useEffect(() => {
+    if (session) return;
+    let cancelled = false;
+    cookieSignIn().then((found) => {
+      if (cancelled) return;
+      setOffer(found);
+      if (found?.session) setSession(found.session);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [session]);
   const signedIn = useMemo<SignedIn | null>(
     () =>
       session && {
         ...session,
-        client: clientFor(session.apiKey),
+        client: clientFor(session),
         signOut: () => {
-          storeSession(null);
-          setSession(null);
+          if (session.apiKey === null && session.csrfToken) void cookieSignOut(session.csrfToken).finally(() => setSession(null));
+          else {
+            storeSession(null);
+            setSession(null);
+          }
         },
       },
     [session],
@@ -54,6 +88,7 @@ export function App() {
   if (!signedIn) {
     return (
       <SignInPage
+        provider={offer?.provider ?? null}
         onSignedIn={(next) => {
           storeSession(next);
           setSession(next);
@@ -72,8 +107,10 @@ function Shell({ session }: { session: SignedIn }) {
   const route = useRoute();
   const section = route.segments[0] ?? 'deliveries';
   const { admin } = permissionsOf(session);
+  // The user's language and sound setting, read before the first page is drawn (its dates and numbers follow the language).
+  const preferences = useLoadedPreferences(session.client);
   return (
-    <>
+    <PreferencesContext.Provider value={preferences}>
       <a class="skip-link" href="#main">
         Skip to content
       </a>
@@ -92,9 +129,13 @@ function Shell({ session }: { session: SignedIn }) {
         </nav>
       </header>
       <main id="main" class="container">
-        <Page key={`${route.segments.join('/')}?${route.query.toString()}`} route={route} />
+        {preferences.loaded ? (
+          <Page key={`${route.segments.join('/')}?${route.query.toString()}`} route={route} />
+        ) : (
+          <p aria-busy="true">Loading your settings…</p>
+        )}
       </main>
-    </>
+    </PreferencesContext.Provider>
   );
 }
 
@@ -106,10 +147,10 @@ function Page({ route }: { route: Route }) {
     case 'deliveries':
       return id ? <DeliveryPage id={id} /> : <DeliveriesPage />;
     case 'automations':
-      if (id && sub === 'runs') return <RunsPage automationId={id} />;
+      if (id && sub === 'runs') return <RunsPage automation={id} status={null} age={null} />;
       return id ? <AutomationEditPage id={id === 'new' ? null : id} /> : <AutomationsPage />;
     case 'runs':
-      return id ? <RunPage id={id} /> : <RunsPage automationId={route.query.get('automation')} />;
+      return id ? <RunPage id={id} /> : <RunsPage automation={route.query.get('automation')} status={route.query.get('status')} age={route.query.get('age')} />;
     case 'conversations':
       return id ? <ConversationPage id={id} /> : <ConversationsPage />;
     case 'webhooks':
@@ -118,6 +159,10 @@ function Page({ route }: { route: Route }) {
       return id ? <SubscriptionPage id={id} /> : <SubscriptionsPage />;
     case 'sandboxes':
       return <SandboxesPage />;
+    case 'usage':
+      return <UsagePage />;
+    case 'members':
+      return <MembersPage />;
     case 'settings':
       return <SettingsPage />;
     case 'audit':
@@ -136,12 +181,22 @@ function Page({ route }: { route: Route }) {
   }
 }
 
-function SignInPage({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+function SignInPage({ onSignedIn, provider }: { onSignedIn: (session: Session) => void; provider: string | null }) {
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   return (
     <main id="main" class="container sign-in">
       <PageTitle>Sign in to the agent-platform console</PageTitle>
+      {provider && (
+        // A plain link, not a form: the sign-in is a chain of top-level redirects through the
+        // provider, which the page's `form-action 'self'` would stop after a form's submit.
+        <p class="oidc-sign-in">
+          <a href={oidcLoginUrl}>
+            <strong>Sign in with {provider}</strong>
+          </a>{' '}
+          — or with an API key below.
+        </p>
+      )}
       <p>
         Sign in with an API key of the platform. The key stays in this browser tab's session storage: it is sent with each request to the API and forgotten when
         the tab closes.

@@ -2,6 +2,7 @@
 import { isAgentPlatformError, isAgentPlatformConnectionError } from '@agent-platform/client';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatDateTime } from './format.js';
 import { href, navigate } from './router.js';
 
 /** The page's `<h1>`, focused when the page opens so a screen reader starts there. */
@@ -75,16 +76,28 @@ export function StatusNote({ children }: { children: ComponentChildren }) {
   );
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
+/** An instant, written in the user's language (format.ts), with the machine-readable value kept. */
 export function Time({ value }: { value: string | null | undefined }) {
   if (!value) return <span class="muted">—</span>;
-  return <time dateTime={value}>{timeFormat.format(new Date(value))}</time>;
+  return <time dateTime={value}>{formatDateTime(value)}</time>;
 }
 
 /** A status as a labelled badge (`RUNNING`, `matched`, ...). */
 export function Badge({ value }: { value: string }) {
   return <span class={`badge badge-${value.toLowerCase().replace(/[^a-z_]/g, '')}`}>{value}</span>;
+}
+
+/**
+ * A sandbox's status, with what MISSING means: the runtime no longer has it — an automation run's
+ * sandbox is deleted when the run ends, and one on a host that went away is lost with it.
+ */
+export function SandboxStatusBadge({ value }: { value: string }) {
+  return (
+    <>
+      <Badge value={value} />
+      {value === 'MISSING' && <small class="detail">gone: deleted when its run ended, or lost with its host</small>}
+    </>
+  );
 }
 
 export function Json({ value, label }: { value: unknown; label: string }) {

@@ -5,7 +5,9 @@
  */
 import type { ConversationEvent } from '@agent-platform/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ActionRisk } from './action-risk.js';
 import { ErrorNotice, Time } from './components.js';
+import { formatNumber } from './format.js';
 import { useClient } from './session.js';
 
 export function EventLog({ conversationId, onEvent }: { conversationId: string; onEvent?: (event: ConversationEvent) => void }) {
@@ -44,7 +46,7 @@ export function EventLog({ conversationId, onEvent }: { conversationId: string; 
     <section aria-labelledby="events-title" class="event-log">
       <h2 id="events-title">Events</h2>
       <p class="muted">
-        {events.length} {events.length === 1 ? 'event' : 'events'}
+        {formatNumber(events.length)} {events.length === 1 ? 'event' : 'events'}
         {connected && !error ? ' · live' : ''}
       </p>
       <ErrorNotice error={error} context="The event stream stopped" />
@@ -67,6 +69,7 @@ export function EventLog({ conversationId, onEvent }: { conversationId: string; 
               <li key={event.id} class={`event event-${event.source}`}>
                 <span class="event-meta">
                   <span class="event-kind">{event.kind}</span> from {event.source} · <Time value={event.created_at} />
+                  <ActionRisk event={event} />
                 </span>
                 <span class="event-text">{textOf(event)}</span>
               </li>

@@ -21,6 +21,8 @@ export interface Permissions {
   write: boolean;
   /** The org's webhook sources and outbound subscriptions: create, change, delete, rotate, replay. */
   admin: boolean;
+  /** The org's spend budgets: set and remove (owners only; every role reads them and the usage). */
+  manageBudgets: boolean;
   /** Whether this key may edit or delete the automation: a member only their own, an admin any. */
   changeAutomation(automation: Pick<Automation, 'created_by'>): boolean;
 }
@@ -36,6 +38,7 @@ export function permissionsOf({ role, userId }: { role: Role | null; userId: str
     role,
     write: has('member'),
     admin: has('admin'),
+    manageBudgets: has('owner'),
     changeAutomation: (automation) => has('admin') || (has('member') && (userId === null || automation.created_by === userId)),
   };
 }

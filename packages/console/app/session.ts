@@ -1,8 +1,12 @@
 /**
- * The signed-in session: the API key, kept in this tab's `sessionStorage` only (gone when the tab
- * closes, never in `localStorage` or a cookie), and the client SDK that sends it.
+ * The signed-in session, of one of two kinds: an API key, kept in this tab's `sessionStorage`
+ * only (gone when the tab closes, never in `localStorage` or a cookie); or a sign-in with the
+ * host's OpenID provider, whose session id is an HttpOnly cookie no script here can read — the
+ * browser sends it with every same-origin call, and the console adds the CSRF token that
+ * `GET /auth/session` gives. Either way, the client SDK that makes the calls.
  */
 import { createClient, isAgentPlatformError, type AgentPlatformClient } from '@agent-platform/client';
+import type { AuthSessionResponse } from '@agent-platform/core/schemas';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { permissionsOf, type Permissions, type Role } from './permissions.js';
@@ -11,7 +15,10 @@ import { apiBase } from './router.js';
 const STORAGE_KEY = 'agent-platform-console';
 
 export interface Session {
-  apiKey: string;
+  /** `null` for a cookie session (OpenID Connect sign-in). */
+  apiKey: string | null;
+  /** A cookie session's CSRF token, sent as `X-CSRF-Token`; `null` for an API key. */
+  csrfToken?: string | null;
   /** Who the key belongs to, when the platform stores the key (`GET /api/keys/current`). */
   userId: string | null;
   orgId: string | null;
@@ -28,8 +35,10 @@ export interface SignedIn extends Session {
   signOut(): void;
 }
 
-export function clientFor(apiKey: string): AgentPlatformClient {
-  return createClient({ baseUrl: apiBase, apiKey });
+export function clientFor(session: Pick<Session, 'apiKey' | 'csrfToken'>): AgentPlatformClient {
+  if (session.apiKey !== null) return createClient({ baseUrl: apiBase, apiKey: session.apiKey });
+  // No key: the browser's fetch sends the same-origin session cookie by itself.
+  return createClient({ baseUrl: apiBase, headers: session.csrfToken ? { 'x-csrf-token': session.csrfToken } : {} });
 }
 
 export function storedSession(): Session | null {
@@ -54,7 +63,7 @@ export function storeSession(session: Session | null): void {
  * Throws the platform's error for a key it refuses.
  */
 export async function signIn(apiKey: string): Promise<Session> {
-  const client = clientFor(apiKey);
+  const client = clientFor({ apiKey });
   try {
     const current = await client.apiKeys.current();
     return { apiKey, userId: current.user_id, orgId: current.org_id, keyName: current.name, role: current.role };
@@ -63,6 +72,48 @@ export async function signIn(apiKey: string): Promise<Session> {
     await client.automations.list({ limit: 1 });
     return { apiKey, userId: null, orgId: null, keyName: null, role: null };
   }
+}
+
+/** What `GET /auth/session` says, when the host turned OpenID Connect sign-in on. */
+export interface CookieSignIn {
+  /** The provider's name, for the "Sign in with …" button. */
+  provider: string;
+  /** The session the browser's cookie holds, if any. */
+  session: Session | null;
+}
+
+/** Where the browser goes to sign in with the provider. */
+export const oidcLoginUrl = `${apiBase}/auth/oidc/login`;
+
+/**
+ * Asks the platform whether OpenID Connect sign-in is on and whether this browser holds a
+ * session; `null` when sign-in is off (the path is not served) or the platform cannot be reached.
+ */
+export async function cookieSignIn(): Promise<CookieSignIn | null> {
+  try {
+    const response = await fetch(`${apiBase}/auth/session`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    if (!response.ok) return null;
+    const body = (await response.json()) as AuthSessionResponse;
+    const found = body.session;
+    return {
+      provider: body.sign_in.provider,
+      session: found && {
+        apiKey: null,
+        csrfToken: found.csrf_token,
+        userId: found.user_id,
+        orgId: found.org_id,
+        keyName: found.name ?? found.email,
+        role: found.role,
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Ends a cookie session (the token proves the request is the console's own); the cookie is cleared by the answer. */
+export async function cookieSignOut(csrfToken: string): Promise<void> {
+  await fetch(`${apiBase}/auth/signout`, { method: 'POST', credentials: 'same-origin', headers: { 'x-csrf-token': csrfToken } });
 }
 
 export const SessionContext = createContext<SignedIn | null>(null);

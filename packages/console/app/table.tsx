@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren, VNode } from 'preact';
 import { ErrorNotice } from './components.js';
+import { formatNumber } from './format.js';
 import type { Resource } from './hooks.js';
 
 export interface Column<T> {
@@ -92,4 +93,4 @@ export function ResourceTable<D, T>({ resource, rowsOf, caption, empty, errorCon
 }
 
 /** A caption for a page of a longer list: "3 of 10 runs, newest first". */
-export const pageCaption = (shown: number, total: number, what: string) => `${shown} of ${total} ${what}`;
+export const pageCaption = (shown: number, total: number, what: string) => `${formatNumber(shown)} of ${formatNumber(total)} ${what}`;

@@ -44,6 +44,12 @@ describe('the console’s permissions', () => {
     }
   });
 
+  it('only an owner sets and removes budgets', () => {
+    const roles = ['viewer', 'member', 'admin', 'owner'] as const;
+    expect(roles.map((role) => permissionsOf({ role, userId: 'alice' }).manageBudgets)).toEqual([false, false, false, true]);
+    expect(permissionsOf({ role: null, userId: null }).manageBudgets).toBe(true);
+  });
+
   it('a key the platform does not describe keeps every button: the API decides', () => {
     const can = permissionsOf({ role: null, userId: null });
     expect({ write: can.write, admin: can.admin, bobs: can.changeAutomation(bobs) }).toEqual({ write: true, admin: true, bobs: true });

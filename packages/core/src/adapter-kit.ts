@@ -13,7 +13,8 @@
  *   ({@link createLocalChangeFeed}).
  * - **Sandbox runtimes** (`docs/agents-and-sandboxes.md`): checking and feeding a command's stdin
  *   ({@link checkStdin}, {@link StdinFeed}), bounded UTF-8 decoding of its output
- *   ({@link BoundedDecoder}) and the queue `exec` yields from ({@link ExecEventQueue}).
+ *   ({@link BoundedDecoder}), the queue `exec` yields from ({@link ExecEventQueue}), and the
+ *   matching and refusal of an owner's image ({@link imageAllowed}, {@link imageNotAllowed}).
  * - **Agent runners**: the owner's secret values and their scrubbing ({@link secretValuesOf},
  *   {@link redact}, {@link scrubSecrets}), the environment and files a command agent gets
  *   ({@link agentLaunch}), and cloning a repository into a sandbox through any runtime
@@ -53,6 +54,8 @@ export { createLocalChangeFeed, type LocalChangeFeed } from './storage/local-cha
 export { BoundedDecoder } from './sandboxes/runtime-kit/bounded-decoder.js';
 export { ExecEventQueue } from './sandboxes/runtime-kit/exec-event-queue.js';
 export { checkStdin, StdinFeed, type StdinInput } from './sandboxes/runtime-kit/stdin-feed.js';
+// Sandbox runtimes: which owner images a runtime allows, matched and refused alike everywhere.
+export { imageAllowed, imageNotAllowed } from './sandboxes/owner-image.js';
 
 // Agent runners: secrets, the command agent's environment, the repository.
 export { scrubSecrets, secretValuesOf } from './agents/secret-values.js';

@@ -26,10 +26,18 @@ import { GithubOrgCache } from './ingest/github-org-cache.js';
 import { EventsService } from './ingest/events-service.js';
 import type { GithubOrgResolver } from './ingest/github-delivery.js';
 import { RunExecutor, type RunExecutorOptions } from './runs/run-executor.js';
-import { GitHubRunReporter } from './github/run-reporter.js';
+import { RunReporter } from './hosts/run-reporter.js';
+import { createGitHubAnswerHost } from './hosts/github-answer-host.js';
+import type { AnswerHost } from './ports/answer-host.js';
 import { createGitHubApi, repositoryOf } from './github/github-api.js';
 import { ActorTrust } from './threads/actor-trust.js';
+import { createBitbucketRoleLookup } from './hosts/bitbucket-roles.js';
+import { createGitLabRoleLookup } from './hosts/gitlab-roles.js';
 import { AuditLog } from './audit/audit-log.js';
+import { BudgetsService } from './budgets/budgets-service.js';
+import { OverviewService } from './overview/overview-service.js';
+import { MembersService } from './sign-in/members-service.js';
+import { SpendControl } from './spend/spend-control.js';
 import { ProactiveStarters } from './github/proactive-starters.js';
 import type { SolvabilityEstimator } from './ports/solvability.js';
 import type { DeliveryRecord } from './schemas/delivery.js';
@@ -41,6 +49,8 @@ import { toRunView } from './runs/run-view.js';
 import type { Run } from './schemas/run.js';
 import type { SandboxRuntime } from './ports/sandbox-runtime.js';
 import type { AgentRunner } from './ports/agent-runner.js';
+import { catalogOf, type AgentCatalog } from './agents/agent-router.js';
+import { securityAnalyzerNames } from './security/analyzer-names.js';
 import { createAgentPlatformTools } from './automations/agent-tools.js';
 import { SandboxesService } from './sandboxes/sandboxes-service.js';
 import { ConversationsService } from './conversations/conversations-service.js';
@@ -93,6 +103,12 @@ export interface AgentPlatformOptions {
      */
     solvability?: SolvabilityEstimator;
   };
+  /**
+   * Hosts runs answer on besides GitHub (the answer-back port: acknowledge, the run's comment,
+   * approval requests), each for the deliveries of the sources it `handles`. GitHub's is built in;
+   * one named `github` here replaces it.
+   */
+  answerHosts?: readonly AnswerHost[];
   /** Inbound event limits. */
   events?: {
     /** Largest event body, in bytes. Default 5 MiB. */
@@ -108,6 +124,12 @@ export interface AgentPlatformOptions {
   runtime?: SandboxRuntime;
   /** The agent that runs for each run. */
   agent?: AgentRunner;
+  /**
+   * The agent names owners may choose in their `agent` setting: a saved name outside them is a
+   * 422 that lists them, and `GET /api/options/agents` lists them. Default: the `agent`'s own
+   * when it is a router (`createAgentRouter`); `null` (and a plain runner) checks no name.
+   */
+  agents?: AgentCatalog | null;
   /** Where executors claim PENDING runs. Default: the storage's own (`storage.runQueue`). */
   queue?: RunQueue;
   /** Concurrency, retries and time limits of the run executor. */
@@ -159,6 +181,12 @@ export interface AgentPlatform {
   readonly runEvents: Pick<RunEventBus, 'on'>;
   /** The orgs' audit logs: who changed what, chained by hash. */
   readonly audit: AuditLog;
+  /** The orgs' spend budgets and the usage report of what their model calls cost. */
+  readonly budgets: BudgetsService;
+  /** The org's runs over a period, aggregated for the console's overview. */
+  readonly overview: OverviewService;
+  /** The org's members (console sign-in's memberships): listed by admins, their roles changed by owners. */
+  readonly members: MembersService;
   /** Largest inbound event body accepted, in bytes (HTTP bindings read up to it). */
   readonly maxEventBodyBytes: number;
   readonly storage: StorageAdapter;
@@ -236,6 +264,9 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   const changes = new ChangeDispatcher(options.storage);
   const outboundEvents = new OutboundEvents(ports);
   const runEvents = new RunEventBus(ports.logger);
+  // GitHub's answer-back is built in; a host named `github` among the embedder's replaces it.
+  const extraHosts = options.answerHosts ?? [];
+  const answerHosts = [...(extraHosts.some((host) => host.name === GITHUB_SOURCE) ? [] : [createGitHubAnswerHost()]), ...extraHosts];
   // Built once, here, with everything in it; nothing changes it afterwards.
   const context: ServiceContext = Object.freeze({
     ...ports,
@@ -246,6 +277,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     outbound: outboundEvents,
     runEvents,
     audit: new AuditLog(ports),
+    spend: new SpendControl(ports),
+    answerHosts,
   });
   // What reacts to runs subscribes to their events; whatever changes a run's status tells them.
   countRunEvents(runEvents, context.telemetry.metrics);
@@ -259,7 +292,11 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   // Which orgs a GitHub delivery reaches, read once per installation and accounts (a host's own resolver is its business).
   const githubOrgs = new GithubOrgCache(storedLinksResolver(context.storage), context.clock);
   const automations = new AutomationsService(context, index, triggerMarks);
-  const settings = new SettingsService(context);
+  const settings = new SettingsService(context, {
+    agents: options.agents !== undefined ? options.agents : catalogOf(options.agent),
+    runtime: options.runtime ?? null,
+    securityAnalyzers: securityAnalyzerNames(options.agent),
+  });
   // Sandbox starts and commands are spans, wherever they are called from.
   const runtime = options.runtime ? tracedRuntime(options.runtime, context.telemetry) : null;
   const jobs: AgentJobServices | null = runtime
@@ -272,9 +309,10 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       }
     : null;
   const conversations = new ConversationsService(context, jobs, { timeoutSeconds: options.executor?.defaultTimeoutSeconds ?? 1800 });
-  // Runs of automations with `report_to_github` answer in their event's thread on GitHub, whichever process ends them.
-  const reporter = new GitHubRunReporter(context, {
+  // Runs of automations with `report_to_github` answer in their event's thread on its host, whichever process ends them.
+  const reporter = new RunReporter(context, {
     settingsOf: (userId) => settings.agentSettings(userId),
+    hosts: answerHosts,
     runUrl: (run) => (options.github?.runUrl ? options.github.runUrl(toRunView(run)) : `${context.publicUrl}/console/runs/${encodeURIComponent(run.id)}`),
     estimate: async (automation, issue) => {
       const estimator = options.github?.solvability;
@@ -326,11 +364,20 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
   });
   const maxEventBodyBytes = options.events?.maxBodyBytes ?? DEFAULT_EVENT_BODY_BYTES;
   // Who may command thread automations: asked of GitHub with the automation owner's token, kept for minutes.
-  const trust = new ActorTrust(context.clock, async (ownerUserId, repository, login) => {
-    const github = (await settings.agentSettings(ownerUserId)).providerTokens.github;
-    if (!github?.token) throw new Error(`no GitHub token is stored for the automation's owner (${ownerUserId}) to ask with`);
-    return createGitHubApi(github.token, github.host).roleOf(repositoryOf(repository), login);
-  });
+  const trust = new ActorTrust(
+    context.clock,
+    async (ownerUserId, repository, login) => {
+      const github = (await settings.agentSettings(ownerUserId)).providerTokens.github;
+      if (!github?.token) throw new Error(`no GitHub token is stored for the automation's owner (${ownerUserId}) to ask with`);
+      return createGitHubApi(github.token, github.host).roleOf(repositoryOf(repository), login);
+    },
+    // Bitbucket: the person's effective permission on the repository, asked with the owner's Bitbucket token.
+    {
+      bitbucket: createBitbucketRoleLookup({ settingsOf: (userId) => settings.agentSettings(userId) }),
+      // GitLab: the member's access level on the project (groups' included), asked with the owner's GitLab token.
+      gitlab: createGitLabRoleLookup({ settingsOf: (userId) => settings.agentSettings(userId) }),
+    },
+  );
   // Failed checks on the agent's own pull requests get one comment offering the fix (the owner's setting).
   const starters = new ProactiveStarters(context, {
     settingsOf: (owner) => settings.get(owner),
@@ -350,6 +397,9 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
     executor,
     runEvents,
     audit: context.audit,
+    budgets: new BudgetsService(context),
+    overview: new OverviewService(context),
+    members: new MembersService(context),
     sandboxes: new SandboxesService(context, runtime),
     subscriptions: new SubscriptionsService(context, outboundEvents, { allowPrivateAddresses: outboundOptions.allowPrivateAddresses }),
     outbound: dispatcher,

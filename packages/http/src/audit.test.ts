@@ -65,6 +65,31 @@ describe('the audit log', () => {
     expect((await api.request('GET', '/api/automation/v1/audit', { as: 'mallory' })).json.entries).toEqual([]);
   });
 
+  it('names the request each entry was made in: the caller’s X-Request-Id, or the one the answer carries', async () => {
+    const given = await api.request('POST', '/api/automation/v1/webhooks', {
+      json: { name: 'Traced', source: 'traced' },
+      headers: { 'x-request-id': 'trace-4bf92f3577b3' },
+      as: 'mallory',
+    });
+    expect(given.headers.get('x-request-id')).toBe('trace-4bf92f3577b3');
+    const minted = await api.request('DELETE', `/api/automation/v1/webhooks/${given.json.id}`, {
+      headers: { 'x-request-id': 'not an id; <script>' },
+      as: 'mallory',
+    });
+    const mintedId = minted.headers.get('x-request-id');
+    expect(mintedId).toMatch(/^req_[0-9a-f]{32}$/);
+    const entries = (await api.request('GET', '/api/automation/v1/audit?target_type=webhook', { as: 'mallory' })).json.entries as Array<{
+      action: string;
+      target: { id: string };
+      request_id: string;
+    }>;
+    const mine = entries.filter((entry) => entry.target.id === given.json.id);
+    expect(mine.map((entry) => [entry.action, entry.request_id])).toEqual([
+      ['webhook.created', 'trace-4bf92f3577b3'],
+      ['webhook.deleted', mintedId],
+    ]);
+  });
+
   it('filters, pages with `after`, exports NDJSON and verifies', async () => {
     const created = await api.request('GET', '/api/automation/v1/audit?action=automation.created');
     expect(created.json.entries.map((entry: { action: string }) => entry.action)).toEqual(['automation.created']);

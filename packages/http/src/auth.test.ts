@@ -30,6 +30,16 @@ describe.each(BINDINGS)('authentication on %s', (binding) => {
     expect(response.json).toEqual({ detail: 'Invalid API key' });
   });
 
+  it('says what is wrong with an Authorization header without "Bearer " (a bare key, another scheme), never echoing it', async () => {
+    const bare = await api.request('GET', '/api/keys', { as: null, headers: { authorization: KEYS.alice } });
+    expect(bare.status).toBe(401);
+    expect(bare.json.detail).toBe('The Authorization header holds no scheme: send "Authorization: Bearer <API key>", with "Bearer " before the key');
+    const basic = await api.request('GET', '/api/keys', { as: null, headers: { authorization: `Basic ${btoa(`alice:${KEYS.alice}`)}` } });
+    expect(basic.status).toBe(401);
+    expect(basic.json.detail).toBe('The Authorization header uses the "Basic" scheme: send "Authorization: Bearer <API key>"');
+    expect(JSON.stringify([bare.json, basic.json])).not.toContain(KEYS.alice);
+  });
+
   it('accepts X-Session-API-Key and Authorization: Bearer on every kind of endpoint', async () => {
     for (const path of ['/api/keys', '/api/automation/v1/webhooks']) {
       expect((await api.request('GET', path, { as: null, headers: { 'x-session-api-key': KEYS.alice } })).status).toBe(200);

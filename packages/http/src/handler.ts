@@ -3,7 +3,7 @@
  * written once. The Fastify, Express and fetch bindings only convert requests and responses.
  * @module
  */
-import { PlatformError, parseInput, requireRole, type AgentPlatform, type Principal, MAX_JSON_DEPTH } from '@agent-platform/core';
+import { PlatformError, parseInput, requestIdFrom, requireRole, withRequestId, type AgentPlatform, type Principal, MAX_JSON_DEPTH } from '@agent-platform/core';
 import { readJsonBody, tooLarge } from './exchange/body.js';
 import { errorResponse, jsonResponse, type HandlerLogger } from './exchange/error-response.js';
 import { checkQuery, decodePathParams, paramsDecode, splitTarget } from './exchange/request-checks.js';
@@ -14,10 +14,12 @@ import { parseRouteInput } from './routing/route-input.js';
 import { credentialOf, isDefinedRoute, type AnyDefinedRoute, type AnyRoute } from './routing/define-route.js';
 import { openApiRoute } from './routes/system-routes.js';
 import { contentResponse, responseKind } from './routing/response-kind.js';
-import { readApiKey } from './exchange/api-key-header.js';
+import { missingKeyMessage, readApiKey } from './exchange/api-key-header.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, serverSentEventsResponse } from './streaming/sse.js';
 import { CONSOLE_PATHS, isConsolePath, serveConsole } from './console/console-routes.js';
 import type { HttpRequest, HttpResponse, RouteResult } from './exchange/types.js';
+import { createOidcSignIn, SIGN_IN_PATHS } from './auth/oidc-sign-in.js';
+import type { OidcSignInOptions } from './auth/oidc-options.js';
 
 export { allRoutes };
 
@@ -49,6 +51,14 @@ export interface HttpHandlerOptions {
    * the host (a 404 from the bindings).
    */
   console?: boolean;
+  /**
+   * Console sign-in with OpenID Connect (authorization code with PKCE), beside API keys: serves
+   * `/auth/oidc/login`, `/auth/oidc/callback`, `/auth/signout` and `/auth/session` (outside the
+   * route table and the OpenAPI document, like the console), and lets a request with no API key
+   * authenticate with the session cookie — an unsafe method only with its `X-CSRF-Token`. See
+   * `docs/sign-in.md`. Checked when the handler is created (a bad option throws).
+   */
+  oidc?: OidcSignInOptions;
 }
 
 export interface HttpHandler {
@@ -106,16 +116,35 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
   const openStreams = new Set<AsyncIterator<string>>();
   const maxRequestBytes = Math.max(maxBodyBytes, platform.maxEventBodyBytes, ...routes.map((route) => route.maxBodyBytes ?? 0));
   const servesConsole = options.console ?? true;
+  const signIn = options.oidc ? createOidcSignIn(options.oidc, { storage: platform.storage, logger: options.logger }) : null;
 
   async function authenticate(request: HttpRequest, conversationId?: string): Promise<Principal> {
     const apiKey = readApiKey(request.headers);
+    // No key: the console's session cookie, when sign-in is on. A key always wins over a cookie.
+    if (!apiKey && signIn) {
+      const fromCookie = await signIn.authenticate(request);
+      if (fromCookie) return fromCookie;
+    }
     let principal = apiKey ? await platform.authenticate({ apiKey }) : null;
     if (!principal && apiKey && conversationId) principal = await platform.conversations.authenticateSessionKey(apiKey, conversationId);
-    if (!principal) throw new PlatformError('UNAUTHORIZED', apiKey ? 'Invalid API key' : 'Missing API key: send X-Session-API-Key or Authorization: Bearer');
+    if (!principal)
+      throw new PlatformError('UNAUTHORIZED', apiKey ? 'Invalid API key' : missingKeyMessage(request.headers, 'X-Session-API-Key or Authorization: Bearer'));
     return principal;
   }
 
+  /**
+   * Serves `request` as one request of its id (the caller's `X-Request-Id` when it is a sane one,
+   * else a new one): what it records (audit entries) names it, and the answer carries it back.
+   */
   async function handle(request: HttpRequest): Promise<HttpResponse | null> {
+    const given = request.headers['x-request-id'];
+    const requestId = requestIdFrom(Array.isArray(given) ? given[0] : given);
+    const response = await withRequestId(requestId, () => serve(request));
+    if (response) response.headers = { ...response.headers, 'x-request-id': requestId };
+    return response;
+  }
+
+  async function serve(request: HttpRequest): Promise<HttpResponse | null> {
     // Other methods (OPTIONS, TRACE, WebDAV's) are left to the host, as Fastify's router leaves
     // them (it only routes these to the plugin): CORS middleware can answer OPTIONS.
     if (!SERVED_METHODS.has(request.method.toUpperCase())) return null;
@@ -124,6 +153,10 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     // The web console's files: not API, so not in the route table (or the OpenAPI document).
     if (servesConsole && isConsolePath(target.path)) {
       return serveConsole(request.method, target.path, request.headers).catch((error: unknown) => errorResponse(error, options.logger));
+    }
+    // Console sign-in's browser redirects: not API either.
+    if (signIn?.serves(target.path)) {
+      return signIn.serve(request, target.path, target.query).catch((error: unknown) => errorResponse(error, options.logger));
     }
     const match = router.match(request.method.toUpperCase(), target.path);
     if (match.kind === 'not-found') return null;
@@ -241,5 +274,6 @@ export function createHttpHandler(platform: AgentPlatform, options: HttpHandlerO
     }
   }
 
-  return { handle, routes, assetPaths: servesConsole ? CONSOLE_PATHS : [], maxRequestBytes, openApiDocument, closeStreams };
+  const assetPaths = [...(servesConsole ? CONSOLE_PATHS : []), ...(signIn ? SIGN_IN_PATHS : [])];
+  return { handle, routes, assetPaths, maxRequestBytes, openApiDocument, closeStreams };
 }

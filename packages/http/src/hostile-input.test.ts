@@ -309,9 +309,10 @@ describe.each(BINDINGS)('hostile input on %s', (binding) => {
     const send = (method: string, path: string, body: string) => api.request(method, path, { body, headers: { 'content-type': 'application/json' } });
 
     it('in settings, webhook, automation and API key names, and event payloads', async () => {
-      expect((await send('POST', '/api/settings', `{"language": ${lone}}`)).status).toBe(200);
+      // `language` is a BCP 47 tag now (a 422 otherwise); the git identity is free text.
+      expect((await send('POST', '/api/settings', `{"git_user_name": ${lone}}`)).status).toBe(200);
       const settings = await api.request('GET', '/api/settings');
-      expect(settings.json.language).toBe('x\ud800y');
+      expect(settings.json.git_user_name).toBe('x\ud800y');
       expect(settings.text).toContain('x\\ud800y');
 
       const webhook = await send('POST', '/api/automation/v1/webhooks', `{"name": ${lone}, "source": "lone", "webhook_secret": "lone-secret-0123"}`);

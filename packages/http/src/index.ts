@@ -16,6 +16,8 @@ export {
 } from './handler.js';
 export { createFetchHandler, type FetchHandler } from './fetch.js';
 export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from './console/console-routes.js';
+export { CSRF_HEADER, SIGN_IN_PATHS } from './auth/oidc-sign-in.js';
+export { oidcSignInOptionsSchema, roleMappingSchema, type OidcSignInOptions, type RoleMapping } from './auth/oidc-options.js';
 export { buildOpenApiDocument, type OpenApiInfo } from './openapi/openapi.js';
 export { errorResponse, jsonResponse, HttpError, statusDetail, type HandlerLogger } from './exchange/error-response.js';
 export { MAX_PATH_PARAM_LENGTH } from './exchange/request-checks.js';

@@ -91,12 +91,18 @@ describe.each(BINDINGS)('custom webhooks on %s', (binding) => {
   });
 
   it('updates a webhook, refusing a change of source', async () => {
-    const created = await api.request('POST', BASE, { json: { name: 'Slack', source: 'slack' } });
+    const created = await api.request('POST', BASE, { json: { name: 'Chat', source: 'chat-events' } });
     const updated = await api.request('PATCH', `${BASE}/${created.json.id}`, {
       json: { name: 'Slack events', signature_scheme: 'slack', signature_header: 'X-Slack-Signature', enabled: false, event_key_expr: 'event.type' },
     });
     expect(updated.status).toBe(200);
-    expect(updated.json).toMatchObject({ name: 'Slack events', signature_scheme: 'slack', enabled: false, event_key_expr: 'event.type', source: 'slack' });
+    expect(updated.json).toMatchObject({
+      name: 'Slack events',
+      signature_scheme: 'slack',
+      enabled: false,
+      event_key_expr: 'event.type',
+      source: 'chat-events',
+    });
     const source = await api.request('PATCH', `${BASE}/${created.json.id}`, { json: { source: 'other' } });
     expect(source.status).toBe(422);
     expect(source.json.detail[0].loc).toEqual(['body', 'source']);

@@ -33,6 +33,12 @@ const KILL_RETRY_MS = 2_000;
 export const DISCARD_BYTES_PER_SECOND = 16 * 1024 * 1024;
 const THROTTLE_WINDOW_MS = 100;
 
+/** The container of a sandbox that stopped under a command (its runtime's exit code). */
+export interface StoppedSandbox {
+  exitCode: number;
+  oomKilled: boolean;
+}
+
 export interface DockerExecOptions {
   container: Dockerode.Container;
   execId: string;
@@ -51,9 +57,10 @@ export interface DockerExecOptions {
   deferKill(kill: () => Promise<void>): void;
   /**
    * For a command that exited non-zero by itself: a note on a sandbox limit it ran into
-   * (`limitNote`), added to the end of its stderr. Absent: none.
+   * (`limitNote`), added to the end of its stderr; `stopped` when the whole sandbox stopped under
+   * it. Absent: none.
    */
-  explain?: (exitCode: number) => Promise<string | null>;
+  explain?: (exitCode: number, stopped?: StoppedSandbox) => Promise<string | null>;
 }
 
 export class DockerExec {
@@ -193,10 +200,27 @@ export class DockerExec {
   private pollExit(): void {
     this.timer(EXIT_POLL_MS, async () => {
       if (this.done || !this.exec) return;
+      // The container first: the engine's answer about an exec in a stopped gVisor sandbox can hang.
+      if (await this.containerStopped()) {
+        this.stream?.destroy();
+        return;
+      }
       const state = await this.exec.inspect().catch(() => null);
       if (state && !state.Running) this.timer(DRAIN_MS, () => void this.stream?.destroy());
       else this.pollExit();
     });
+  }
+
+  /**
+   * Whether the container stopped under a command the engine still counts as running: gVisor
+   * (runsc) ends its whole sandbox at a memory or process limit, and the engine's exec of it
+   * never ends by itself then.
+   */
+  private async containerStopped(): Promise<boolean> {
+    const info = await this.options.container.inspect().catch(() => null);
+    if (!info || info.State.Running) return false;
+    this.stopped = { exitCode: info.State.ExitCode, oomKilled: info.State.OOMKilled };
+    return true;
   }
 
   /** Pauses reading for the rest of the window once the window's share of the discard rate is read. */
@@ -236,6 +260,7 @@ export class DockerExec {
   }
 
   private finishing = false;
+  private stopped: StoppedSandbox | null = null;
 
   private async finish(): Promise<void> {
     if (this.finishing) return;
@@ -245,16 +270,21 @@ export class DockerExec {
     clearTimeout(this.throttleTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     let exitCode: number | null = null;
-    if (!this.killed) {
+    if (this.stopped) {
+      // Killed with its sandbox; the exec's state is not asked (see pollExit).
+      exitCode = 137;
+    } else if (!this.killed) {
       const state = await this.exec?.inspect().catch(() => null);
       // The sandbox removed under it, or the engine lost it: no exit code to report.
       exitCode = state && !state.Running && typeof state.ExitCode === 'number' ? state.ExitCode : null;
+      // Killed with its sandbox, whose engine ended the exec with its own error.
+      if (exitCode !== 0 && (await this.containerStopped())) exitCode = 137;
     }
     const out = this.stdout.end();
     if (out !== '') this.push({ type: 'stdout', data: out });
     this.output('stderr', this.stderr.end());
     if (exitCode !== null && exitCode !== 0 && !this.killed && this.options.explain) {
-      const note = await this.options.explain(exitCode).catch(() => null);
+      const note = await this.options.explain(exitCode, this.stopped ?? undefined).catch(() => null);
       // Past the output bound too: it is short, and it says why the command failed.
       if (note) this.push({ type: 'stderr', data: this.stderrAtLineStart ? note : `\n${note}` });
     }

@@ -5,41 +5,57 @@
 import { randomBytes } from 'node:crypto';
 import Dockerode from 'dockerode';
 import { PlatformError, noopLogger, notFound, validationError } from '@agent-platform/core';
-import type {
-  ExecEvent,
-  ExecInput,
-  Logger,
-  RuntimeSandbox,
-  SandboxLimits,
-  SandboxRuntime,
-  SandboxSpec,
-  SandboxStatus,
-  StartSandboxInput,
-} from '@agent-platform/core';
+import type { ExecEvent, ExecInput, Logger, RuntimeSandbox, SandboxLimits, SandboxRuntime, SandboxSpec, StartSandboxInput } from '@agent-platform/core';
 import { filesArchive, ownedDirectoryArchive } from './archive.js';
 import { BoundConnections, sweepUnboundLeftovers } from './bound-process.js';
 import { containerOptions } from './container-options.js';
 import { resolveOwnership, type Ownership } from './container-user.js';
-import { dockerMessage, dockerStatus, isConflict, isNotFound } from './docker-errors.js';
+import { containerInfo, engineCall, ignoreConflict, ignoreNotModified, statusOf } from './container-state.js';
+import { dockerMessage, isConflict, isNotFound } from './docker-errors.js';
+import { resolveEngines, type DockerEngine } from './engine-hosts.js';
+import { DEFAULT_PLACEMENT_TIMEOUT_MS, DockerEnginesRuntime } from './engines.js';
 import { DockerExec } from './docker-exec.js';
 import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type ResolvedSpec } from './docker-specs.js';
-import { DEFAULT_CAPABILITIES, DiskQuota } from './hardening.js';
+import { DEFAULT_CAPABILITIES, DiskQuota, type HardeningOptions } from './hardening.js';
+import { allowedImages, ensureImage, imageInfo, withOwnerImage } from './images.js';
 import { SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
 import { limitNote } from './limit-notes.js';
+import { Containment, contain, type ContainmentOptions } from './runtime-class.js';
 import { EVENT_LOOP_TURN_MS, outputPieces } from './output-pieces.js';
 import { checkStdin } from '@agent-platform/core/adapter-kit';
+import { StartLimits } from './sandbox-limits.js';
+import { POOL_LABEL, WarmPool, claimedAs, poolEntrypoint, type PoolPlan } from './warm-pool.js';
 
 export const RUNTIME_NAME = 'docker';
-/** Limits of a sandbox at resource factor 1 when the runtime sets none. */
-export const DEFAULT_LIMITS: Required<SandboxLimits> = { memoryBytes: 2 * 1024 ** 3, cpus: 1, pids: 1024 };
+export { DEFAULT_LIMITS } from './sandbox-limits.js';
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 const SANDBOX_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
 
-export interface DockerRuntimeOptions {
+/** Containment (`runtimeClass`, `egress`, `onEgress`): see {@link ContainmentOptions}. */
+export interface DockerRuntimeOptions extends ContainmentOptions {
   /** The images offered as specs; the first is the default. */
   images: readonly (string | DockerSandboxSpec)[];
+  /**
+   * The images owners may run their sandboxes from (their `sandbox_runtime_container_image` or
+   * `sandbox_base_container_image`), besides the specs' own images, which are always allowed:
+   * exact references (`ghcr.io/acme/sandbox:1.4`), or patterns ending in `*` that match by prefix
+   * (`ghcr.io/acme/sandbox:*`: any tag of that repository). An owner's image replaces the spec's
+   * image only: the spec's working directory, command, user, network and ports stay. It is pulled
+   * like a spec's (see `pull`). Default: none beyond the specs' images.
+   */
+  ownerImages?: readonly string[];
   /** The engine client. Default: `new Dockerode()`, which follows `DOCKER_HOST` or uses the local socket. */
   docker?: Dockerode;
+  /**
+   * Several engines to place sandboxes on (replacing `docker`): clients with names, or addresses
+   * (`unix:///run/docker.sock`, `tcp://10.0.0.5:2375`, optionally `name=` in front). A new
+   * sandbox goes to the reachable engine with the fewest of this platform's sandboxes; any process
+   * finds a sandbox on any engine; a lost engine's sandboxes read ERROR with `lost` (see the
+   * "Several Docker engines" section of docs/agents-and-sandboxes.md). Default: `docker` alone.
+   */
+  engines?: readonly (DockerEngine | string)[];
+  /** With `engines`: how long placement waits for an engine's answer before skipping it. Default 5 s. */
+  placementTimeoutMs?: number;
   /** Limits of each sandbox at resource factor 1 (scaled by `StartSandboxInput.resourceFactor`). Default {@link DEFAULT_LIMITS}. */
   limits?: SandboxLimits;
   /** Container and volume names are this prefix and the sandbox id. Default `agent-platform-`. */
@@ -75,6 +91,8 @@ export interface DockerRuntimeOptions {
   capabilities?: readonly string[];
   /** Where the runtime writes its few lines (a disk quota the engine cannot enforce). Default: nowhere. */
   logger?: Logger;
+  /** Containers kept started ahead of time per spec id (`{ [specId]: 4 }`), each handed out once (warm-pool.ts). Default: none. */
+  warmPool?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -92,6 +110,10 @@ export interface DockerRuntimeOptions {
  *   runtime holds open, so when this process dies (SIGKILL included) the container stops and the
  *   engine removes it;
  * - `SESSION_API_KEY` in its environment when the start gives one;
+ * - the owner's image instead of the spec's when the start asks for one of
+ *   {@link DockerRuntimeOptions.ownerImages} or the specs' images (any other is refused with
+ *   VALIDATION_FAILED listing them, before anything is created); `inspect` says which image runs;
+ * - no owner's credential (`takesOwnerCredential` is false: the platform hands it none);
  * - status from the engine: running → RUNNING, paused or exited → PAUSED, created or restarting
  *   → STARTING, gone → MISSING, anything else → ERROR;
  * - pause and resume by `docker pause` / `unpause`; resume also restarts an exited container;
@@ -118,13 +140,23 @@ export interface DockerRuntimeOptions {
  * ```
  */
 export function createDockerRuntime(options: DockerRuntimeOptions): SandboxRuntime {
-  return new DockerRuntime(options);
+  if (!options.engines) return new DockerRuntime(options);
+  const engines = resolveEngines(options.engines).map((engine) => ({
+    ...engine,
+    runtime: new DockerRuntime({ ...options, engines: undefined, docker: engine.docker }),
+  }));
+  const placement = { namePrefix: options.namePrefix ?? 'agent-platform-', placementTimeoutMs: options.placementTimeoutMs ?? DEFAULT_PLACEMENT_TIMEOUT_MS };
+  return new DockerEnginesRuntime(engines, { runtimeName: RUNTIME_NAME, ...placement, ...(options.logger ? { logger: options.logger } : {}) });
 }
 
 class DockerRuntime implements SandboxRuntime {
   readonly name = RUNTIME_NAME;
+  /** It runs on the host's engine: no owner's credential to take. */
+  readonly takesOwnerCredential = false;
   private readonly docker: Dockerode;
   private readonly configs: ResolvedSpec['config'][];
+  /** What `allowedImages()` answers: the specs' images, then the owner images configured. */
+  private readonly allowed: string[];
   private readonly instance = randomBytes(8).toString('hex');
   private readonly prefix: string;
   private readonly publicHost: string;
@@ -136,62 +168,80 @@ class DockerRuntime implements SandboxRuntime {
   private readonly refusedForks = new Map<string, number>();
   private readonly reportedOom = new Map<string, bigint>();
   private readonly diskQuota: DiskQuota;
+  private readonly containment: Containment;
+  private readonly pool: WarmPool;
+  private readonly startLimits: StartLimits;
   private swept: Promise<unknown> | undefined;
-  private cpuCount: Promise<number> | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: DockerRuntimeOptions) {
     this.docker = options.docker ?? new Dockerode();
     this.configs = normalizeSpecs(options.images);
+    this.allowed = allowedImages(this.configs, options.ownerImages ?? []);
     this.prefix = options.namePrefix ?? 'agent-platform-';
     this.publicHost = options.publicHost ?? '127.0.0.1';
     this.diskQuota = new DiskQuota(options.diskBytes, options.logger ?? noopLogger);
+    this.containment = new Containment(this.docker, options);
+    this.startLimits = new StartLimits(this.docker, options.limits);
+    this.pool = new WarmPool(this.docker, this.configs, options, (config, key) => this.poolPlan(config, key));
   }
 
   async listSpecs(): Promise<SandboxSpec[]> {
-    return Promise.all(this.configs.map(async (config) => describeSpec(config, await this.engine(() => this.imageInfo(config.image)))));
+    return Promise.all(this.configs.map(async (config) => describeSpec(config, await this.engine(() => imageInfo(this.docker, config.image)))));
+  }
+
+  /** The specs' images and the configured `ownerImages`. */
+  async allowedImages(): Promise<string[]> {
+    return [...this.allowed];
   }
 
   async start(input: StartSandboxInput): Promise<RuntimeSandbox> {
     if (this.closed) throw new PlatformError('UNAVAILABLE', 'The Docker runtime is closed');
     if (!SANDBOX_ID_PATTERN.test(input.sandboxId)) throw validationError(['sandboxId'], 'letters, digits, _ . - only (at most 200)');
-    const config = this.configs.find((candidate) => candidate.id === input.specId);
-    if (!config) throw notFound(`Sandbox spec ${JSON.stringify(input.specId)}`);
+    const specConfig = this.configs.find((candidate) => candidate.id === input.specId);
+    if (!specConfig) throw notFound(`Sandbox spec ${JSON.stringify(input.specId)}`);
+    const config = withOwnerImage(specConfig, input.image, this.allowed);
     const name = this.nameOf(input.sandboxId);
-    if (await this.engine(() => this.containerInfo(name))) throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(input.sandboxId)} already exists`);
+    // A claim renames a pooled container to the name: a name taken is a CONFLICT there too.
+    const claimed = config.image === specConfig.image && (await this.engine(async () => this.pool.claim(input, name, await this.startLimits.of(input))));
+    if (claimed) {
+      this.created.add(input.sandboxId);
+      return this.inspect(input.sandboxId, claimed);
+    }
+    if (await this.engine(() => containerInfo(this.docker, name)))
+      throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(input.sandboxId)} already exists`);
 
     // Bound sandboxes whose process died without removing them: once per runtime, any may go.
     this.swept ??= sweepUnboundLeftovers(this.docker).catch(() => undefined);
     await this.swept;
-    const image = await this.engine(() => this.ensureImage(config.image));
+    const image = await this.engine(() => ensureImage(this.docker, config.image, this.options.pull !== false));
     const spec = describeSpec(config, image);
     const bound = input.boundToProcess === true;
     const labels = sandboxLabels(input.sandboxId, config.id, config.workingDir, this.instance, bound);
-    const limits = await this.limitsFor(input);
+    const limits = await this.startLimits.of(input);
     const env = { ...spec.initial_env, ...input.env, ...(input.sessionApiKey ? { SESSION_API_KEY: input.sessionApiKey } : {}) };
     this.created.add(input.sandboxId);
     try {
       const volumeOptions = await this.engine(() => this.diskQuota.volumeOptions(this.docker, `${this.prefix}quota-probe-${this.instance}`));
       // A bound sandbox's volume is anonymous: the engine removes it with the container.
       if (!bound) await this.engine(() => this.docker.createVolume({ Name: name, Labels: labels, DriverOpts: volumeOptions }));
+      const contained = await this.containment.prepare(input.sandboxId, config, input.egressAllow);
       const container = await this.engine(() =>
         this.diskQuota.create(
           this.docker,
-          containerOptions({
-            name,
-            config,
-            env,
-            labels,
-            bound,
-            volumeOptions,
-            hardening: {
-              limits,
-              capabilities: this.options.capabilities ?? DEFAULT_CAPABILITIES,
-              tmpBytes: this.options.tmpBytes,
-              network: config.network ?? this.options.network,
-            },
-          }),
+          contain(
+            containerOptions({
+              name,
+              config,
+              env,
+              labels,
+              bound,
+              volumeOptions,
+              hardening: this.hardeningFor(config, limits),
+            }),
+            contained,
+          ),
         ),
       );
       if (bound) await this.engine(() => this.bound.attach(input.sandboxId, container));
@@ -201,21 +251,25 @@ class DockerRuntime implements SandboxRuntime {
     } catch (error) {
       await this.remove(input.sandboxId).catch(() => undefined);
       this.created.delete(input.sandboxId);
-      if (error instanceof PlatformError && error.code === 'CONFLICT') throw error;
+      if (error instanceof PlatformError && (error.code === 'CONFLICT' || error.code === 'VALIDATION_FAILED')) throw error;
       throw new PlatformError('UNAVAILABLE', `The sandbox did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     return this.inspect(input.sandboxId);
   }
 
-  async inspect(sandboxId: string): Promise<RuntimeSandbox> {
-    const info = await this.owned(sandboxId);
+  /** `known`: the container as a claim just described it (no second round trip). */
+  async inspect(sandboxId: string, known?: Dockerode.ContainerInspectInfo): Promise<RuntimeSandbox> {
+    const info = known ?? (await this.owned(sandboxId));
     if (!info) return { id: sandboxId, specId: '', status: 'MISSING', workingDir: '', exposedUrls: [] };
     const specId = info.Config.Labels[SPEC_ID_LABEL] ?? '';
+    await this.containment.adopt(sandboxId, info.Config.Labels);
     return {
       id: sandboxId,
       specId,
       status: statusOf(info.State),
       workingDir: info.Config.Labels[WORKING_DIR_LABEL] ?? info.Config.WorkingDir,
+      image: info.Config.Image,
+      ...(info.HostConfig?.Runtime ? { runtimeClass: info.HostConfig.Runtime } : {}),
       exposedUrls: exposedUrls(
         this.configs.find((config) => config.id === specId),
         info.NetworkSettings?.Ports as Record<string, { HostIp: string; HostPort: string }[] | null>,
@@ -260,10 +314,33 @@ class DockerRuntime implements SandboxRuntime {
   async close(): Promise<void> {
     this.closed = true;
     this.closing ??= (async () => {
+      await this.pool.close();
       await Promise.all([...this.created].map((sandboxId) => this.remove(sandboxId).catch(() => undefined)));
       this.bound.releaseAll();
+      this.containment.closeAll();
     })();
     await this.closing;
+  }
+
+  private hardeningFor(config: ResolvedSpec['config'], limits: SandboxLimits): HardeningOptions {
+    return {
+      limits,
+      capabilities: this.options.capabilities ?? DEFAULT_CAPABILITIES,
+      tmpBytes: this.options.tmpBytes,
+      network: config.network ?? this.options.network,
+    };
+  }
+
+  /** A pooled container of a spec: a cold start's at resource factor 1, bound, without a start's env (warm-pool.ts). */
+  private async poolPlan(config: ResolvedSpec['config'], key: string): Promise<PoolPlan> {
+    const image = await this.engine(() => ensureImage(this.docker, config.image, this.options.pull !== false));
+    const labels = { ...sandboxLabels(key, config.id, config.workingDir, this.instance, true), [POOL_LABEL]: 'true' };
+    const volumeOptions = await this.engine(() => this.diskQuota.volumeOptions(this.docker, `${this.prefix}quota-probe-${this.instance}`));
+    const hardening = this.hardeningFor(config, await this.startLimits.of({}));
+    const plan = { name: this.nameOf(key), config, env: describeSpec(config, image).initial_env, labels, bound: true, volumeOptions, hardening };
+    const options = { ...contain(containerOptions(plan), await this.containment.prepare(key, config, undefined)), ...poolEntrypoint(config.command) };
+    const ready = async (container: Dockerode.Container) => (config.user || image.Config?.User ? this.giveWorkingDir(container, config.workingDir) : undefined);
+    return { options, create: () => this.engine(() => this.diskQuota.create(this.docker, options)), ready };
   }
 
   /** A non-root sandbox user gets the working directory (a fresh volume is root's). */
@@ -299,6 +376,7 @@ class DockerRuntime implements SandboxRuntime {
     }
     const container = this.docker.getContainer(info.Id);
     const workingDir = info.Config.Labels[WORKING_DIR_LABEL] ?? info.Config.WorkingDir;
+    await this.containment.adopt(sandboxId, info.Config.Labels);
     if (input.files?.length) {
       const owner = await this.ownerOf(info).catch((error: unknown) => {
         throw this.asSandboxError(sandboxId, error);
@@ -321,14 +399,14 @@ class DockerRuntime implements SandboxRuntime {
       container,
       execId: randomBytes(8).toString('hex'),
       command: input.command,
-      env: input.env ?? {},
+      env: { ...(await this.engine(() => this.pool.startEnv(info))), ...input.env },
       workingDir,
       timeoutMs: input.timeoutMs ?? this.options.defaultTimeoutMs,
       maxOutputBytes: input.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       signal: input.signal,
       stdin: input.stdin,
       deferKill: (kill) => this.deferredKills.set(sandboxId, [...(this.deferredKills.get(sandboxId) ?? []), kill]),
-      explain: (exitCode) => limitNote(facts, exitCode),
+      explain: (exitCode, stopped) => limitNote(facts, exitCode, stopped),
     });
     await this.engine(() => run.start()).catch((error: unknown) => {
       throw this.asSandboxError(sandboxId, error);
@@ -370,10 +448,12 @@ class DockerRuntime implements SandboxRuntime {
         if (!isNotFound(error) && !isConflict(error)) throw error;
       });
       this.owners.delete(info.Id);
+      this.pool.forget(info.Id);
       this.refusedForks.delete(info.Id);
       this.reportedOom.delete(info.Id);
     }
     this.bound.release(sandboxId);
+    await this.containment.release(sandboxId);
     const volume = await this.engine(() => this.docker.getVolume(name).inspect()).catch(() => null);
     if (volume && ownedBy(volume.Labels, sandboxId)) {
       await this.engine(() => this.docker.getVolume(name).remove()).catch((error: unknown) => {
@@ -386,8 +466,8 @@ class DockerRuntime implements SandboxRuntime {
   /** The container of a sandbox this runtime family made; null when there is none (or it is not ours). */
   private async owned(sandboxId: string): Promise<Dockerode.ContainerInspectInfo | null> {
     if (!SANDBOX_ID_PATTERN.test(sandboxId)) return null;
-    const info = await this.engine(() => this.containerInfo(this.nameOf(sandboxId)));
-    return info && ownedBy(info.Config.Labels, sandboxId) ? info : null;
+    const info = await this.engine(() => containerInfo(this.docker, this.nameOf(sandboxId)));
+    return info && (ownedBy(info.Config.Labels, sandboxId) || claimedAs(info, this.nameOf(sandboxId))) ? info : null;
   }
 
   private async require(sandboxId: string): Promise<Dockerode.ContainerInspectInfo> {
@@ -396,63 +476,9 @@ class DockerRuntime implements SandboxRuntime {
     return info;
   }
 
-  private async containerInfo(name: string): Promise<Dockerode.ContainerInspectInfo | null> {
-    try {
-      return await this.docker.getContainer(name).inspect();
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  }
-
-  private async imageInfo(image: string): Promise<Dockerode.ImageInspectInfo | null> {
-    try {
-      return await this.docker.getImage(image).inspect();
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  }
-
-  private async ensureImage(image: string): Promise<Dockerode.ImageInspectInfo> {
-    const present = await this.imageInfo(image);
-    if (present) return present;
-    if (this.options.pull === false) throw new Error(`image ${image} is not on the engine (pulling is off)`);
-    try {
-      const stream = await this.docker.pull(image);
-      await new Promise<void>((resolve, reject) => this.docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve())));
-    } catch (error) {
-      throw new Error(`image ${image} is not on the engine and could not be pulled: ${dockerMessage(error)}`, { cause: error });
-    }
-    const pulled = await this.imageInfo(image);
-    if (!pulled) throw new Error(`image ${image} could not be pulled`);
-    return pulled;
-  }
-
-  private async limitsFor(input: StartSandboxInput): Promise<SandboxLimits> {
-    if (input.limits) return input.limits;
-    const base = { ...DEFAULT_LIMITS, ...this.options.limits };
-    const factor = input.resourceFactor && input.resourceFactor > 0 ? input.resourceFactor : 1;
-    this.cpuCount ??= this.docker.info().then(
-      (info: { NCPU?: number }) => info.NCPU ?? 1,
-      () => 1,
-    );
-    const cpus = Math.min(base.cpus * factor, await this.cpuCount);
-    return { memoryBytes: base.memoryBytes * factor, cpus, pids: base.pids * factor };
-  }
-
   /** Engine errors that are not answers (the socket is gone, the daemon is down) become UNAVAILABLE. */
-  private async engine<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof PlatformError || dockerStatus(error) !== undefined) throw error;
-      const code = (error as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && /^(ECONNREFUSED|ENOENT|ECONNRESET|EPIPE|ETIMEDOUT|EACCES)$/.test(code)) {
-        throw new PlatformError('UNAVAILABLE', `The Docker engine is unreachable: ${dockerMessage(error)}`, { cause: error });
-      }
-      throw error;
-    }
+  private engine<T>(call: () => Promise<T>): Promise<T> {
+    return engineCall(call);
   }
 
   /** An exec refused because the sandbox went away or stopped running in between. */
@@ -467,19 +493,3 @@ class DockerRuntime implements SandboxRuntime {
     return `${this.prefix}${sandboxId}`;
   }
 }
-
-/** A container's Docker state as a sandbox status: paused or exited → PAUSED, running → RUNNING, created or restarting → STARTING, else ERROR. */
-export function statusOf(state: Dockerode.ContainerInspectInfo['State']): SandboxStatus {
-  if (state.Paused || state.Status === 'paused' || state.Status === 'exited') return 'PAUSED';
-  if (state.Status === 'running') return 'RUNNING';
-  if (state.Status === 'created' || state.Status === 'restarting') return 'STARTING';
-  return 'ERROR';
-}
-
-const ignoreConflict = (error: unknown): void => {
-  if (!isConflict(error)) throw error;
-};
-/** 304: the container was already running. */
-const ignoreNotModified = (error: unknown): void => {
-  if (dockerStatus(error) !== 304) throw error;
-};

@@ -5,6 +5,8 @@
  */
 import type Dockerode from 'dockerode';
 import { validationError, type ExposedUrl, type SandboxSpec } from '@agent-platform/core';
+import { parseAllowlist } from './egress/allowlist.js';
+import { checkRuntimeClassName } from './runtime-class.js';
 
 /** One image offered as a sandbox spec. */
 export interface DockerSandboxSpec {
@@ -35,6 +37,20 @@ export interface DockerSandboxSpec {
    * bridge. `none` cannot be combined with `exposedPorts`.
    */
   network?: string;
+  /**
+   * The OCI runtime the spec's containers run under, one the engine has registered: `runsc`
+   * (gVisor, recommended for untrusted code) or `runc`. A gVisor sandbox has no network of its
+   * own (`none`; reach hosts through `egress`), so such a spec cannot publish ports. Default: the
+   * runtime's `runtimeClass` option, else the engine's default runtime.
+   */
+  runtimeClass?: string;
+  /**
+   * No network of its own, only a proxy the platform serves that lets through the hosts listed
+   * here (added to the runtime's `egress.allow` and the start's `egressAllow`): `github.com`,
+   * `*.example.com`, an IP address, each with an optional `:port`. Cannot be combined with a
+   * `network` other than `none`, nor with `exposedPorts`.
+   */
+  egress?: { allow?: string[] };
 }
 
 export interface ResolvedSpec {
@@ -59,6 +75,13 @@ export function normalizeSpecs(images: readonly (string | DockerSandboxSpec)[]):
     }
     if (config.network === 'none' && config.exposedPorts?.length) {
       throw validationError(['images', index, 'exposedPorts'], 'a spec with network `none` cannot publish ports');
+    }
+    checkRuntimeClassName(config.runtimeClass, ['images', index, 'runtimeClass']);
+    if (config.egress) {
+      parseAllowlist(config.egress.allow ?? [], ['images', index, 'egress', 'allow']);
+      if (config.network !== undefined && config.network !== 'none')
+        throw validationError(['images', index, 'network'], 'a spec with egress has no network of its own');
+      if (config.exposedPorts?.length) throw validationError(['images', index, 'exposedPorts'], 'a spec with egress has no network to publish ports on');
     }
     return { ...config, id: config.id ?? config.image, workingDir };
   });

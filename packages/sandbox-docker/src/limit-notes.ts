@@ -9,6 +9,7 @@
 import type { Duplex, Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { StreamDemuxer } from './demux.js';
+import type { StoppedSandbox } from './docker-exec.js';
 
 /** The first word of every note, so readers (and a run's reason) see who is speaking. */
 export const NOTE_PREFIX = 'sandbox: ';
@@ -34,10 +35,24 @@ export interface LimitFacts {
   reportedOom: Map<string, bigint>;
 }
 
-/** One line per limit the command ran into, or null when it ran into none the engine reports. */
-export async function limitNote(facts: LimitFacts, exitCode: number): Promise<string | null> {
+/**
+ * One line per limit the command ran into, or null when it ran into none the engine reports.
+ * `stopped`: the whole sandbox stopped under the command, as gVisor's does at a limit (its
+ * kernel's processes are not the host's: no `pids.events` to read inside, and no process left
+ * to read it).
+ */
+export async function limitNote(facts: LimitFacts, exitCode: number, stopped?: StoppedSandbox): Promise<string | null> {
   const notes: string[] = [];
   let oom = await oomEvents(facts);
+  if (stopped) {
+    notes.push(
+      stopped.oomKilled || oom > 0
+        ? `killed: out of memory (the sandbox's memory limit is ${sizeOf(facts.memoryBytes)}): the sandbox stopped`
+        : `the sandbox stopped while the command ran (its runtime exited with code ${stopped.exitCode}): ` +
+            `under gVisor that is what running into the process limit (${facts.pids ?? 'unset'} processes) does`,
+    );
+    return notes.map((note) => `${NOTE_PREFIX}${note}\n`).join('');
+  }
   // 137 = killed by SIGKILL, the OOM killer's signal: worth a second look if no event is in yet.
   if (oom === 0 && exitCode === 137) {
     await new Promise((resolve) => setTimeout(resolve, OOM_EVENT_GRACE_MS));

@@ -95,6 +95,8 @@ interface StartingSandbox {
  *
  * - `limits` are ignored: nothing portable enforces memory, CPU or process limits on a process
  *   tree.
+ * - It runs no container images: it has no `allowedImages`, and a start that asks for an
+ *   `image` is refused (VALIDATION_FAILED). It takes no owner's credential either.
  * - Background processes a command leaves behind (`server &`) outlive the command and belong to
  *   the sandbox: pause, resume and delete reach them. Once the command's shell exits, its stream
  *   ends when its output has been read and the pipes are quiet (at most 2 s later), so give
@@ -303,6 +305,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
 
   return {
     name: RUNTIME_NAME,
+    takesOwnerCredential: false,
 
     async listSpecs() {
       return structuredClone(specs);
@@ -316,6 +319,7 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
       }
       const spec = specs.find((candidate) => candidate.id === specId);
       if (!spec) throw notFound(`Sandbox spec ${JSON.stringify(specId)}`);
+      if (input.image !== undefined) throw noImages(input.image);
       if (sandboxes.has(sandboxId) || starting.has(sandboxId)) {
         throw new PlatformError('CONFLICT', `Sandbox ${JSON.stringify(sandboxId)} already exists`);
       }
@@ -420,6 +424,16 @@ export function createProcessRuntime(options: ProcessRuntimeOptions = {}): Sandb
       return closing;
     },
   };
+}
+
+/** The refusal of a start that asks for a container image: a sandbox here is a directory, not a container. */
+function noImages(image: string): PlatformError {
+  const shown = typeof image === 'string' ? JSON.stringify(image.slice(0, 64)) : 'an image';
+  return validationError(
+    ['image'],
+    `The process runtime runs no container images: it cannot start a sandbox from ${shown}; the allowed images are: none`,
+    'enum',
+  );
 }
 
 function view(sandbox: SandboxState): RuntimeSandbox {

@@ -200,4 +200,49 @@ describe.skipIf(!available)('migrate on PostgreSQL', () => {
       await storage.close();
     }
   });
+
+  it('fills the times of runs stored before they had columns, so the overview times them', async () => {
+    const { url } = await freshDatabase();
+    const backend = postgresBackend({ connectionString: url });
+    const orgId = 'org-times';
+    const timed = makeRunRecord({
+      org_id: orgId,
+      status: 'COMPLETED',
+      created_at: '2025-03-01T10:00:00.000Z',
+      started_at: '2025-03-01T10:01:00.000Z',
+      completed_at: '2025-03-01T10:03:00.000Z',
+    });
+    const unstarted = makeRunRecord({ org_id: orgId, status: 'FAILED', created_at: '2025-03-01T10:00:00.000Z', completed_at: '2025-03-01T10:00:30.000Z' });
+    const queued = makeRunRecord({ org_id: orgId, status: 'PENDING', created_at: '2025-03-01T10:00:00.000Z' });
+    // Not an instant (no record is written so; a hand-edited row might be): left untimed, not failing the migration.
+    const garbled = makeRunRecord({ org_id: orgId, status: 'FAILED', created_at: '2025-03-01T10:00:00.000Z', completed_at: 'yesterday' });
+    try {
+      await applyMigrations(backend, MIGRATIONS.slice(0, 12));
+      for (const run of [timed, unstarted, queued, garbled]) {
+        await backend.sql.query(
+          'INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+          [run.id, run.org_id, run.automation_id, run.status, run.created_at, JSON.stringify(run)],
+        );
+      }
+    } finally {
+      await backend.close();
+    }
+    const storage = await createPostgresStorage({ connectionString: url });
+    try {
+      const rows = await query(url, 'SELECT id, started_at, completed_at FROM agent_platform.runs ORDER BY id');
+      const times = Object.fromEntries(
+        rows.map((row) => [row.id, [row.started_at, row.completed_at].map((at) => (at instanceof Date ? at.toISOString() : at))]),
+      );
+      expect(times).toEqual({
+        [timed.id]: ['2025-03-01T10:01:00.000Z', '2025-03-01T10:03:00.000Z'],
+        [unstarted.id]: [null, '2025-03-01T10:00:30.000Z'],
+        [queued.id]: [null, null],
+        [garbled.id]: [null, null],
+      });
+      const overview = await storage.runs.overview(orgId, { from: '2025-03-01T00:00:00.000Z', to: '2025-03-02T00:00:00.000Z', bucket: 'day' });
+      expect(overview).toMatchObject({ totals: { COMPLETED: 1, FAILED: 2, PENDING: 1 }, p50DurationMs: 30_000, p95DurationMs: 120_000 });
+    } finally {
+      await storage.close();
+    }
+  });
 });

@@ -27,6 +27,7 @@ import {
 import { migrate } from './index.js';
 import { createRepositories, PRUNE_EXPIRED_CLAIMS } from './repositories/index.js';
 import { LIST_RUN_REPORTS_DUE } from './repositories/run-reports.js';
+import { RUNS_OVERVIEW } from './repositories/runs-overview.js';
 import { createRunQueue, RUN_QUEUE_STATEMENTS } from './run-queue.js';
 import type { Sql, SqlResult } from './sql/sql.js';
 import { createThrowawayDatabase, postgresAvailable, type ThrowawayDatabase } from '../test-support/postgres-server.js';
@@ -49,6 +50,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   Filter?: string;
   Plans?: PlanNode[];
 }
@@ -118,6 +120,22 @@ describe.skipIf(!available)('query plans', () => {
     await repos.runs.get(runRecord.org_id, runRecord.id);
     await repos.runs.listByAutomation(runRecord.org_id, runRecord.automation_id, { limit: 10, offset: 0 });
     await repos.runs.listByStatus('PENDING', 10);
+    // The org-wide runs list, with each filter the API passes and the cursor of a next page.
+    const before = { createdAt: fixtureTime(5), id: 'run-z' };
+    for (const filter of [
+      {},
+      { statuses: ['FAILED' as const] },
+      { statuses: ['PENDING' as const, 'RUNNING' as const] },
+      { automationId: runRecord.automation_id },
+      { since: fixtureTime(1) },
+      { before },
+      { statuses: ['FAILED' as const], automationId: runRecord.automation_id, since: fixtureTime(1), before },
+    ]) {
+      await repos.runs.listByOrg(runRecord.org_id, { limit: 51, ...filter });
+    }
+    // The overview's aggregate, by hour and by day.
+    await repos.runs.overview(runRecord.org_id, { from: fixtureTime(0), to: fixtureTime(86_400), bucket: 'hour' });
+    await repos.runs.overview(runRecord.org_id, { from: fixtureTime(0), to: fixtureTime(86_400), bucket: 'day' });
     await repos.runs.transition(runRecord.org_id, runRecord.id, { from: ['PENDING'] }, { error_detail: 'noted' });
     await repos.runs.transition(runRecord.org_id, runRecord.id, { from: ['PENDING'], leaseOwner: null }, { error_detail: null });
     await repos.runs.transition(runRecord.org_id, runRecord.id, { from: ['RUNNING'], leaseOwner: 'wkr-a' }, { status: 'COMPLETED' });
@@ -226,6 +244,23 @@ describe.skipIf(!available)('query plans', () => {
         if (node['Node Type'] === 'Sort' && !/DISTINCT/.test(text)) problems.push(`sort: ${text.trim()}`);
         // The port's "must not scan" lookups read exactly the rows they return: nothing filtered out.
         if (STRICT.some((pattern) => pattern.test(text)) && node.Filter) problems.push(`filter ${node.Filter}: ${text.trim()}`);
+      }
+      // The overview: the period's runs three times (counts per bucket, durations, failures per
+      // automation), each a range of an index bounded by the org and both ends of the period (on
+      // a table of some size, the covering runs_by_org, read index-only; on this small one the
+      // planner may take another); the queue from an index of the org's PENDING runs (by status,
+      // or the partial one of live runs: either way never its finished runs).
+      if (text === RUNS_OVERVIEW) {
+        const runs = nodes.filter((node) => node['Relation Name'] === 'runs');
+        const bounded = (node: PlanNode) => /org_id = .*created_at >= .*created_at < /.test(node['Index Cond'] ?? '');
+        const period = runs.filter(bounded);
+        if (period.length !== 3 || period.some((node) => !/^Index (Only )?Scan$/.test(node['Node Type']))) {
+          problems.push(`the overview's period not read from an index range: ${JSON.stringify(runs)}`);
+        }
+        const queue = runs.filter((node) => !bounded(node));
+        if (queue.length !== 1 || queue.some((node) => !['runs_by_org_status', 'runs_live_by_key'].includes(node['Index Name'] ?? ''))) {
+          problems.push(`the overview's queue not read from runs_by_org_status: ${JSON.stringify(queue)}`);
+        }
       }
       // The owed reports: read from their partial index alone, none filtered out (the reports
       // paid are not in it), each one's run looked up by its key, whose status check alone may

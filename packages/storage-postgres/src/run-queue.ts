@@ -22,7 +22,7 @@
  */
 import { claimPatch, leasedRunOps, leaseLapsed, recoveryPatch } from '@agent-platform/core/adapter-kit';
 import type { ClaimRequest, RunPatch, RunQueue, RunRecord, RunRef, RunsRepository } from '@agent-platform/core';
-import { runPatchOf } from './repositories/runs.js';
+import { runPatchOf, runTimesFrom } from './repositories/runs.js';
 import { recordsOf, type DataRow } from './repositories/rows.js';
 import { fromJsonb, fromText, toJsonb, toText } from './sql/json.js';
 import type { Backend, Sql } from './sql/sql.js';
@@ -59,7 +59,7 @@ function candidates(after: boolean): string {
 }
 
 /** Writes a patch per run, `[{ id, patch }]` in $1, on the runs still in status $2. */
-const APPLY_PATCHES = `UPDATE agent_platform.runs AS r SET status = coalesce(p.patch->>'status', r.status), data = r.data || p.patch
+const APPLY_PATCHES = `UPDATE agent_platform.runs AS r SET status = coalesce(p.patch->>'status', r.status), ${runTimesFrom('p.patch', 'r.')}, data = r.data || p.patch
    FROM jsonb_to_recordset($1::jsonb) AS p(id text, patch jsonb)
    WHERE r.id = p.id AND r.status = $2
    RETURNING r.data::text AS data`;

@@ -26,7 +26,9 @@ export async function startServer(dir: string, env: Record<string, string>): Pro
   });
   const output: string[] = [];
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 30_000);
+    // A hang, not a speed check: a PGlite server's first start (initdb in WASM, every migration)
+    // took over 30 s on a 2-core machine running the rest of the suite beside it.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 90_000);
     let started = false;
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());

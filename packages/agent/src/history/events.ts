@@ -3,7 +3,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentEventData, AgentEventDraft, MetricsSnapshot } from '@agent-platform/core';
+import type { AgentEventData, AgentEventDraft, MetricsSnapshot, SecurityRating } from '@agent-platform/core';
 
 export const newEventId = (): string => `evt_${randomUUID().replace(/-/g, '')}`;
 
@@ -16,6 +16,21 @@ export interface HistoryEvent {
 const oneLine = (text: string, max = 300): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/**
+ * A tool's output as the event's message: its lines kept (a terminal's columns and line breaks
+ * are what a reader needs), cut at `maxLines` lines or `maxChars` characters with a note saying
+ * how much more there was; the whole output stays in the event's `observation`.
+ */
+export const outputExcerpt = (text: string, maxLines = 40, maxChars = 4_000): string => {
+  const lines = text.replace(/\r\n?/g, '\n').replace(/\s+$/, '').split('\n');
+  let kept = lines.slice(0, maxLines).join('\n');
+  if (kept.length > maxChars) kept = kept.slice(0, maxChars - 1);
+  const shownLines = kept.split('\n').length;
+  if (kept.length === lines.join('\n').length) return kept;
+  const more = lines.length - shownLines;
+  return `${kept}…${more > 0 ? `\n(${more} more ${more === 1 ? 'line' : 'lines'})` : ''}`;
 };
 
 export function messageEvent(source: 'user' | 'agent', text: string): HistoryEvent {
@@ -38,12 +53,17 @@ export function actionEvent(input: {
   thought: string;
   reasoning: string | null;
   actionKind: string;
+  /** The tool's arguments (without the model's `security_risk`). */
   args: Record<string, unknown>;
+  /** The arguments as the model sent them, `security_risk` included (the call replayed to it); default `args`. */
+  callArguments?: unknown;
   toolName: string;
   toolCallId: string;
   responseId: string;
   summary: string;
   metrics: MetricsSnapshot | null;
+  /** The security analyzer's rating; `null`: none rated it (UNKNOWN). */
+  rating?: SecurityRating | null;
 }): HistoryEvent {
   const data: AgentEventData<'ActionEvent'> = {
     thought: input.thought ? [{ type: 'text', text: input.thought }] : [],
@@ -51,9 +71,14 @@ export function actionEvent(input: {
     action: { kind: input.actionKind, ...input.args },
     tool_name: input.toolName,
     tool_call_id: input.toolCallId,
-    tool_call: { id: input.toolCallId, type: 'function', function: { name: input.toolName, arguments: JSON.stringify(input.args) } },
+    tool_call: {
+      id: input.toolCallId,
+      type: 'function',
+      function: { name: input.toolName, arguments: JSON.stringify(input.callArguments === undefined ? input.args : input.callArguments) },
+    },
     llm_response_id: input.responseId,
-    security_risk: 'UNKNOWN',
+    security_risk: input.rating?.risk ?? 'UNKNOWN',
+    ...(input.rating ? { security_risk_reason: input.rating.reason } : {}),
     summary: input.summary,
     metrics: input.metrics,
   };
@@ -74,7 +99,7 @@ export function observationEvent(input: {
     event: {
       kind: 'ObservationEvent',
       source: 'environment',
-      message: oneLine(input.text),
+      message: outputExcerpt(input.text),
       data: {
         tool_name: input.toolName,
         tool_call_id: input.toolCallId,

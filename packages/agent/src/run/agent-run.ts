@@ -10,6 +10,7 @@ import type { HistoryEvent } from '../history/events.js';
 import type { MetricsTracker } from '../model/metrics.js';
 import type { ResolvedModel } from '../model/model.js';
 import type { EventSink } from '../sink/event-sink.js';
+import type { RunSecurity } from '../security/run-security.js';
 import type { RunTelemetry } from '../telemetry/run-telemetry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Toolbox } from '../tools/toolbox.js';
@@ -27,6 +28,8 @@ export interface AgentRun {
   readonly stop: RunStop;
   readonly sink: EventSink;
   readonly tools: Toolbox;
+  /** The owner's security analyzer and the host's confirmation threshold. */
+  readonly security: RunSecurity;
   readonly toolContext: ToolContext;
   readonly systemPrompt: string;
   /** What the model is shown, oldest first: the stored conversation, then this run's events. */

@@ -1,16 +1,17 @@
 /**
  * The environment of the commands the built-in agent runs in the sandbox: custom secrets, the
- * git identity and the provider tokens (so `git push` and `gh` work), the run's ids. Never the
- * LLM key: the model is called from the platform process.
+ * git identity and the git providers' tokens (so `git push` and `gh` work), the run's ids. Never the
+ * LLM key (the model is called from the platform process), nor a chat's token (Slack's).
  * @module
  */
-import type { AgentRunInput } from '@agent-platform/core';
+import { CHAT_PROVIDER_TYPES, type AgentRunInput, type ProviderType } from '@agent-platform/core';
 
 export function commandEnvironment(input: AgentRunInput): Record<string, string> {
   const { settings } = input;
   const env: Record<string, string> = { ...settings.customSecrets };
-  for (const [provider, entry] of Object.entries(settings.providerTokens)) {
-    if (!entry) continue;
+  for (const [provider, entry] of Object.entries(settings.providerTokens) as [ProviderType, { token: string; host: string | null } | undefined][]) {
+    // A chat's token (Slack's) stays out of the sandbox: the agent replies through its host tool.
+    if (!entry || CHAT_PROVIDER_TYPES.includes(provider)) continue;
     env[`${provider.toUpperCase()}_TOKEN`] = entry.token;
     if (entry.host) env[`${provider.toUpperCase()}_HOST`] = entry.host;
   }

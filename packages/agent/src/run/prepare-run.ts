@@ -14,12 +14,15 @@ import { ModelConfigError, resolveModel, type ResolvedModel } from '../model/mod
 import type { EventSink } from '../sink/event-sink.js';
 import type { RunTelemetry } from '../telemetry/run-telemetry.js';
 import { fileEditorTool } from '../tools/file-editor.js';
-import { githubTools } from '../tools/github.js';
+import { hostPort, hostTools } from '../tools/host-tools.js';
 import { mcpAgentTool } from '../tools/mcp-tools.js';
 import { platformTools } from '../tools/platform.js';
+import { readOnlySandboxTools } from '../tools/read-only.js';
 import { terminalTool } from '../tools/terminal.js';
 import { finishTool, thinkTool } from '../tools/think-finish.js';
-import { toolbox } from '../tools/toolbox.js';
+import { toolbox, withRiskArguments } from '../tools/toolbox.js';
+import { runSecurity, withRiskAssessment } from '../security/run-security.js';
+import { webSearchTool } from '../tools/web-search.js';
 import type { AgentRun } from './agent-run.js';
 import { commandEnvironment } from './command-env.js';
 import type { LlmAgentRunnerOptions } from './options.js';
@@ -31,6 +34,7 @@ export type PreparedRun = { run: AgentRun; release(): Promise<void> } | { outcom
 
 export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOptions, telemetry: RunTelemetry, sink: EventSink): Promise<PreparedRun> {
   const { settings } = input;
+  const readOnly = options.toolset === 'read-only';
   if (!settings.llmModel) return { outcome: { status: 'FAILED', reason: "the built-in agent needs an llm_model in the owner's settings" } };
   let model: ResolvedModel;
   try {
@@ -56,7 +60,8 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
   };
   try {
     const workingDir = (await input.runtime.inspect(input.sandboxId)).workingDir;
-    mcp = await connectMcpServers(settings.mcpConfig, {
+    // The read-only agent connects no MCP server: nothing tells which of their tools only read.
+    mcp = await connectMcpServers(readOnly ? null : settings.mcpConfig, {
       runtime: input.runtime,
       sandboxId: input.sandboxId,
       signal: stop.signal,
@@ -64,14 +69,22 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
       ...(options.mcp?.callTimeoutMs ? { callTimeoutMs: options.mcp.callTimeoutMs } : {}),
     });
     for (const failure of mcp.failures) await sink.note({ type: 'mcp_server_unavailable', server: failure.server, error: failure.error });
+    // The owner's security analyzer; a name nobody registered rates nothing (every action waits in confirmation mode).
+    const { security, unknown: unknownAnalyzer } = runSecurity(settings, options);
+    if (unknownAnalyzer) await sink.note({ type: 'security_analyzer_unknown', analyzer: unknownAnalyzer.slice(0, 100) });
+    const mcpServers = settings.mcpConfig ? Object.values(settings.mcpConfig).flat().length : 0;
+    if (readOnly && mcpServers > 0) await sink.note({ type: 'mcp_servers_skipped', servers: mcpServers, reason: 'the read-only agent uses no MCP servers' });
 
+    // The run's host tools (`githubTools` is what embedders passed before there were other hosts).
+    const given = input.hostTools ?? input.githubTools ?? null;
+    const toolsOnHost = given && !readOnly ? hostTools(given) : [];
     const tools = toolbox([
-      terminalTool(options.terminal),
-      fileEditorTool(),
+      ...(readOnly ? readOnlySandboxTools() : [terminalTool(options.terminal), fileEditorTool()]),
       thinkTool(),
       finishTool(),
-      ...(input.platformTools ? platformTools() : []),
-      ...(input.githubTools ? githubTools(input.githubTools) : []),
+      ...(input.platformTools ? platformTools().filter((tool) => !readOnly || tool.readOnly) : []),
+      ...toolsOnHost,
+      ...(settings.searchApiKey ? [webSearchTool(settings.searchApiKey, { ...options.webSearch, ...(options.fetch ? { fetch: options.fetch } : {}) })] : []),
       ...mcp.tools.map(mcpAgentTool),
     ]);
     const history: HistoryEvent[] = input.history?.length ? fromStoredEvents(input.history) : [];
@@ -89,7 +102,8 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
       secrets,
       stop,
       sink,
-      tools,
+      tools: security.asksModel ? withRiskArguments(tools) : tools,
+      security,
       toolContext: {
         runtime: input.runtime,
         sandboxId: input.sandboxId,
@@ -97,9 +111,9 @@ export async function prepareRun(input: AgentRunInput, options: LlmAgentRunnerOp
         env: commandEnvironment(input),
         signal: stop.signal,
         ...(input.platformTools ? { platform: input.platformTools } : {}),
-        ...(input.githubTools ? { github: input.githubTools } : {}),
+        ...(given ? { host: hostPort(given) } : {}),
       },
-      systemPrompt: systemPrompt(workingDir, tools.names),
+      systemPrompt: withRiskAssessment(systemPrompt(workingDir, tools.names, settings.language), security),
       history,
       maxIterations: settings.maxIterations ?? options.defaultMaxIterations ?? 100,
       maxRetries: options.maxRetries ?? 4,

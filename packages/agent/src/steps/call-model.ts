@@ -2,7 +2,9 @@
  * One model call of a step: the history condensed if it needs it, the model called with it and
  * the tools (in its `chat` span), the usage counted and reported. An answer without a tool call
  * ends the run (it is recorded as the agent's message and is its final word), and so does a
- * spent budget; otherwise the step goes on with the tool calls.
+ * spent budget — the task's (`max_budget_per_task`), or one of the org's, the owner's or the
+ * automation's (asked before the call, so a spent cap costs nothing more); otherwise the step goes
+ * on with the tool calls.
  * @module
  */
 import type { AgentOutcome, MetricsSnapshot } from '@agent-platform/core';
@@ -25,7 +27,13 @@ export type ModelTurn = ({ type: 'calls' } & ModelReply) | { type: 'end'; outcom
 const end = (outcome: AgentOutcome): ModelTurn => ({ type: 'end', outcome });
 
 export async function callModelStep(run: AgentRun): Promise<ModelTurn> {
-  if ((await condenseIfNeeded(run)) === 'stopped') return end(stopped(run));
+  const refused = await spendRefused(run);
+  if (refused) return end(refused);
+  const condensing = await condenseIfNeeded(run);
+  if (condensing === 'stopped') return end(stopped(run));
+  // The summary was a model call of its own: it may have spent what was left.
+  const refusedAfterSummary = condensing === 'condensed' ? await spendRefused(run) : null;
+  if (refusedAfterSummary) return end(refusedAfterSummary);
   const { model, metrics } = run;
   let step: ModelStep;
   try {
@@ -56,6 +64,13 @@ export async function callModelStep(run: AgentRun): Promise<ModelTurn> {
   }
   if (metrics.overBudget()) return end({ status: 'FAILED', reason: budgetReason(snapshot), metrics: snapshot });
   return { type: 'calls', step, snapshot };
+}
+
+/** The outcome of a run a spent budget of its org, owner or automation stops, or `null` to go on. */
+async function spendRefused(run: AgentRun): Promise<AgentOutcome | null> {
+  const snapshot = run.metrics.snapshot();
+  const refusal = await run.input.spendCheck?.(snapshot);
+  return refusal ? { status: 'FAILED', reason: refusal, metrics: snapshot } : null;
 }
 
 function budgetReason(snapshot: MetricsSnapshot): string {

@@ -10,8 +10,11 @@ import { visibleEvents } from '../history/history.js';
 import { describeModelError } from '../model/provider-errors.js';
 import { remember, type AgentRun } from '../run/agent-run.js';
 
-/** Condenses the history if it needs it; `stopped` when the run's signal stopped it meanwhile. */
-export async function condenseIfNeeded(run: AgentRun): Promise<'stopped' | 'done'> {
+/**
+ * Condenses the history if it needs it: `condensed` when it called the model to, `stopped` when
+ * the run's signal stopped it meanwhile, `done` otherwise.
+ */
+export async function condenseIfNeeded(run: AgentRun): Promise<'stopped' | 'done' | 'condensed'> {
   const { history, metrics } = run;
   if (!run.settings.enableDefaultCondenser || !shouldCondense(history, metrics.lastPromptTokens, metrics.contextWindow, run.condenser)) return 'done';
   const forgottenIds = eventsToForget(history);
@@ -30,5 +33,5 @@ export async function condenseIfNeeded(run: AgentRun): Promise<'stopped' | 'done
   }
   await remember(run, condensationEvent(forgottenIds, condensed.summary, 1));
   await run.sink.metrics(metrics.snapshot());
-  return 'done';
+  return 'condensed';
 }

@@ -1,12 +1,16 @@
 /**
- * One tool call's whole life: its action recorded, its arguments checked, the user asked first
- * (confirmation mode, for tools that change something), the tool run, and its one answer
- * recorded for the model: the observation (secrets scrubbed), or an error, or the rejection.
+ * One tool call's whole life: its rating by the owner's security analyzer, its action recorded,
+ * its arguments checked, the user asked first (confirmation mode, for tools that change
+ * something and, with an analyzer, are rated at or above the threshold), the tool run, and its
+ * one answer recorded for the model: the observation (secrets scrubbed), or an error, or the rejection.
  * @module
  */
+import type { SecurityContext, SecurityRating } from '@agent-platform/core';
 import { redact } from '@agent-platform/core/adapter-kit';
 import { actionEvent, agentErrorEvent, observationEvent, rejectionEvent, type HistoryEvent } from '../history/events.js';
 import { remember, type AgentRun } from '../run/agent-run.js';
+import { takeModelRisk } from '../security/model-risk.js';
+import { rateCall, securityContext, waitsForUser } from '../security/run-security.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { ModelReply } from './call-model.js';
 
@@ -38,19 +42,29 @@ export async function runToolCall(run: AgentRun, reply: ModelReply, index: numbe
   const call = step.calls[index];
   if (call === undefined) throw new Error(`the model's reply has no tool call ${index}`);
   const tool = run.tools.get(call.toolName);
-  // The arguments as the model wrote them: the action records them as they are, `prepare` checks them.
-  const args = (call.input ?? {}) as Record<string, unknown>;
+  // The arguments as the model wrote them: the action records them as they are (its own rating
+  // of the call taken off, when it was asked for one), `prepare` checks them.
+  const sent = call.input ?? {};
+  const { args: input, modelRisk } = run.tools.asksRisk(call.toolName) ? takeModelRisk(sent) : { args: sent, modelRisk: null };
+  const args = input as Record<string, unknown>;
   const prepared = tool?.prepare(args);
+  // Rated before it is recorded: the action event carries its rating. A call that cannot run is not rated.
+  const rating =
+    tool && prepared?.ok
+      ? await rateCall(run, { toolName: tool.name, actionKind: tool.actionKind, args, readOnly: tool.readOnly, modelRisk }, () => securityContextOf(run))
+      : null;
   const action = actionEvent({
     thought: index === 0 ? step.text : '',
     reasoning: index === 0 && step.reasoning ? step.reasoning : null,
     actionKind: tool?.actionKind ?? 'UnknownAction',
     args,
+    callArguments: sent,
     toolName: call.toolName,
     toolCallId: call.toolCallId,
     responseId: step.responseId,
     summary: prepared?.summary ?? `unknown tool ${call.toolName}`,
     metrics: index === step.calls.length - 1 ? snapshot : null,
+    rating,
   });
   await remember(run, action);
 
@@ -60,7 +74,7 @@ export async function runToolCall(run: AgentRun, reply: ModelReply, index: numbe
   };
   if (!tool || !prepared) return answerError(`There is no tool named "${call.toolName}". Tools: ${run.tools.names.join(', ')}.`, 'unknown_tool');
   if (!prepared.ok) return answerError(prepared.error, 'invalid_arguments');
-  if (!(await confirmed(run, tool, action, call.toolCallId))) return REJECTED;
+  if (!(await confirmed(run, tool, action, call.toolCallId, rating))) return REJECTED;
 
   let result: ToolResult;
   try {
@@ -88,12 +102,32 @@ export async function runToolCall(run: AgentRun, reply: ModelReply, index: numbe
   return result.isError ? ANSWERED_WITH_ERROR : ANSWERED;
 }
 
-/** In confirmation mode, the user's decision on a tool that changes something; a rejection is recorded as the call's answer. */
-async function confirmed(run: AgentRun, tool: AnyTool, action: HistoryEvent, toolCallId: string): Promise<boolean> {
+/**
+ * In confirmation mode, the user's decision on a tool that changes something — every such call
+ * without a security analyzer, else those rated at or above the threshold (and unrated ones); a
+ * rejection is recorded as the call's answer.
+ */
+async function confirmed(run: AgentRun, tool: AnyTool, action: HistoryEvent, toolCallId: string, rating: SecurityRating | null): Promise<boolean> {
   const { confirm } = run.input;
-  if (!run.settings.confirmationMode || !confirm || tool.readOnly) return true;
-  const decision = await confirm({ actionEventId: action.id, toolName: tool.name, summary: action.event.message });
+  if (!run.settings.confirmationMode || !confirm || tool.readOnly || !waitsForUser(run.security, rating)) return true;
+  const decision = await confirm({
+    actionEventId: action.id,
+    toolName: tool.name,
+    summary: action.event.message,
+    ...(rating ? { securityRisk: rating.risk, securityReason: rating.reason } : {}),
+  });
   if (decision.accept) return true;
   await remember(run, rejectionEvent(tool.name, toolCallId, action.id, decision.reason));
   return false;
+}
+
+/** What the run tells its security analyzer of itself, made at the first rating and kept for the run. */
+const contexts = new WeakMap<AgentRun, SecurityContext>();
+function securityContextOf(run: AgentRun): SecurityContext {
+  let context = contexts.get(run);
+  if (!context) {
+    context = securityContext(run.settings, run.toolContext);
+    contexts.set(run, context);
+  }
+  return context;
 }

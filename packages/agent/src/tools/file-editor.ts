@@ -60,7 +60,8 @@ function snippet(content: string, aroundLine: number, span: number): string {
   return numbered(lines.slice(start, end), start + 1);
 }
 
-async function view(args: EditorArgs, context: ToolContext): Promise<ToolResult> {
+/** `view`: a file with line numbers (or part of it), or a directory two levels deep; also the read-only agent's `view` tool. */
+export async function view(args: Pick<EditorArgs, 'path' | 'view_range'>, context: ToolContext): Promise<ToolResult> {
   const file = await readFile(context, args.path);
   if (!file.ok && file.directory) {
     const { stdout, result } = await collectExec(context, `find ${shellQuote(args.path)} -maxdepth 2 -not -path '*/.*' | sort | head -n 500`, {

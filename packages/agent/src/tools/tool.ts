@@ -5,7 +5,7 @@
  * (a JSON Schema someone else checks); the loop holds them as {@link AnyTool}.
  * @module
  */
-import type { AgentGitHubTools, AgentPlatformTools, SandboxRuntime } from '@agent-platform/core';
+import type { AgentHostTools, AgentPlatformTools, SandboxRuntime } from '@agent-platform/core';
 import type { JSONSchema7 } from '@ai-sdk/provider';
 
 export interface ToolContext {
@@ -18,7 +18,7 @@ export interface ToolContext {
   signal: AbortSignal;
   platform?: AgentPlatformTools;
   /** GitHub in the run's repositories with the owner's token (automation runs that have one). */
-  github?: AgentGitHubTools;
+  host?: AgentHostTools;
 }
 
 export interface ToolResult {

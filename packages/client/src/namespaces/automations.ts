@@ -1,8 +1,15 @@
 import { AgentPlatformWaitError } from '../transport/errors.js';
-import { offsetIterator, type IterateOptions } from '../iteration/paging.js';
+import { cursorIterator, offsetIterator, type IterateOptions } from '../iteration/paging.js';
 import { pollUntil, type WaitOptions } from '../iteration/polling.js';
 import type { CallOptions, Transport } from '../transport/transport.js';
-import type { AutomationCreateInput, AutomationDispatchInput, AutomationUpdateInput, AutomationValidateInput, PageQueryInput } from '../transport/types.js';
+import type {
+  AutomationCreateInput,
+  AutomationDispatchInput,
+  AutomationUpdateInput,
+  AutomationValidateInput,
+  OrgRunsQueryInput,
+  PageQueryInput,
+} from '../transport/types.js';
 import { FINAL_RUN_STATUSES } from '@agent-platform/core/schemas';
 
 /** Event automations of the caller's org and their runs (`/api/automation/v1`). */
@@ -10,6 +17,7 @@ export function automationsNamespace(transport: Transport) {
   const list = (query: PageQueryInput = {}, options?: CallOptions) => transport.call('GET /api/automation/v1', { query }, options);
   const runs = (id: string, query: PageQueryInput = {}, options?: CallOptions) =>
     transport.call('GET /api/automation/v1/{id}/runs', { params: { id }, query }, options);
+  const allRuns = (query: OrgRunsQueryInput = {}, options?: CallOptions) => transport.call('GET /api/automation/v1/runs', { query }, options);
   const getRun = (runId: string, options?: CallOptions) => transport.call('GET /api/automation/v1/runs/{run_id}', { params: { run_id: runId } }, options);
   return {
     /** Creates an automation; its filter is compiled now, and a bad one is a 422. */
@@ -36,6 +44,15 @@ export function automationsNamespace(transport: Transport) {
     runs,
     /** Every run of the automation, page by page. */
     iterateRuns: (id: string, options?: IterateOptions) => offsetIterator((page, call) => runs(id, page, call), 'runs', options),
+    /**
+     * A page of the org's runs across its automations, newest first, narrowed by `status` (one or
+     * several, comma-separated: `'FAILED'`, `'PENDING,RUNNING'`), `automation_id` and `since` (ISO);
+     * `next_page_id` continues it (`page_id`).
+     */
+    allRuns,
+    /** Every run of the org matching the filters, page by page, newest first. */
+    iterateAllRuns: (query: Omit<OrgRunsQueryInput, 'limit' | 'page_id'> = {}, options?: IterateOptions) =>
+      cursorIterator((page, call) => allRuns({ ...query, ...page }, call), options),
     /** One run by id, whichever automation it belongs to. */
     getRun,
     /** Cancels a run that has not finished (a 409 `AgentPlatformError` when it has). */

@@ -1,6 +1,6 @@
 import { signatureHeaders } from '../signing/signing.js';
 import type { CallOptions, Transport } from '../transport/transport.js';
-import type { SignatureScheme } from '../transport/types.js';
+import type { IngestResult, SignatureScheme } from '../transport/types.js';
 
 const encoder = new TextEncoder();
 
@@ -53,7 +53,7 @@ export function eventsNamespace(transport: Transport) {
      * Answers the inbound result (`delivery_id`, `matched`, `runs_created`); a wrong secret is a
      * 401 `AgentPlatformError`, an unknown source a 404.
      */
-    send: async (input: SendEventInput, options?: CallOptions) => {
+    send: async (input: SendEventInput, options?: CallOptions): Promise<IngestResult> => {
       const body = bytesOf(input);
       const scheme = input.scheme ?? 'hmac-sha256';
       const id = input.delivery_id ?? `msg_${globalThis.crypto.randomUUID()}`;
@@ -67,6 +67,7 @@ export function eventsNamespace(transport: Transport) {
       });
       const delivery =
         input.delivery_id && input.delivery_id_header && scheme !== 'standard-webhooks' ? { [input.delivery_id_header.toLowerCase()]: input.delivery_id } : {};
+      // The route also answers Slack's own url_verification (`{challenge}`), which Slack sends, not this SDK.
       return transport.call(
         'POST /api/automation/v1/events/{org_id}/{source}',
         {
@@ -76,7 +77,7 @@ export function eventsNamespace(transport: Transport) {
           headers: { 'content-type': 'application/json', ...delivery, ...input.headers, ...signed },
         },
         options,
-      );
+      ) as Promise<IngestResult>;
     },
     /** Signs like GitHub (`X-Hub-Signature-256`) and posts to `/api/automation/v1/events/github`. */
     sendGitHub: async (input: SendGitHubInput, options?: CallOptions) => {

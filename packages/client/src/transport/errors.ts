@@ -27,6 +27,7 @@ export const ERROR_CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'VALIDATION_FAILED',
+  429: 'BUDGET_EXCEEDED',
   500: 'INTERNAL',
   503: 'UNAVAILABLE',
 };

@@ -25,6 +25,11 @@ export type {
   AutomationValidateInput,
   AutomationValidation,
   AutomationValidationResult,
+  BudgetInput,
+  BudgetList,
+  BudgetPeriod,
+  BudgetScope,
+  BudgetView,
   ConversationEvent,
   CreatedApiKey,
   CreatedWebhook,
@@ -42,8 +47,13 @@ export type {
   DeliverySummary,
   ErrorCode,
   IngestResult,
+  MemberList,
+  MemberRoleInput,
+  MembershipRecord,
   MessageResponse,
   MetricsSnapshot,
+  OrgRunPage,
+  OrgRunsQueryInput,
   PageQueryInput,
   ProviderTokensInput,
   ProviderType,
@@ -65,6 +75,8 @@ export type {
   StartTask,
   SuccessResponse,
   TokenUsage,
+  Usage,
+  UsageTotals,
   UnsetProviderTokensInput,
   ValidationIssue,
   WebhookCreateInput,
@@ -111,3 +123,9 @@ export type OutboundAttempt = OutboundMessage['attempts'][number];
 export type OutboundMessageList = RouteResponse<'GET /api/automation/v1/subscriptions/{subscription_id}/messages'>;
 /** The query of `subscriptions.listMessages`: `status`, `limit` 1–100, `offset`. */
 export type OutboundMessageListQueryInput = RouteQuery<'GET /api/automation/v1/subscriptions/{subscription_id}/messages'>;
+
+/** The query of `budgets.usage`: `from` and `to` (UTC days, `YYYY-MM-DD`, both included); default the last 30 days. */
+export type UsageQueryInput = RouteQuery<'GET /api/automation/v1/usage'>;
+
+/** The query of `overview.get`: `from` and `to` (ISO instants, `to` excluded; default the last 7 days) and `bucket` (`hour` or `day`). */
+export type OverviewQueryInput = RouteQuery<'GET /api/automation/v1/overview'>;

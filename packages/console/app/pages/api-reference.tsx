@@ -57,7 +57,10 @@ export function ApiReferencePage() {
           presets: [SwaggerUI.presets.apis],
           layout: 'BaseLayout',
           requestInterceptor: (request) => {
-            request.headers = { ...request.headers, authorization: `Bearer ${session.apiKey}` };
+            // A cookie session's calls carry its CSRF token instead (the cookie goes by itself).
+            request.headers = session.apiKey
+              ? { ...request.headers, authorization: `Bearer ${session.apiKey}` }
+              : { ...request.headers, ...(session.csrfToken ? { 'x-csrf-token': session.csrfToken } : {}) };
             return request;
           },
         } as Parameters<SwaggerUIBundle>[0] & { validatorUrl: null });
@@ -67,7 +70,7 @@ export function ApiReferencePage() {
     return () => {
       cancelled = true;
     };
-  }, [session.apiKey]);
+  }, [session.apiKey, session.csrfToken]);
   return (
     <>
       <PageTitle>API reference</PageTitle>

@@ -7,6 +7,7 @@ import type { RouteResponse } from '@agent-platform/client';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ErrorNotice, Link, Muted, PageTitle, StatusNote, Time } from '../components.js';
+import { formatNumber } from '../format.js';
 import { useAction, useResource } from '../hooks.js';
 import { NeedsRole } from '../role-note.js';
 import { segment } from '../router.js';
@@ -32,6 +33,8 @@ function targetPath(type: string, id: string): string | null {
       return `subscriptions/${segment(id)}`;
     case 'webhook':
       return 'webhooks';
+    case 'member':
+      return 'members';
     default:
       return null;
   }
@@ -140,10 +143,10 @@ function AuditLog() {
       <ErrorNotice error={download.error} context="Downloading the audit log failed" />
       {verification &&
         (verification.valid ? (
-          <StatusNote>Chain intact: {verification.checked} entries</StatusNote>
+          <StatusNote>Chain intact: {formatNumber(verification.checked)} entries</StatusNote>
         ) : (
           <p role="alert" class="notice error">
-            Broken at entry {verification.broken_at} ({verification.checked} entries before it hold)
+            Broken at entry {verification.broken_at} ({formatNumber(verification.checked)} entries before it hold)
           </p>
         ))}
       <search aria-label="Filter the audit log">

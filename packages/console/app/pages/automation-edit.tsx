@@ -8,6 +8,7 @@ import { useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
 import { NeedsRole } from '../role-note.js';
 import { useClient, usePermissions, useSession } from '../session.js';
+import { startedHere } from '../status-sound.js';
 import { draftOf, inputOf, isGithub, withTriggerKind, type Draft, type TriggerKind } from './automation-draft.js';
 import { FilterTester } from './filter-tester.js';
 import { FlowControlFields } from './flow-control.js';
@@ -73,6 +74,7 @@ function AutomationForm({ automation, webhooks, onSaved }: { automation: Automat
   const dispatch = useAction(async () => {
     if (!automation) return;
     const run = await client.automations.dispatch(automation.id, {});
+    startedHere('run', run.id);
     navigate(`runs/${segment(run.id)}`);
   });
   const sources = [GITHUB_SOURCE, ...webhooks.map((webhook) => webhook.source)];

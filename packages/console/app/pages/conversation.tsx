@@ -3,9 +3,11 @@ import { isAgentEvent, type ConversationEvent } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
 import { Badge, ErrorNotice, Fields, Link, PageTitle, StatusNote, Time } from '../components.js';
 import { ActionForm, Submit } from '../forms.js';
+import { ActionRisk } from '../action-risk.js';
 import { EventLog } from '../event-log.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { useClient, usePermissions } from '../session.js';
+import { conversationStatus, useStatusSound } from '../status-sound.js';
 import { ConversationRun } from './conversation-run.js';
 
 export function ConversationPage({ id }: { id: string }) {
@@ -33,6 +35,7 @@ export function ConversationPage({ id }: { id: string }) {
     conversation.reload();
   });
   const record = conversation.data;
+  useStatusSound('conversation', record && [conversationStatus(record)]);
   const status = record?.execution_status;
   return (
     <>
@@ -47,7 +50,12 @@ export function ConversationPage({ id }: { id: string }) {
             rows={[
               ['Status', <Badge value={record.execution_status} />],
               ['Started by', record.trigger],
-              ['Sandbox', record.sandbox_id ? `${record.sandbox_id} (${record.sandbox_status ?? 'unknown'})` : null],
+              [
+                'Sandbox',
+                record.sandbox_id
+                  ? `${record.sandbox_id} (${record.sandbox_status === 'MISSING' ? 'gone: deleted when its run ended, or lost with its host' : (record.sandbox_status ?? 'unknown')})`
+                  : null,
+              ],
               ['Repository', record.selected_repository],
               ['Model', record.llm_model],
               ['Created', <Time value={record.created_at} />],
@@ -111,6 +119,7 @@ function Confirmation({ action, busy, onRespond }: { action: ConversationEvent |
         {summary ? (
           <>
             Its next action: <code>{summary}</code>
+            <ActionRisk event={action} withReason />
           </>
         ) : (
           'It holds its next action until you answer.'

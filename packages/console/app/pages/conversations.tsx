@@ -1,18 +1,22 @@
 /** Conversations: the list, and starting one. One conversation is on its own page (conversation.tsx). */
 import type { AppConversation } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
-import { Badge, ErrorNotice, Link, Muted, PageTitle, StatusNote, Time } from '../components.js';
+import { Badge, ErrorNotice, Link, Muted, PageTitle, SandboxStatusBadge, StatusNote, Time } from '../components.js';
 import { ActionForm } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
 import { navigate, segment } from '../router.js';
 import { useClient, usePermissions } from '../session.js';
+import { conversationStatus, startedHere, useStatusSound } from '../status-sound.js';
 import { ResourceTable, type Column } from '../table.js';
 
 const COLUMNS: Column<AppConversation>[] = [
   { header: 'Title', cell: (conversation) => <Link to={`conversations/${segment(conversation.id)}`}>{conversation.title ?? conversation.id}</Link> },
   { header: 'Started by', cell: (conversation) => conversation.trigger },
   { header: 'Status', cell: (conversation) => <Badge value={conversation.execution_status} /> },
-  { header: 'Sandbox', cell: (conversation) => conversation.sandbox_status ?? <Muted>none</Muted> },
+  {
+    header: 'Sandbox',
+    cell: (conversation) => (conversation.sandbox_status ? <SandboxStatusBadge value={conversation.sandbox_status} /> : <Muted>none</Muted>),
+  },
   { header: 'Created', cell: (conversation) => <Time value={conversation.created_at} /> },
 ];
 
@@ -20,12 +24,14 @@ export function ConversationsPage() {
   const client = useClient();
   const can = usePermissions();
   const conversations = useResource((signal) => client.conversations.list({ limit: 50 }, { signal }), [], { pollMs: 5_000 });
+  useStatusSound('conversation', conversations.data?.items.map(conversationStatus));
   const [task, setTask] = useState('');
   const [starting, setStarting] = useState<string | null>(null);
   const start = useAction(async () => {
     const started = await client.conversations.start({ initial_message: task });
     setStarting('The sandbox and the agent are starting…');
     const ready = await client.conversations.waitUntilReady(started.id, { timeoutMs: 120_000 });
+    startedHere('conversation', ready.app_conversation_id);
     navigate(`conversations/${segment(ready.app_conversation_id)}`);
   });
   return (

@@ -6,6 +6,7 @@ import { EventLog } from '../event-log.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { segment } from '../router.js';
 import { useClient, usePermissions } from '../session.js';
+import { runStatus, useStatusSound } from '../status-sound.js';
 import { heldReason, isFinal } from './run-status.js';
 import { ThreadName, ThreadRuns } from './run-thread.js';
 
@@ -19,6 +20,7 @@ export function RunPage({ id }: { id: string }) {
     return true;
   });
   const record = run.data;
+  useStatusSound('run', record && [runStatus(record)]);
   return (
     <>
       <PageTitle>Run {id}</PageTitle>

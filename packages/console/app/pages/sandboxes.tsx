@@ -1,7 +1,7 @@
 /** Sandboxes: the caller's, live; pause, resume, delete. Session keys are never shown. */
 import type { Sandbox } from '@agent-platform/client';
 import { useState } from 'preact/hooks';
-import { Badge, ConfirmButton, ErrorNotice, Hidden, PageTitle, StatusNote, Time } from '../components.js';
+import { ConfirmButton, ErrorNotice, Hidden, PageTitle, SandboxStatusBadge, StatusNote, Time } from '../components.js';
 import { useAction, useResource } from '../hooks.js';
 import { useClient, usePermissions } from '../session.js';
 import { ResourceTable, type Column } from '../table.js';
@@ -12,7 +12,7 @@ const DONE: Record<SandboxAction, string> = { pause: 'paused', resume: 'resumed'
 
 const COLUMNS: Column<Sandbox>[] = [
   { header: 'Sandbox', cell: (sandbox) => <code>{sandbox.id}</code> },
-  { header: 'Status', cell: (sandbox) => <Badge value={sandbox.status} /> },
+  { header: 'Status', cell: (sandbox) => <SandboxStatusBadge value={sandbox.status} /> },
   { header: 'Spec', cell: (sandbox) => sandbox.sandbox_spec_id },
   { header: 'Created', cell: (sandbox) => <Time value={sandbox.created_at} /> },
 ];

@@ -11,6 +11,7 @@ import { ActionForm, Submit } from '../forms.js';
 import { useAction, useResource } from '../hooks.js';
 import { NeedsRole } from '../role-note.js';
 import { useClient, usePermissions } from '../session.js';
+import { ConsoleSettings } from './settings-console.js';
 import { AgentKeys } from './settings-keys.js';
 import { CustomSecrets } from './settings-secrets.js';
 import { ProviderTokens } from './settings-tokens.js';
@@ -43,6 +44,7 @@ export function SettingsPage() {
       {/* A viewer still sees what is set: every field and button is there, disabled. */}
       <fieldset disabled={!can.write}>
         {view && <AgentSettings view={view} onChanged={changed} />}
+        {view && <ConsoleSettings view={view} onChanged={changed} />}
         {view && <AgentKeys view={view} onChanged={changed} />}
         <CustomSecrets secrets={secrets} onChanged={changed} />
         {view && <ProviderTokens view={view} onChanged={changed} />}

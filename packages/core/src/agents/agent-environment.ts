@@ -6,6 +6,7 @@
 import type { AgentRunInput, AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxFile } from '../ports/sandbox-runtime.js';
 import type { ProviderType } from '../schemas/provider-tokens.js';
+import { CHAT_PROVIDER_TYPES } from '../schemas/vocabulary.js';
 import { secretValuesOf } from './secret-values.js';
 
 export const EVENT_FILE = '.agent-platform/event.json';
@@ -42,6 +43,8 @@ export function agentLaunch(input: AgentRunInput, workingDir: string): AgentLaun
   // The command agent is the LLM client here, so it gets the key (the built-in agent never does).
   if (settings.llmApiKey) env.LLM_API_KEY = settings.llmApiKey;
   for (const [provider, entry] of Object.entries(settings.providerTokens) as [ProviderType, { token: string; host: string | null }][]) {
+    // A chat's token (Slack's) stays out of the sandbox: the agent replies through its host tool.
+    if (CHAT_PROVIDER_TYPES.includes(provider)) continue;
     env[`${providerPrefix(provider)}_TOKEN`] = entry.token;
     if (entry.host) env[`${providerPrefix(provider)}_HOST`] = entry.host;
   }
@@ -80,4 +83,9 @@ export const emptyAgentSettings = (): AgentSettings => ({
   confirmationMode: null,
   enableDefaultCondenser: true,
   customSecrets: {},
+  securityAnalyzer: null,
+  searchApiKey: null,
+  language: null,
+  sandboxImage: null,
+  sandboxApiKey: null,
 });

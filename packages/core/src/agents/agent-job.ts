@@ -11,14 +11,15 @@
  * @module
  */
 import type { ServiceContext } from '../kernel/context.js';
-import type { AgentGitHubTools, AgentOutcome, AgentPlatformTools, AgentRunInput, AgentRunner, AgentSettings } from '../ports/agent-runner.js';
+import type { AgentHostTools, AgentOutcome, AgentPlatformTools, AgentRunInput, AgentRunner, AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
 import { removeStoredSandbox, startStoredSandbox } from '../sandboxes/stored-sandbox.js';
+import { SandboxLostError, sandboxLoss } from '../sandboxes/lost-sandbox.js';
 import { newConversationRecord, userMessageEvent, type NewConversation, type NewConversationEvent } from './conversation-record.js';
 import { ConversationWriter } from './conversation-writer.js';
-import { prepareOwnerRepository, RepositoryError, type RepositoryTarget } from './git-checkout.js';
+import { prepareOwnerRepository, repositoryEgressHosts, RepositoryError, type RepositoryTarget } from './git-checkout.js';
 import { runAgent } from './run-agent.js';
 import { STOP_DESCRIPTIONS, stopReasonOf, type StopReason } from './stop-reason.js';
 
@@ -40,6 +41,8 @@ export type AgentJobStage = 'sandbox' | 'repository' | 'conversation' | 'agent';
 export interface AgentTask {
   /** The automation run, when the agent works for one. */
   runId: string | null;
+  /** The automation the work is for, whose budgets cover it too; `null` or absent for an API conversation. */
+  automationId?: string | null;
   /** The task: an automation's instructions, or a conversation's first message. */
   instructions: string;
   eventPayloadJson: string | null;
@@ -52,8 +55,8 @@ export interface AgentTask {
   confirm?: AgentRunInput['confirm'];
   /** A run's attempt taking up the work of one that was interrupted (see `AgentRunInput.resumed`). */
   resumed?: AgentRunInput['resumed'];
-  /** The agent's GitHub tools, built with the owner's settings (their token); `null` when they have none. */
-  githubTools?: (settings: AgentSettings, conversationId: string) => AgentGitHubTools | null;
+  /** The agent's tools on the run's host, built with the owner's settings (their token); `null` when they have none. */
+  hostTools?: (settings: AgentSettings, conversationId: string) => AgentHostTools | null;
 }
 
 export type ConversationPlan =
@@ -141,6 +144,8 @@ class AgentJob {
   /** A follow-up's message, as stored: the last of the history the agent starts from. */
   private followUp: ConversationEvent | null = null;
   private settings: Promise<AgentSettings> | null = null;
+  /** The owner's own image, when the fresh sandbox runs it: noted in the conversation once it opens. */
+  private ownerImage: string | null = null;
 
   constructor(
     private readonly services: AgentJobServices,
@@ -160,6 +165,7 @@ class AgentJob {
     } catch (error) {
       result = this.plan.signal.aborted ? this.stoppedResult() : this.failed(error instanceof Error ? error : new Error(String(error)));
     }
+    result = await this.whenLost(result);
     // The sandbox goes first (when it is to), so a conversation that says how it ended never has a live one.
     if (this.plan.removeSandbox) await this.removeSandbox();
     await this.record(result);
@@ -175,6 +181,7 @@ class AgentJob {
     if (signal.aborted) return this.stoppedResult();
     await this.progress.stage?.('conversation', this.sandboxId);
     const { conversation, writer } = await this.openConversation();
+    if (this.ownerImage) await this.noteOwnerImage(writer, this.ownerImage);
     await this.progress.conversationOpened?.(conversation);
     if (signal.aborted) return this.stoppedResult();
     if (failure) return this.outcomeResult(failure);
@@ -200,6 +207,18 @@ class AgentJob {
   private failed(error: Error): AgentJobResult {
     const reason = this.writer ? this.writer.scrub(error.message) : error.message;
     return { ...this.ended(), status: 'failed', outcome: { status: 'FAILED', reason }, error };
+  }
+
+  /**
+   * A failure in a sandbox the runtime now reports lost (its host went away mid-work) is that
+   * loss, not the agent's: said so in the reason, with a {@link SandboxLostError} a run retries on.
+   */
+  private async whenLost(result: AgentJobResult): Promise<AgentJobResult> {
+    if (result.status !== 'failed' || !this.sandboxId) return result;
+    const loss = await sandboxLoss(this.services.runtime, this.sandboxId);
+    if (loss === null) return result;
+    const reason = `the sandbox was lost: ${loss}`;
+    return { ...result, outcome: { ...result.outcome, reason }, error: new SandboxLostError(reason) };
   }
 
   private ended(): AgentJobEnd {
@@ -238,8 +257,13 @@ class AgentJob {
     const spec = this.plan.sandbox.specId ?? (await runtime.listSpecs())[0]?.id;
     if (!spec) throw new Error('the sandbox runtime offers no spec');
     const bound = this.plan.sandbox.boundToProcess ? { boundToProcess: true } : {};
-    this.sandboxId = (await startStoredSandbox(context, runtime, this.plan.owner, spec, bound)).id;
+    // The repository's host is on the sandbox's egress allowlist (where the runtime has one): clone and push work.
+    const egressAllow = this.plan.repository ? repositoryEgressHosts(await this.ownerSettings(), this.plan.repository) : [];
+    const started = await startStoredSandbox(context, runtime, this.plan.owner, spec, { ...bound, egressAllow });
+    this.sandboxId = started.id;
     this.freshSandbox = true;
+    const ownerImage = started.image ? (await this.ownerSettings()).sandboxImage : null;
+    if (ownerImage && started.image === ownerImage) this.ownerImage = ownerImage;
   }
 
   /**
@@ -294,7 +318,11 @@ class AgentJob {
     const owned = await this.ownerSettings();
     const settings = task.llmModel ? { ...owned, llmModel: task.llmModel } : owned;
     const tools = this.services.toolsFor?.(this.plan.owner);
-    const githubTools = task.githubTools?.(owned, conversationId) ?? null;
+    const hostTools = task.hostTools?.(owned, conversationId) ?? null;
+    // The work's spend counts against the org's, the owner's and the automation's budgets.
+    const { spend } = this.services.context;
+    const spender = { orgId: this.plan.owner.orgId, userId: this.plan.owner.userId, automationId: task.automationId ?? null };
+    const meter = spend.meter(spender);
     const input: AgentRunInput = {
       runtime: this.services.runtime,
       sandboxId: this.sandbox(),
@@ -306,14 +334,28 @@ class AgentJob {
       timeoutMs: task.timeoutSeconds * 1000,
       signal: this.plan.signal,
       ...(tools ? { platformTools: tools } : {}),
-      ...(githubTools ? { githubTools } : {}),
+      ...(hostTools ? { hostTools } : {}),
       ...(task.history && task.history.length > 0 ? { history: this.followUp ? [...task.history, this.followUp] : task.history } : {}),
       ...(task.pendingMessages ? { pendingMessages: task.pendingMessages } : {}),
       ...(task.confirm ? { confirm: task.confirm } : {}),
       ...(task.resumed ? { resumed: task.resumed } : {}),
+      spendCheck: async (metrics) => {
+        await meter.record(metrics);
+        return spend.refusal(spender);
+      },
     };
     if (!this.services.agent) throw new Error('no agent is configured');
-    return runAgent(this.services.agent, input, writer, task.timeoutSeconds);
+    return runAgent(this.services.agent, input, writer, task.timeoutSeconds, meter);
+  }
+
+  /** Says in the conversation which image the sandbox runs, when it is the owner's own (`sandbox_*_container_image`). */
+  private async noteOwnerImage(writer: ConversationWriter, image: string): Promise<void> {
+    await writer.append({
+      kind: 'agent_event',
+      source: 'system',
+      message: `the sandbox runs the owner's image ${image}`,
+      data: { type: 'sandbox_image', image },
+    });
   }
 
   /**

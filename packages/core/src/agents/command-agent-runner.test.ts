@@ -63,7 +63,7 @@ describe('command agent runner on the process runtime', () => {
       ...emptyAgentSettings(),
       llmModel: 'anthropic/claude-sonnet-4',
       llmApiKey: 'sk-live-secret-key-123',
-      providerTokens: { github: { token: 'ghp_secret_token_456', host: 'github.example.com' } },
+      providerTokens: { github: { token: 'ghp_secret_token_456', host: 'github.example.com' }, slack: { token: 'xoxb-secret-slack-321', host: null } },
       gitUserName: 'Alice',
       gitUserEmail: 'alice@example.com',
       maxIterations: 30,
@@ -71,8 +71,9 @@ describe('command agent runner on the process runtime', () => {
       mcpConfig: { sse_servers: [{ url: 'https://mcp.example.com', api_key: 'mcp-secret-789' }], stdio_servers: [], shttp_servers: [] },
     };
     const agent = createCommandAgentRunner({
+      // A chat's token (Slack's) stays out of the sandbox: `$SLACK_TOKEN` prints nothing.
       command:
-        'echo "$LLM_MODEL $LLM_API_KEY $GITHUB_TOKEN $GITHUB_HOST $GIT_AUTHOR_NAME $GIT_AUTHOR_EMAIL $MAX_ITERATIONS $CONFIRMATION_MODE"; cat "$AGENT_PLATFORM_MCP_CONFIG_FILE"; echo; echo "$LLM_API_KEY" >&2; exit 1',
+        'echo "$LLM_MODEL $LLM_API_KEY $GITHUB_TOKEN $GITHUB_HOST $GIT_AUTHOR_NAME $GIT_AUTHOR_EMAIL $MAX_ITERATIONS $CONFIRMATION_MODE$SLACK_TOKEN"; cat "$AGENT_PLATFORM_MCP_CONFIG_FILE"; echo; echo "$LLM_API_KEY" >&2; exit 1',
     });
     const events = await collect(agent.run(input({ settings })));
     const text = JSON.stringify(events);

@@ -13,6 +13,7 @@ import { redact } from './line-splitter.js';
 import type { AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import { providerTypeSchema, type ProviderType } from '../schemas/provider-tokens.js';
+import { CHAT_PROVIDER_TYPES } from '../schemas/vocabulary.js';
 
 export interface PrepareRepositoryInput {
   /** `owner/name` (GitLab: `group/subgroup/name`) on the provider's host, or a full clone URL. */
@@ -331,6 +332,8 @@ export async function prepareOwnerRepository(
 ): Promise<PreparedRepository> {
   const provider = providerTypeSchema.safeParse(target.provider || 'github');
   if (!provider.success) throw new RepositoryError(`unknown git provider "${String(target.provider).slice(0, 50)}"`);
+  // A chat's token (Slack's) answers in its threads; it is never sent to a git remote.
+  if (CHAT_PROVIDER_TYPES.includes(provider.data)) throw new RepositoryError(`${provider.data} is not a git provider: name the repository's own provider`);
   const entry = settings.providerTokens[provider.data];
   return prepareRepository(runtime, sandboxId, {
     repository: target.repository,
@@ -343,6 +346,22 @@ export async function prepareOwnerRepository(
     gitUserEmail: settings.gitUserEmail,
     ...(signal ? { signal } : {}),
   });
+}
+
+/**
+ * The git host a target clones from and pushes to (`host` or `host:port`), for the sandbox's
+ * egress allowlist; none when the target names no usable remote (its clone fails and says why).
+ */
+export function repositoryEgressHosts(settings: AgentSettings, target: RepositoryTarget | null): string[] {
+  const provider = providerTypeSchema.safeParse(target?.provider || 'github');
+  if (!target || !provider.success) return [];
+  try {
+    const entry = settings.providerTokens[provider.data];
+    const remote = remoteOf({ repository: target.repository, host: entry?.host ?? null } as PrepareRepositoryInput, provider.data);
+    return [new URL(remote.url).host];
+  } catch {
+    return [];
+  }
 }
 
 /** What a failed `git fetch`/`ls-remote` means, in words. */

@@ -1,10 +1,14 @@
 /**
  * Which repository an automation run works on: the automation's
- * `selected_repository`, or else the repository of the GitHub event that triggered it — at the
- * pull request's head for pull request events (and comments on pull requests), at the pushed
- * branch for pushes.
+ * `selected_repository`, or else the repository of the GitHub (GitLab, Bitbucket) event that triggered
+ * it — at the pull (merge) request's head for pull request events (and comments on pull
+ * requests), at the pushed branch for pushes.
  * @module
  */
+import { isGitLabSource } from '../hosts/gitlab-thread.js';
+import { gitlabRepositoryTarget } from './gitlab-repository.js';
+import { isBitbucketSource } from '../hosts/bitbucket-answer-host.js';
+import { bitbucketRepositoryTarget } from './bitbucket-repository.js';
 import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import type { RepositoryTarget } from './git-checkout.js';
 
@@ -38,10 +42,12 @@ function githubTarget(payload: Json): RepositoryTarget | null {
  */
 export function runRepository(selectedRepository: string | null, source: string | null, payloadJson: string | null): RepositoryTarget | null {
   let event: RepositoryTarget | null = null;
-  if (source === GITHUB_SOURCE && payloadJson !== null) {
+  const gitlab = source !== null && isGitLabSource(source);
+  const bitbucket = source !== null && isBitbucketSource(source);
+  if ((source === GITHUB_SOURCE || gitlab || bitbucket) && payloadJson !== null) {
     try {
       const payload = object(JSON.parse(payloadJson));
-      event = payload ? githubTarget(payload) : null;
+      event = payload ? (gitlab ? gitlabRepositoryTarget(payload) : bitbucket ? bitbucketRepositoryTarget(payload) : githubTarget(payload)) : null;
     } catch {
       event = null;
     }
@@ -49,5 +55,7 @@ export function runRepository(selectedRepository: string | null, source: string 
   if (!selectedRepository) return event;
   // The automation's repository; the event's pull request or branch only when it is the same one.
   const same = event !== null && event.repository.toLowerCase() === selectedRepository.replace(/\.git$/, '').toLowerCase();
-  return same ? { ...event, repository: selectedRepository } : { repository: selectedRepository };
+  // An automation on GitLab (Bitbucket) events names a repository on the same GitLab (Bitbucket).
+  const provider = gitlab ? { provider: 'gitlab' } : bitbucket ? { provider: 'bitbucket' } : {};
+  return same ? { ...event, repository: selectedRepository } : { repository: selectedRepository, ...provider };
 }

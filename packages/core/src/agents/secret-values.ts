@@ -12,6 +12,8 @@ const MIN_SECRET_LENGTH = 4;
 export function secretValuesOf(settings: AgentSettings): string[] {
   const values: string[] = [];
   if (settings.llmApiKey) values.push(settings.llmApiKey);
+  if (settings.searchApiKey) values.push(settings.searchApiKey);
+  if (settings.sandboxApiKey) values.push(settings.sandboxApiKey);
   for (const entry of Object.values(settings.providerTokens)) if (entry) values.push(entry.token);
   values.push(...Object.values(settings.customSecrets));
   if (settings.mcpConfig) {

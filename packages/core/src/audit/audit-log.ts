@@ -13,6 +13,7 @@ import type { StorageAdapter } from '../ports/storage.js';
 import type { AuditEntry, AuditPage, AuditQuery, AuditVerification } from '../schemas/audit.js';
 import type { Principal } from '../schemas/principal.js';
 import { entryHash, firstBroken } from './audit-chain.js';
+import { currentRequestId } from './request-scope.js';
 
 export type AuditActor = AuditEntry['actor'];
 
@@ -41,6 +42,7 @@ export class AuditLog {
   async record(orgId: string, actor: AuditActor, record: AuditRecord): Promise<void> {
     const at = this.ports.clock.now().toISOString();
     const id = this.ports.ids.newId('aud');
+    const requestId = currentRequestId();
     try {
       await this.ports.storage.audit.append(orgId, (last) => {
         const entry: Omit<AuditEntry, 'hash'> = {
@@ -52,7 +54,7 @@ export class AuditLog {
           action: record.action,
           target: record.target,
           details: record.details ?? {},
-          request_id: null,
+          request_id: requestId,
           prev_hash: last?.hash ?? null,
         };
         return { ...entry, hash: entryHash(entry) };

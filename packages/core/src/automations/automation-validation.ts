@@ -10,7 +10,7 @@ import { storedTrigger } from './stored-trigger.js';
 import { matchEvent } from '../matching/match-event.js';
 import { SourceIndex } from '../matching/source-index.js';
 import { validationError } from '../kernel/errors.js';
-import { customEventKey, type EventKeyResult } from '../ingest/event-key.js';
+import { sourceEventKey, type EventKeyResult } from '../ingest/event-key.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import { automationValidateInputSchema, type AutomationValidation, type AutomationValidationResult } from '../schemas/automation-validation.js';
@@ -90,7 +90,7 @@ async function sampleEventKey(context: ServiceContext, orgId: string, source: st
   if (!webhook) return { ok: false, reason: `no webhook is registered for source "${source}": give sample_event_key` };
   if (webhook.event_key_header)
     return { ok: false, reason: `source "${source}" takes its event key from the ${webhook.event_key_header} header: give sample_event_key` };
-  return customEventKey(webhook, {}, payload);
+  return sourceEventKey(webhook, {}, payload);
 }
 
 /** The source's last `count` deliveries that kept their payload, newest first. */

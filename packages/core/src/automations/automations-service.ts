@@ -1,3 +1,4 @@
+import { requireBudget } from '../budgets/budget-refusal.js';
 import type { z } from 'zod';
 import type { AutomationIndex } from '../matching/automation-index.js';
 import { PlatformError, notFound, validationError } from '../kernel/errors.js';
@@ -14,7 +15,8 @@ import {
   type AutomationList,
   type AutomationRecord,
 } from '../schemas/automation.js';
-import type { Run, RunList } from '../schemas/run.js';
+import type { OrgRunPage, OrgRunsQuery, Run, RunList, RunStatus } from '../schemas/run.js';
+import { decodePageCursor, encodePageCursor } from '../storage/paging.js';
 import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
 import { mergedTrigger, storedTrigger } from './stored-trigger.js';
@@ -217,6 +219,8 @@ export class AutomationsService {
     const parsed = parseInput(automationDispatchInputSchema, input === undefined ? {} : input);
     const payloadJson = parsed.payload ? serializePayload(parsed.payload) : null;
     const automation = await this.load(principal, id);
+    // Past a cap of the org, the automation's owner or the automation: 429 now, not a run that would not start.
+    await requireBudget(this.context, { orgId: automation.org_id, userId: automation.created_by, automationId: automation.id });
     const run = newRunRecord(this.context, {
       orgId: automation.org_id,
       automationId: automation.id,
@@ -241,6 +245,33 @@ export class AutomationsService {
       items.map((run) => run.id),
     );
     return { runs: items.map((run) => toRunView(run, reports.get(run.id) ?? null)), total };
+  }
+
+  /**
+   * The org's runs across its automations, newest first, narrowed by status, automation and
+   * creation time; `page_id` continues a page (it names the last run of the page before, so runs
+   * created meanwhile never repeat or shift one).
+   */
+  async listOrgRuns(principal: Principal, query: OrgRunsQuery): Promise<OrgRunPage> {
+    const before = query.page_id === undefined ? undefined : decodePageCursor(query.page_id);
+    // One more than asked tells whether a next page exists without a count.
+    const found = await this.context.storage.runs.listByOrg(principal.orgId, {
+      limit: query.limit + 1,
+      ...(query.status ? { statuses: query.status.split(',') as RunStatus[] } : {}),
+      ...(query.automation_id ? { automationId: query.automation_id } : {}),
+      ...(query.since ? { since: query.since } : {}),
+      ...(before ? { before } : {}),
+    });
+    const items = found.slice(0, query.limit);
+    const reports = await this.context.storage.runReports.getMany(
+      principal.orgId,
+      items.map((run) => run.id),
+    );
+    const last = items.at(-1);
+    return {
+      items: items.map((run) => toRunView(run, reports.get(run.id) ?? null)),
+      next_page_id: found.length > query.limit && last ? encodePageCursor(last) : null,
+    };
   }
 
   /** One run of the caller's org, whichever automation it belongs to. */

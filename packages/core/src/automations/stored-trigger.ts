@@ -15,7 +15,7 @@ export function storedTrigger(trigger: GivenTrigger): StoredTrigger {
   return {
     type: 'event',
     source: trigger.source,
-    on: triggerEvents({ on: trigger.on, mention, label }),
+    on: triggerEvents({ on: trigger.on, mention, label, source: trigger.source }),
     filter: trigger.filter ?? null,
     ...(mention ? { mention } : {}),
     ...(label ? { label } : {}),

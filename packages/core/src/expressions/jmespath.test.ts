@@ -35,6 +35,15 @@ describe('compileExpression', () => {
     expect(() => compileExpression('a'.repeat(MAX_EXPRESSION_LENGTH + 1))).toThrow(/longer than/);
   });
 
+  it('says to write a string in single quotes when one is written between backticks', () => {
+    expect(() => compileExpression('icontains(data.title, `crash`)')).toThrow(
+      /JSON literal.* — between backticks JMESPath takes JSON \(`"crash"`\); for a string write 'crash' in single quotes$/,
+    );
+    // A JSON literal between backticks is fine, and other syntax errors get no such hint.
+    expect(compileExpression('data.title == `"Fix the Login page"`').evaluate(payload)).toBe(true);
+    expect(() => compileExpression('data.labels[')).toThrow(/^invalid JMESPath expression: [^—]*$/);
+  });
+
   it('applies JMESPath truthiness', () => {
     expect([null, false, '', [], {}].map((value) => isTruthy(value))).toEqual([false, false, false, false, false]);
     expect([0, 'x', [1], { a: 1 }, true].map((value) => isTruthy(value))).toEqual([true, true, true, true, true]);

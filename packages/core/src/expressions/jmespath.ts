@@ -62,6 +62,17 @@ export class ExpressionError extends Error {
 }
 
 /** Compiles an expression, or throws {@link ExpressionError} with a message fit for a user. */
+/**
+ * A hint for the common slip of writing a string between backticks (`` `crash` ``): in JMESPath a
+ * backtick holds a JSON literal, so a bare word there does not parse, while `'crash'` is a string.
+ */
+function literalHint(source: string, message: string): string {
+  if (!/JSON literal|`/.test(message)) return '';
+  const word = /`\s*([A-Za-z][\w .-]*?)\s*`/.exec(source)?.[1];
+  if (word === undefined) return '';
+  return ` — between backticks JMESPath takes JSON (\`"${word}"\`); for a string write '${word}' in single quotes`;
+}
+
 export function compileExpression(source: string): CompiledExpression {
   const runtime = interpreter();
   if (source.length > MAX_EXPRESSION_LENGTH) {
@@ -76,7 +87,7 @@ export function compileExpression(source: string): CompiledExpression {
   } catch (error) {
     // A backstop: within the nesting bound the parser stays far from the stack's end.
     if (error instanceof RangeError) throw new ExpressionError('expression nests too deeply to be parsed');
-    throw new ExpressionError(`invalid JMESPath expression: ${(error as Error).message}`);
+    throw new ExpressionError(`invalid JMESPath expression: ${(error as Error).message}${literalHint(source, (error as Error).message)}`);
   }
   const depth = depthProblem(ast);
   if (depth) throw new ExpressionError(depth);

@@ -6,6 +6,7 @@
  * GitHub's message, never the token or the request's headers.
  * @module
  */
+import { HostError, scrubCredential } from '../ports/answer-host.js';
 import { githubApiBaseUrl } from './api-base-url.js';
 import { loadOctokit } from './load-octokit.js';
 
@@ -47,13 +48,10 @@ export interface GitHubApi {
 }
 
 /** A GitHub call that failed: its HTTP status (`null`: GitHub was not reached) and why, in words a user acts on. */
-export class GitHubError extends Error {
-  override readonly name = 'GitHubError';
-  constructor(
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
+export class GitHubError extends HostError {
+  override name = 'GitHubError';
+  constructor(status: number | null, message: string) {
+    super('github', status, message);
   }
 }
 
@@ -84,7 +82,7 @@ function describe(error: unknown, token: string): GitHubError {
         ? " (the token's owner may lack access to this repository, or the token the permission)"
         : '';
   const text = status === null ? `GitHub could not be reached: ${said}` : `GitHub answered ${status}: ${said}${details ? ` — ${details}` : ''}${hint}`;
-  return new GitHubError(status, token.length >= 4 ? text.split(token).join('***') : text);
+  return new GitHubError(status, scrubCredential(text, token));
 }
 
 type OctokitClient = InstanceType<typeof import('@octokit/rest')['Octokit']>;

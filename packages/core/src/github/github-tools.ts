@@ -9,16 +9,15 @@
 import { PlatformError, validationError } from '../kernel/errors.js';
 import type { AgentGitHubTools, GitHubThread } from '../ports/agent-runner.js';
 import { GITHUB_REPOSITORY_PATTERN } from '../schemas/automation.js';
+import type { HostThreadAction, OpenedChangeRequest } from '../ports/answer-host.js';
 import { createGitHubApi, GitHubError, repositoryOf, type GitHubApi } from './github-api.js';
 import { marked } from './platform-marker.js';
 
 /** A pull request the agent opened: where, and from which branch. */
-export interface OpenedPullRequest {
-  repository: string;
-  number: number;
-  url: string;
-  head: string;
-}
+export type OpenedPullRequest = OpenedChangeRequest;
+
+/** A comment the agent posted or labels it added, for the audit log. */
+export type AgentThreadAction = HostThreadAction;
 
 /** What a run's tools may reach: repositories (the first the default) and the event's thread. */
 export interface GitHubToolScope {
@@ -28,6 +27,8 @@ export interface GitHubToolScope {
   pullRequest?: { repository: string; number: number; url: string | null; branch: string | null } | null;
   /** Told of each pull request the agent opens, so its thread keeps it. */
   onPullRequest?: (opened: OpenedPullRequest) => Promise<void>;
+  /** Told of each comment the agent posts and each set of labels it adds. */
+  onThreadAction?: (action: AgentThreadAction) => Promise<void>;
 }
 
 const MAX_BODY = 65_536;
@@ -45,7 +46,7 @@ export function createAgentGitHubTools(
   token: string,
   host: string | null,
   apiFor: typeof createGitHubApi = createGitHubApi,
-): AgentGitHubTools {
+): AgentGitHubTools & { readonly host: 'github' } {
   let api: GitHubApi | null = null;
   const github = () => {
     api ??= apiFor(token, host);
@@ -78,12 +79,15 @@ export function createAgentGitHubTools(
   };
 
   return {
+    host: 'github' as const,
     repositories: [...scope.repositories],
     thread: scope.thread,
     async comment(input) {
       const thread = threadFor(input);
       const body = text(input.body, 'body', MAX_BODY);
-      return github().createComment(repositoryOf(thread.repository), thread.number, marked(body)).catch(refused);
+      const posted = await github().createComment(repositoryOf(thread.repository), thread.number, marked(body)).catch(refused);
+      await scope.onThreadAction?.({ type: 'comment', ...thread, url: posted.url });
+      return posted;
     },
     async addLabels(input) {
       const thread = threadFor(input);
@@ -91,7 +95,9 @@ export function createAgentGitHubTools(
       if (!Array.isArray(labels) || labels.length === 0 || labels.length > MAX_LABELS)
         throw validationError(['labels'], `labels must hold 1 to ${MAX_LABELS} names`);
       for (const label of labels) text(label, 'labels', 50);
-      return { labels: await github().addLabels(repositoryOf(thread.repository), thread.number, labels).catch(refused) };
+      const now = await github().addLabels(repositoryOf(thread.repository), thread.number, labels).catch(refused);
+      await scope.onThreadAction?.({ type: 'labels', ...thread, labels });
+      return { labels: now };
     },
     async createPullRequest(input) {
       const repository = repositoryFor(input.repository);

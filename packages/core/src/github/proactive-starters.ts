@@ -12,6 +12,7 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryRecord } from '../schemas/delivery.js';
 import type { SettingsView } from '../schemas/settings.js';
 import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
+import { commentLanguage } from '../i18n/comment-language.js';
 import { createGitHubApi, repositoryOf, type GitHubApi } from './github-api.js';
 import { marked } from './platform-marker.js';
 
@@ -90,12 +91,13 @@ export class ProactiveStarters {
         if (thread?.pull_request?.number !== pull || thread.offered_fix_for === failed.sha) continue;
         const owner = { userId: automation.created_by, orgId };
         if (!(await this.options.settingsOf(owner)).enable_proactive_conversation_starters) continue;
-        const github = (await this.options.agentSettingsOf(owner.userId)).providerTokens.github;
+        const ownerSettings = await this.options.agentSettingsOf(owner.userId);
+        const github = ownerSettings.providerTokens.github;
         if (!github?.token) continue;
         const api = (this.options.apiFor ?? createGitHubApi)(github.token, github.host);
-        const body = marked(
-          `❌ **${failed.name}** failed on ${failed.sha.slice(0, 7)}. Reply \`${automation.trigger.mention} fix the failing checks\` and I will look into it.`,
-        );
+        // In the owner's language, as the run's own comments are.
+        const words = commentLanguage(ownerSettings.language).phrases;
+        const body = marked(words.failedChecks(`**${failed.name}**`, failed.sha.slice(0, 7), String(automation.trigger.mention)));
         await api.createComment(repositoryOf(failed.repository), pull, body);
         await this.context.storage.threads.put({ ...thread, offered_fix_for: failed.sha, updated_at: this.context.clock.now().toISOString() });
         this.context.logger.info({ kind: 'github', orgId, automationId: automation.id, thread: key }, 'proactive starter: offered a fix for failed checks');

@@ -15,8 +15,14 @@ export function dedupIdentity(source: string, headers: RequestHeaders, body: Uin
   const names = deliveryIdHeader ? [deliveryIdHeader] : DELIVERY_ID_HEADERS;
   for (const name of names) {
     const value = header(headers, name)?.trim();
-    if (value) return { providerDeliveryId: value.slice(0, 200), key: `id:${value.slice(0, 200)}` };
+    if (value) return dedupIdentityOf(value, source, body);
   }
+  return dedupIdentityOf(null, source, body);
+}
+
+/** What a delivery is deduplicated by when the sender's id is already read (a host's, from its body or headers): it, else the hash. */
+export function dedupIdentityOf(deliveryId: string | null, source: string, body: Uint8Array): DedupIdentity {
+  if (deliveryId) return { providerDeliveryId: deliveryId.slice(0, 200), key: `id:${deliveryId.slice(0, 200)}` };
   const hash = createHash('sha256').update(source).update('\u0000').update(body).digest('hex');
   return { providerDeliveryId: null, key: `sha256:${hash}` };
 }

@@ -28,6 +28,7 @@ const BODY_REFUSALS: readonly (readonly [prefix: string, reason: string, keepMes
   ['Request body is not valid JSON', 'malformed_json', false],
   ['X-GitHub-Event', 'bad_github_event', true],
   ['form-encoded GitHub delivery', 'malformed_form_body', true],
+  ['form-encoded request has no payload', 'malformed_form_body', true],
 ];
 
 /** One line for a delivery that was stored (matched, unmatched, ignored or duplicate). */

@@ -1,7 +1,10 @@
 import { compileExpression, type CompiledExpression } from '../expressions/jmespath.js';
+import type { EventKeyResult } from '../inbound/inbound-host.js';
+import type { WebhookRecord } from '../schemas/webhook.js';
+import { sourceKindOf } from '../webhooks/source-kinds.js';
 import { header, type RequestHeaders } from './request-headers.js';
 
-export type EventKeyResult = { ok: true; key: string } | { ok: false; reason: string };
+export type { EventKeyResult };
 
 const MAX_CACHED = 1000;
 const compiled = new Map<string, CompiledExpression>();
@@ -41,4 +44,14 @@ export function customEventKey(
   if (typeof value === 'string' && value !== '') return { ok: true, key: value };
   const got = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : 'an empty string';
   return { ok: false, reason: `event_key_expr "${webhook.event_key_expr}" gave ${got}, not an event name` };
+}
+
+/** The event key of a delivery to `webhook`'s source: named by its host's kind (GitLab, Bitbucket, Slack), or as a custom source's fields say. */
+export function sourceEventKey(
+  webhook: Pick<WebhookRecord, 'kind' | 'event_key_expr' | 'event_key_header'>,
+  headers: RequestHeaders,
+  payload: unknown,
+): EventKeyResult {
+  const kind = sourceKindOf(webhook);
+  return kind ? kind.eventKey(headers, payload) : customEventKey(webhook, headers, payload);
 }

@@ -8,13 +8,15 @@ import type { AutomationIndex } from '../matching/automation-index.js';
 import { PlatformError, payloadTooLarge } from '../kernel/errors.js';
 import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import type { IngestResult } from '../schemas/delivery.js';
+import type { IngestAnswer } from '../schemas/webhook.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import { verifySignature } from '../signatures/index.js';
 import { logRefusal, logUnroutedGithubDelivery } from './delivery-log.js';
-import { dedupIdentity } from './dedup.js';
+import { dedupIdentity, dedupIdentityOf } from './dedup.js';
 import { customEventKey } from './event-key.js';
 import type { CachedWebhook } from '../webhooks/webhook-cache.js';
+import { sourceKindOf, type SourceKind } from '../webhooks/source-kinds.js';
 import { readGithubDelivery, type GithubOrgResolver } from './github-delivery.js';
 import type { RequestHeaders } from './request-headers.js';
 import { decodeUtf8, parseJsonText } from './json-body.js';
@@ -60,10 +62,25 @@ export class EventsService {
   ) {}
 
   /**
-   * `POST /api/automation/v1/events/{org_id}/{source}`. Each request is logged once: the
-   * delivery when it is recorded, or the refusal with its reason.
+   * `POST /api/automation/v1/events/{org_id}/{source}`, as the sender is answered: the
+   * delivery's result, or, for a host's handshake (a Slack source's URL verification, once its
+   * signature holds), the answer the host expects (`{challenge}`), with nothing recorded.
+   */
+  async answer(orgId: string, source: string, request: InboundRequest): Promise<IngestAnswer> {
+    return this.receive(orgId, source, request);
+  }
+
+  /**
+   * An event for a registered source: its delivery's result. Each request is logged once: the
+   * delivery when it is recorded, or the refusal with its reason. A host's handshake records
+   * nothing and reads as received with nothing matched ({@link answer} gives its answer).
    */
   async ingest(orgId: string, source: string, request: InboundRequest): Promise<IngestResult> {
+    const answer = await this.receive(orgId, source, request);
+    return 'challenge' in answer ? { received: true, matched: 0, runs_created: [] } : answer;
+  }
+
+  private async receive(orgId: string, source: string, request: InboundRequest): Promise<IngestAnswer> {
     return inIngestSpan(this.context, { orgId, source, headers: request.headers }, async (note) => {
       try {
         return await this.ingestCustom(orgId, source, request, note);
@@ -90,12 +107,14 @@ export class EventsService {
     });
   }
 
-  private async ingestCustom(orgId: string, source: string, request: InboundRequest, note: (note: IngestNote) => void): Promise<IngestResult> {
+  private async ingestCustom(orgId: string, source: string, request: InboundRequest, note: (note: IngestNote) => void): Promise<IngestAnswer> {
     const cached = await this.webhooks.cache.get(orgId, source);
     if (!cached?.record.enabled) throw unknownSource();
     const webhook = cached.record;
     if (request.body.byteLength > this.options.maxBodyBytes) throw payloadTooLarge(this.options.maxBodyBytes);
     this.verify(cached, request);
+    const kind = sourceKindOf(webhook);
+    if (kind) return this.ingestFromHost(orgId, source, kind, request, note);
     const payloadJson = decodeUtf8(request.body);
     const payload = parseJsonText(payloadJson);
     const identity = dedupIdentity(source, request.headers, request.body, webhook.delivery_id_header);
@@ -108,6 +127,43 @@ export class EventsService {
         providerDeliveryId: identity.providerDeliveryId,
         dedupKey: identity.key,
         eventKey: customEventKey(webhook, request.headers, payload),
+        payload,
+        payloadJson,
+      },
+      this.options.trust ?? null,
+    );
+    const [result] = await recordDeliveries(this.context, [prepared], this.options);
+    note({ status: prepared.delivery.status as IngestNote['status'], eventKey: prepared.delivery.event_key });
+    return result as IngestResult;
+  }
+
+  /**
+   * A verified delivery to a host's source (GitLab, Bitbucket, Slack): its JSON (a Slack
+   * interactivity request's is its form's `payload`), the host's handshake answered, then named
+   * and deduplicated as the host does.
+   */
+  private async ingestFromHost(
+    orgId: string,
+    source: string,
+    kind: SourceKind,
+    request: InboundRequest,
+    note: (note: IngestNote) => void,
+  ): Promise<IngestAnswer> {
+    const payloadJson = kind.payloadText(request.headers, decodeUtf8(request.body));
+    if (payloadJson === null) throw new PlatformError('BAD_REQUEST', 'form-encoded request has no payload field');
+    const payload = parseJsonText(payloadJson);
+    const handshake = kind.handshake(payload);
+    if (handshake) return handshake;
+    const identity = dedupIdentityOf(kind.deliveryId(request.headers, payload), source, request.body);
+    const prepared = await prepareDelivery(
+      this.context,
+      this.index,
+      {
+        orgId,
+        source,
+        providerDeliveryId: identity.providerDeliveryId,
+        dedupKey: identity.key,
+        eventKey: kind.eventKey(request.headers, payload),
         payload,
         payloadJson,
       },

@@ -8,6 +8,7 @@
  */
 import type { ServiceContext } from '../kernel/context.js';
 import type { IngestResult } from '../schemas/delivery.js';
+import type { IngestAnswer } from '../schemas/webhook.js';
 import type { IngestOutcome } from '../telemetry/metrics.js';
 import { inboundParent, inSpan, type Span } from '../telemetry/tracing.js';
 import type { RequestHeaders } from './request-headers.js';
@@ -22,12 +23,12 @@ export interface IngestNote {
   eventKey: string | null;
 }
 
-/** Runs `work` (one inbound request) in its span, and counts it. */
-export async function inIngestSpan(
+/** Runs `work` (one inbound request) in its span, and counts it. A host's handshake (Slack's URL verification) counts as ignored. */
+export async function inIngestSpan<Answer extends IngestAnswer>(
   context: ServiceContext,
   target: { orgId: string | null; source: string; headers: RequestHeaders },
-  work: (note: (note: IngestNote) => void) => Promise<IngestResult>,
-): Promise<IngestResult> {
+  work: (note: (note: IngestNote) => void) => Promise<Answer>,
+): Promise<Answer> {
   const started = performance.now();
   const { tracer, metrics } = context.telemetry;
   const { parent, kind } = inboundParent(target.headers);
@@ -35,9 +36,9 @@ export async function inIngestSpan(
   if (target.orgId !== null) attributes['agent_platform.org.id'] = target.orgId;
   return inSpan(tracer, 'agent_platform.ingest', { parent, kind, attributes }, async (span) => {
     let noted: IngestNote | null = null;
-    let result: IngestResult;
+    let answer: Answer;
     try {
-      result = await work((note) => {
+      answer = await work((note) => {
         noted = note;
       });
     } catch (error) {
@@ -47,10 +48,12 @@ export async function inIngestSpan(
       metrics.delivery(known ? target.source : UNKNOWN_SOURCE, 'refused', (performance.now() - started) / 1000);
       throw error;
     }
-    const outcome = outcomeOf(result, noted);
+    const given: IngestAnswer = answer;
+    const result: IngestResult = 'challenge' in given ? { received: true, matched: 0, runs_created: [] } : given;
+    const outcome = 'challenge' in given ? 'ignored' : outcomeOf(result, noted);
     describe(span, result, outcome, noted);
     metrics.delivery(target.source, outcome, (performance.now() - started) / 1000);
-    return result;
+    return answer;
   });
 }
 

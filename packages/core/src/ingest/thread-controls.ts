@@ -72,6 +72,15 @@ async function answerHeldAction(context: ServiceContext, delivery: DeliveryRecor
   if (conversation?.execution_status !== 'waiting_for_confirmation') return;
   const held = (await readEventsFrom(context.storage, conversationId)).filter((event) => event.kind === 'ActionEvent').at(-1);
   if (!held) return;
+  // A Slack button names the action it answers: a click on an older request answers nothing held now.
+  const named = control.command.kind === 'stop' ? undefined : control.command.action;
+  if (named !== undefined && named !== held.id) {
+    context.logger.info(
+      { kind: 'delivery', deliveryId: delivery.id, orgId: delivery.org_id, actor: control.actor, answers: named, held: held.id },
+      'thread approval answers an action no longer held; ignored',
+    );
+    return;
+  }
   const why = reason || (accept ? '' : `rejected by @${control.actor} in the thread`);
   await context.storage.conversations.patch(conversationId, {
     confirmation_response: { action_id: held.id, accept, reason: why },

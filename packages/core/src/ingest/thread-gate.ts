@@ -13,7 +13,7 @@ import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryOutcome } from '../schemas/delivery.js';
 import { concurrencyKeyOf } from '../matching/concurrency-key.js';
 import { type ActorTrust, needsTrust } from '../threads/actor-trust.js';
-import { eventActor } from '../threads/event-actor.js';
+import { actorOf } from '../threads/inbound-hosts.js';
 import type { ThreadCommand } from '../threads/thread-command.js';
 import { threadKeyOf } from '../threads/thread-key.js';
 
@@ -54,7 +54,7 @@ export async function gateMatches(trust: ActorTrust | null, source: string, even
     const command = match.commands.get(record.id) ?? { kind: 'work' as const };
     const control = command.kind === 'work' || command.kind === 'none' ? null : command;
     if (control || needsTrust(record, eventKey)) {
-      const actor = match.actor ?? eventActor(eventKey, payload);
+      const actor = match.actor ?? actorOf(source, eventKey, payload);
       const decision = trust
         ? await trust.decide(record, payload, actor)
         : { trusted: false as const, actor: actor.login, why: 'no code host is configured to ask' };

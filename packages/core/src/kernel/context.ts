@@ -3,6 +3,7 @@
  * `createAgentPlatform` and never changed afterwards.
  * @module
  */
+import type { AnswerHost } from '../ports/answer-host.js';
 import type { PublishedChange } from '../ports/change-feed.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
@@ -13,6 +14,7 @@ import type { OutboundEventType } from '../schemas/subscription.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { RunEventBus } from './run-event-bus.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { SpendControl } from '../spend/spend-control.js';
 
 /** Where platform events go to subscribers (outbound events). Never throws and is never awaited: an event's own work does not wait for its fan-out. */
 export interface OutboundEventSink {
@@ -44,6 +46,10 @@ export interface ServiceContext {
   readonly telemetry: Telemetry;
   /** The org's audit log: who changed what. */
   readonly audit: AuditLog;
+  /** The orgs' budgets and spend ledger: whether work may spend, and what it spent. */
+  readonly spend: SpendControl;
+  /** The hosts runs answer on (GitHub and those the embedder added), each for the sources it handles. */
+  readonly answerHosts: readonly AnswerHost[];
 }
 
 export const nowIso = (context: ServiceContext): string => context.clock.now().toISOString();

@@ -23,6 +23,8 @@ export const errorStatus = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_FAILED: 422,
+  /** A spend budget's cap is reached: the work would spend past it (the `detail` names the cap and the figures). */
+  BUDGET_EXCEEDED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;
@@ -33,17 +35,21 @@ export interface PlatformErrorOptions {
   cause?: unknown;
   /** Validation issues, for `VALIDATION_FAILED`. */
   issues?: ValidationIssue[];
+  /** When trying again may succeed, in seconds (sent as `Retry-After`): a budget's next period. */
+  retryAfterSeconds?: number;
 }
 
 export class PlatformError extends Error {
   override readonly name = 'PlatformError';
   readonly code: ErrorCode;
   readonly issues: ValidationIssue[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: PlatformErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.issues = options.issues;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -2,7 +2,8 @@ import { EvaluationBudgetError } from '../expressions/evaluation-budget.js';
 import type { DeliveryOutcome } from '../schemas/delivery.js';
 import type { CompiledAutomation } from './compiled-automation.js';
 import type { SourceIndex } from './source-index.js';
-import { eventActor, type EventActor } from '../threads/event-actor.js';
+import { actorOf } from '../threads/inbound-hosts.js';
+import type { EventActor } from '../threads/event-actor.js';
 import { threadCommand, type ThreadCommand } from '../threads/thread-command.js';
 import { isThreadAutomation } from '../threads/thread-trigger.js';
 
@@ -69,7 +70,7 @@ export function matchEvent(index: SourceIndex, eventKey: string, payload: unknow
   let spent = 0;
   const evaluate = (automation: CompiledAutomation): DeliveryOutcome => {
     if (isThreadAutomation(automation.record)) {
-      actor ??= eventActor(eventKey, payload);
+      actor ??= actorOf(automation.record.trigger.source, eventKey, payload);
       const command = threadCommand(automation.record.trigger, eventKey, payload, actor);
       if (command.kind === 'none') return outcome(automation, 'not_a_command', command.why);
       commands.set(automation.record.id, command);

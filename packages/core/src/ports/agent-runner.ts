@@ -9,6 +9,7 @@ import type { RunnerEventDraft } from '../schemas/agent-events.js';
 import type { Automation } from '../schemas/automation.js';
 import type { ConversationEvent } from '../schemas/app-conversation.js';
 import type { MetricsSnapshot } from '../schemas/metrics.js';
+import type { SecurityRisk } from '../schemas/security-risk.js';
 import type { ProviderType } from '../schemas/provider-tokens.js';
 import type { McpConfig } from '../schemas/mcp-config.js';
 import type { WebhookView } from '../schemas/webhook.js';
@@ -32,6 +33,16 @@ export interface AgentSettings {
   enableDefaultCondenser: boolean;
   /** `secrets_store.custom_secrets`: name → value, set as environment variables of the agent's commands. */
   customSecrets: Record<string, string>;
+  /** `security_analyzer`: which analyzer rates the agent's actions (`llm`, `policy`, or one a host registers); `null`: none. */
+  securityAnalyzer: string | null;
+  /** `search_api_key` (Tavily): the agent has a web-search tool only when it is set. */
+  searchApiKey: string | null;
+  /** `language` (a BCP 47 tag such as `de` or `pt-BR`): the agent answers and comments in it; `null`: English. */
+  language: string | null;
+  /** `sandbox_base_container_image` / `sandbox_runtime_container_image`: the owner's sandbox image (the runtime image wins), within what the host allows. */
+  sandboxImage: string | null;
+  /** `sandbox_api_key`: the owner's credential for a runtime that takes one (a remote runtime); the built-in runtimes take none. */
+  sandboxApiKey: string | null;
 }
 
 /**
@@ -49,29 +60,43 @@ export interface AgentPlatformTools {
   listWebhookSources(): Promise<WebhookView[]>;
 }
 
-/** An issue or pull request on GitHub: `owner/name` and its number. */
+/** An issue, pull request or merge request on a code host: its repository (`owner/name`, a project path) and its number. */
 export interface GitHubThread {
   repository: string;
   number: number;
 }
 
 /**
- * What an automation run's agent may do on GitHub for the automation's owner, with the owner's
- * token and host: comment, label, open a pull request — only in the run's repositories (its
- * event's, or the automation's `selected_repository`, and those its `github_repositories`
- * allow). Inputs are validated here; a refusal (out of scope, bad input, GitHub said no) throws a
- * `PlatformError` whose message says why and never holds the token.
+ * What an automation run's agent may do on the host its event came from, for the automation's
+ * owner with their credentials: comment (in a chat: reply in the thread), and where the host has
+ * them, label and open a pull (merge) request — only in the run's repositories. Inputs are
+ * validated here; a refusal (out of scope, bad input, the host said no) throws a `PlatformError`
+ * whose message says why and never holds a credential. The agent names its tools by `host`
+ * (`github_comment`, `gitlab_comment`, `create_merge_request`, `slack_reply`, …).
  */
-export interface AgentGitHubTools {
-  /** The repositories (`owner/name`) the tools act on; the first is the default. */
+export interface AgentHostTools {
+  /** The host adapter's name: `github`, `gitlab`, `bitbucket`, `slack`, or one a host registered. */
+  readonly host: string;
+  /** The repositories the tools act on; the first is the default. Empty on hosts without repositories (a chat). */
   readonly repositories: readonly string[];
-  /** The issue or pull request the run's event is about, the default thread; `null` when none. */
+  /** The issue or pull request the run's event is about, the default thread; `null` when none (or a chat's thread). */
   readonly thread: GitHubThread | null;
-  /** Comments on an issue or pull request (default: the event's). */
+  /** Comments on an issue or pull request (default: the event's); in a chat, replies in the event's thread. */
+  comment(input: { repository?: string; number?: number; body: string }): Promise<{ id: number | string; url: string }>;
+  /** Adds labels to an issue or pull request (default: the event's); answers its labels now. Absent on hosts without labels. */
+  addLabels?(input: { repository?: string; number?: number; labels: string[] }): Promise<{ labels: string[] }>;
+  /** Opens a pull (merge) request from `head` (a branch the agent pushed) into `base` (default: the repository's default branch). Absent on hosts without them. */
+  createPullRequest?(input: { repository?: string; title: string; body?: string; head: string; base?: string; draft?: boolean }): Promise<{
+    number: number;
+    url: string;
+  }>;
+}
+
+/** The agent's tools on GitHub: every host tool, with GitHub's numeric ids (`host` may be left out: it is GitHub). */
+export interface AgentGitHubTools extends Omit<AgentHostTools, 'host'> {
+  readonly host?: 'github';
   comment(input: { repository?: string; number?: number; body: string }): Promise<{ id: number; url: string }>;
-  /** Adds labels to an issue or pull request (default: the event's); answers its labels now. */
   addLabels(input: { repository?: string; number?: number; labels: string[] }): Promise<{ labels: string[] }>;
-  /** Opens a pull request from `head` (a branch the agent pushed) into `base` (default: the repository's default branch). */
   createPullRequest(input: { repository?: string; title: string; body?: string; head: string; base?: string; draft?: boolean }): Promise<{
     number: number;
     url: string;
@@ -83,6 +108,10 @@ export interface PendingAction {
   actionEventId: string;
   toolName: string;
   summary: string | null;
+  /** The owner's security analyzer's rating of it (`security_risk`); absent or `null` when no analyzer rated it. */
+  securityRisk?: SecurityRisk | null;
+  /** Why it was rated so, in a few words ("force push to main"). */
+  securityReason?: string | null;
 }
 
 export type ConfirmationDecision = { accept: true } | { accept: false; reason: string };
@@ -102,7 +131,9 @@ export interface AgentRunInput {
   signal?: AbortSignal;
   /** The owner's platform tools; absent where the host gives none. */
   platformTools?: AgentPlatformTools;
-  /** GitHub for the run's repositories with the owner's token; absent where there is no token or no GitHub repository. */
+  /** The run's host (the code host or chat its event came from) with the owner's credentials; absent where there is none, or no credential. */
+  hostTools?: AgentHostTools;
+  /** @deprecated Use `hostTools`; read when `hostTools` is absent. */
   githubTools?: AgentGitHubTools;
   /** Events the conversation already holds, oldest first (a resumed conversation's history). */
   history?: readonly ConversationEvent[];
@@ -125,6 +156,13 @@ export interface AgentRunInput {
    * each is returned once. Runners that can take them up mid-task call it between steps.
    */
   pendingMessages?: () => Promise<{ id: string; text: string }[]>;
+  /**
+   * Asked before each model call with the run's usage so far (counted first, should its
+   * `metrics` event not have been taken yet): why the agent may not spend now (a budget of its
+   * org, owner or automation is spent; the reason names the cap and the figures), or `null` to go
+   * on. A runner that calls a model ends FAILED with the reason rather than make the call.
+   */
+  spendCheck?: (metrics: MetricsSnapshot) => Promise<string | null>;
 }
 
 /**
@@ -152,4 +190,9 @@ export interface AgentOutcome {
 export interface AgentRunner {
   /** Runs the agent; yields its events and ends with exactly one `finished`. */
   run(input: AgentRunInput): AsyncIterable<AgentEvent>;
+  /**
+   * The security analyzers (by name) this runner rates actions with, besides the built-in `llm`
+   * and `policy`: names owners may save in `security_analyzer`. Absent: none of its own.
+   */
+  readonly securityAnalyzers?: readonly string[];
 }

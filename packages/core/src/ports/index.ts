@@ -8,8 +8,21 @@ export type { Authenticator, Credentials } from './authenticator.js';
 export { systemClock, type Clock } from './clock.js';
 export { randomIdGenerator, type IdGenerator } from './id-generator.js';
 export type { SecretBox } from './secret-box.js';
+export {
+  HostError,
+  type AnswerChannel,
+  type AnswerHost,
+  type AnswerThread,
+  type HostThreadAction,
+  type HostToolsInput,
+  type OpenedChangeRequest,
+  type PostedAnswer,
+} from './answer-host.js';
 export type { SolvabilityEstimate, SolvabilityEstimator } from './solvability.js';
+export type { ActionToRate, SecurityAnalyzer, SecurityContext } from './security-analyzer.js';
 export type { AuditFilter, AuditRepository } from './audit-repository.js';
+export type { ConsoleSessionsRepository, MembershipsRepository } from './sign-in-repository.js';
+export type { BudgetsRepository, SpendQuery, SpendRepository, SpendTotalKey } from './spend-repository.js';
 export {
   StorageConflictError,
   StorageUnavailableError,
@@ -31,6 +44,7 @@ export {
   type RunReportsRepository,
   type ThreadsRepository,
   type RunQueueSummary,
+  type OrgRunsFilter,
   type RunGuard,
   type RunPatch,
   type ListOptions,
@@ -47,6 +61,7 @@ export {
   type OutboundMessageGuard,
   type OutboundMessagePatch,
 } from './storage.js';
+export * from './runs-overview.js';
 export type {
   ExecEvent,
   ExecInput,

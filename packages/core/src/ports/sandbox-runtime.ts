@@ -41,6 +41,31 @@ export interface StartSandboxInput {
    * sandbox outlives a restart of its server).
    */
   boundToProcess?: boolean;
+  /**
+   * The owner's container image (their `sandbox_runtime_container_image`, else
+   * `sandbox_base_container_image`): the sandbox runs it in place of the spec's image and keeps
+   * the rest of the spec (working directory, command, user, network, ports). Only one of the
+   * runtime's {@link SandboxRuntime.allowedImages}: any other, and any image at all on a runtime
+   * without `allowedImages` (it cannot change images), is refused with `PlatformError`
+   * VALIDATION_FAILED whose message lists what is allowed, before anything is created.
+   */
+  image?: string;
+  /**
+   * The owner's credential for the runtime's own service (their `sandbox_api_key`), as OpenHands'
+   * remote runtime takes one to start sandboxes on the owner's account. The platform hands it
+   * only to a runtime whose {@link SandboxRuntime.takesOwnerCredential} is `true`, opening it
+   * from its seal for this call alone; the runtime uses it to reach its service and never puts it
+   * inside the sandbox (not in its environment, its files, nor what `inspect` reports). The
+   * built-in runtimes take none.
+   */
+  ownerCredential?: string;
+  /**
+   * Hosts this sandbox's egress allowlist adds, where the runtime keeps sandboxes off the network
+   * behind an allowlisting proxy (the Docker runtime with `egress`): `github.com`,
+   * `*.example.com`, an IP address, each with an optional `:port`. The platform names the run's
+   * git host, so a clone and a push work. Runtimes without such a proxy ignore it.
+   */
+  egressAllow?: readonly string[];
 }
 
 /** A sandbox as the runtime sees it. */
@@ -51,6 +76,21 @@ export interface RuntimeSandbox {
   /** The sandbox's working directory, as seen from inside it. */
   workingDir: string;
   exposedUrls: ExposedUrl[];
+  /** The container image it runs, for runtimes that run images (absent otherwise, and when MISSING). */
+  image?: string;
+  /** The OCI runtime class it runs under (the Docker runtime's `runsc` for gVisor, `runc`), for runtimes that have classes. */
+  runtimeClass?: string;
+  /**
+   * The host it runs on, for runtimes that place sandboxes on one of several (the Docker
+   * runtime's engine name when it has `engines`); absent otherwise.
+   */
+  engine?: string;
+  /**
+   * Set when the runtime cannot reach the sandbox because the host it runs on went away (a
+   * Docker engine that does not answer): why, in words. The status is then `ERROR`. A run whose
+   * sandbox is lost is retried, within its attempt limit.
+   */
+  lost?: string;
 }
 
 export interface SandboxFile {
@@ -99,6 +139,19 @@ export interface SandboxRuntime {
   readonly name: string;
   /** The specs sandboxes can be started from; the first is the default. */
   listSpecs(): Promise<SandboxSpec[]>;
+  /**
+   * The container images owners may ask for ({@link StartSandboxInput.image}): exact references
+   * (`ghcr.io/acme/sandbox:1.4`), or patterns ending in `*` that match by prefix
+   * (`ghcr.io/acme/sandbox:*`: any tag of that repository); see `imageAllowed` in
+   * `@agent-platform/core/adapter-kit`. Absent on a runtime that cannot change images (the
+   * process runtime): the platform then refuses an owner's image, at save and at start.
+   */
+  allowedImages?(): Promise<string[]>;
+  /**
+   * Whether the runtime takes an owner's credential ({@link StartSandboxInput.ownerCredential}).
+   * Absent or `false` (the built-in runtimes): the platform never hands it one.
+   */
+  readonly takesOwnerCredential?: boolean;
   /**
    * Starts a sandbox; resolves once it is RUNNING (or throws). Unknown spec: `PlatformError`
    * NOT_FOUND; an id already in use: CONFLICT; after `close()`: UNAVAILABLE.

@@ -11,15 +11,20 @@ import type { WebhookRecord } from '../schemas/webhook.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { DeliveryRecord, DeliveryStatus } from '../schemas/delivery.js';
 import type { GithubLinkRecord } from '../schemas/github-link.js';
-import type { RunRecord, RunReport, RunStatus } from '../schemas/run.js';
+import type { RunRecord, RunReport } from '../schemas/run.js';
+import type { RunsRepository } from './runs-repository.js';
 import type { ThreadRecord } from '../schemas/thread.js';
 import type { AuditRepository } from './audit-repository.js';
+import type { ConsoleSessionsRepository, MembershipsRepository } from './sign-in-repository.js';
+import type { BudgetsRepository, SpendRepository } from './spend-repository.js';
 import type { SandboxRecord } from '../schemas/sandbox.js';
 import type { SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { AppConversationRecord, ConversationEvent, StartTaskRecord } from '../schemas/app-conversation.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { RunQueue } from './run-queue.js';
 import type { OutboundMessageRecord, OutboundMessageStatus, SubscriptionRecord } from '../schemas/subscription.js';
+
+export { RUN_PATCH_FIELDS, type OrgRunsFilter, type RunGuard, type RunPatch, type RunQueueSummary, type RunsRepository } from './runs-repository.js';
 
 /** Thrown by an adapter when a write breaks a uniqueness rule (e.g. one source per org). */
 export class StorageConflictError extends Error {
@@ -100,94 +105,6 @@ export interface AutomationsRepository {
   /** True when an automation was deleted. */
   delete(orgId: string, id: string): Promise<boolean>;
 }
-
-export interface RunsRepository {
-  /** Throws {@link StorageConflictError} when an id exists (and inserts none of them). */
-  insertMany(records: readonly RunRecord[]): Promise<void>;
-  get(orgId: string, id: string): Promise<RunRecord | null>;
-  /** An automation's runs, newest first (by `created_at`, then `id` descending). */
-  listByAutomation(orgId: string, automationId: string, options: ListOptions): Promise<ListResult<RunRecord>>;
-  /**
-   * Runs in `status` across all orgs, oldest first (by `created_at`, then `id` ascending), at most
-   * `limit`. Must not scan runs in other statuses: the executor polls it.
-   */
-  listByStatus(status: RunStatus, limit: number): Promise<RunRecord[]>;
-  /**
-   * The one way a stored run changes: a compare-and-set. Atomically, when the org's run exists,
-   * its status is in `guard.from` and not final (COMPLETED, FAILED, CANCELLED, SKIPPED — a final
-   * run never changes, whatever `from` says), and — when `guard.leaseOwner` is given — its
-   * `lease_owner` equals it (`null`: held by nobody), the members of `patch` that are not
-   * `undefined` are written and the run is returned as stored. Otherwise nothing is written and
-   * the answer is `null`. Of concurrent transitions from one state, exactly one succeeds.
-   */
-  transition(orgId: string, id: string, guard: RunGuard, patch: RunPatch): Promise<RunRecord | null>;
-  /**
-   * An automation's PENDING and RUNNING runs whose `concurrency_key` equals `concurrencyKey`
-   * (`null`: runs with none, or with the member absent), oldest first (by `created_at`, then `id`).
-   * Flow control reads it inside a transaction before it adds a run. Must not scan
-   * the automation's finished runs.
-   */
-  listLive(orgId: string, automationId: string, concurrencyKey: string | null): Promise<RunRecord[]>;
-  /** How many of an automation's runs were created at or after `since` and are neither SKIPPED nor CANCELLED (rate limits). */
-  countCreatedSince(orgId: string, automationId: string, since: string): Promise<number>;
-  /**
-   * Where the queue stands, over every org: read for the metrics at each scrape. Must not scan
-   * finished runs.
-   */
-  queueSummary(): Promise<RunQueueSummary>;
-}
-
-/** What {@link RunsRepository.queueSummary} answers. */
-export interface RunQueueSummary {
-  /** PENDING runs (those waiting out a backoff or held by flow control included). */
-  pending: number;
-  /** `created_at` of the oldest PENDING run; `null` when there is none. */
-  oldestPendingAt: string | null;
-  /** RUNNING runs per org; orgs with none are absent. */
-  runningByOrg: Record<string, number>;
-}
-
-/** The state a {@link RunsRepository.transition} requires. */
-export interface RunGuard {
-  from: readonly RunStatus[];
-  /** The lease owner the run must have; `null` for none. Omitted: any. */
-  leaseOwner?: string | null;
-}
-
-/** What a transition may write; the run's identity and origin never change. */
-export type RunPatch = Partial<
-  Pick<
-    RunRecord,
-    | 'status'
-    | 'attempt'
-    | 'conversation_id'
-    | 'sandbox_id'
-    | 'error_detail'
-    | 'started_at'
-    | 'completed_at'
-    | 'lease_owner'
-    | 'lease_expires_at'
-    | 'not_before'
-    | 'metrics'
-    | 'held_reason'
-  >
->;
-
-/** The members a {@link RunPatch} may hold, for adapters that build their writes from it. */
-export const RUN_PATCH_FIELDS = [
-  'status',
-  'attempt',
-  'conversation_id',
-  'sandbox_id',
-  'error_detail',
-  'started_at',
-  'completed_at',
-  'lease_owner',
-  'lease_expires_at',
-  'not_before',
-  'metrics',
-  'held_reason',
-] as const satisfies readonly (keyof RunPatch)[];
 
 export interface DeliveryListOptions extends ListOptions {
   source?: string;
@@ -461,9 +378,16 @@ export interface StorageRepositories {
   readonly runReports: RunReportsRepository;
   readonly threads: ThreadsRepository;
   readonly audit: AuditRepository;
+  /** The spend ledger: model cost per org, user, automation, model and day. */
+  readonly spend: SpendRepository;
+  readonly budgets: BudgetsRepository;
   readonly startTasks: StartTasksRepository;
   readonly subscriptions: SubscriptionsRepository;
   readonly outboundMessages: OutboundMessagesRepository;
+  /** Console sign-in: who belongs to which org (conformance: `describeMemberships`). */
+  readonly memberships: MembershipsRepository;
+  /** Console sign-in's sessions, by the hash of their id (conformance: `describeConsoleSessions`). */
+  readonly consoleSessions: ConsoleSessionsRepository;
 }
 
 export interface StorageAdapter extends StorageRepositories {

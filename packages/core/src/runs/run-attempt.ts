@@ -11,6 +11,7 @@ import { stopWork } from '../agents/stop-reason.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import { SandboxStartError } from '../sandboxes/stored-sandbox.js';
+import { SandboxLostError } from '../sandboxes/lost-sandbox.js';
 import { contextOf, inSpan, SpanKind } from '../telemetry/tracing.js';
 import type { HeldRun } from './run-lifecycle.js';
 import { fenceEarlierAttempt, planRunAttempt } from './run-plan.js';
@@ -60,8 +61,22 @@ export function runAttempt(
       await held.finish({ status: 'SKIPPED', error_detail: 'the automation was deleted', completed_at: now(context) });
       return null;
     }
+    if (await refusedByBudget(context, held, automation)) return null;
     return attempt(context, jobs, held, controller, settings, automation);
   });
+}
+
+/**
+ * A run whose org, owner or automation has spent a budget does not start: SKIPPED with the cap
+ * and the figures (FAILED when an earlier attempt had begun the work). True when so.
+ */
+async function refusedByBudget(context: ServiceContext, held: HeldRun, automation: AutomationRecord): Promise<boolean> {
+  const { run } = held;
+  const refusal = await context.spend.refusal({ orgId: run.org_id, userId: automation.created_by, automationId: automation.id });
+  if (refusal === null) return false;
+  const begun = run.conversation_id !== null;
+  await held.finish({ status: begun ? 'FAILED' : 'SKIPPED', error_detail: `not started: ${refusal}`, completed_at: now(context) });
+  return true;
 }
 
 /** The attempt of a run whose automation is there: its plan, its agent job, and what the job's result makes of the run. */
@@ -114,9 +129,10 @@ async function settle(context: ServiceContext, held: HeldRun, result: AgentJobRe
       return null;
     case 'failed': {
       const reason = result.outcome.reason ?? `the agent ended ${result.outcome.status}`;
-      // A sandbox that would not start may start on another attempt; anything else would fail the same way again.
-      if (result.error instanceof SandboxStartError && run.attempt < settings.maxAttempts && settings.mayRetry())
-        return retryLater(context, held, reason, settings);
+      // A sandbox that would not start may start on another attempt, and one lost with its host
+      // (a Docker engine gone) is placed elsewhere; anything else would fail the same way again.
+      const retryable = result.error instanceof SandboxStartError || result.error instanceof SandboxLostError;
+      if (retryable && run.attempt < settings.maxAttempts && settings.mayRetry()) return retryLater(context, held, reason, settings);
       await held.finish({ status: 'FAILED', error_detail: reason, completed_at: now(context), metrics: result.outcome.metrics ?? null });
       return null;
     }

@@ -82,7 +82,9 @@ describe('RunExecutor, several over one storage', () => {
 
   it('takes a run whose executor died once its lease lapses — not before', async () => {
     const storage = createMemoryStorage();
-    const p = await node(storage, 'echo recovered', { leaseMs: 300 });
+    // A lease of a second: the recovering executor's own renewals (every third of it) must not
+    // miss it on a loaded machine, which would count a third attempt.
+    const p = await node(storage, 'echo recovered', { leaseMs: 1_000 });
     const automation = await p.automations.create(alice, { name: 'a', trigger: { type: 'event', source: 'ci', on: 'x' }, instructions: 'go' });
     const held = makeRunRecord({
       org_id: 'acme',
@@ -91,7 +93,7 @@ describe('RunExecutor, several over one storage', () => {
       attempt: 1,
       delivery_id: null,
       lease_owner: 'wkr_dead',
-      lease_expires_at: new Date(Date.now() + 1_000).toISOString(),
+      lease_expires_at: new Date(Date.now() + 1_500).toISOString(),
     });
     await storage.runs.insertMany([held]);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -8,17 +8,18 @@
  */
 import type { AgentJobPlan } from '../agents/agent-job.js';
 import { runRepository } from '../agents/repository-target.js';
-import { createAgentGitHubTools, type GitHubToolScope } from '../github/github-tools.js';
+import { createAgentGitHubTools, type AgentThreadAction, type GitHubToolScope } from '../github/github-tools.js';
 import { githubToolScope } from '../github/tool-scope.js';
-import type { AgentGitHubTools, AgentSettings } from '../ports/agent-runner.js';
+import type { AgentHostTools, AgentSettings } from '../ports/agent-runner.js';
 import { readEventsFrom } from '../storage/conversation-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
+import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import { removeStoredSandbox } from '../sandboxes/stored-sandbox.js';
 import type { ThreadRecord } from '../schemas/thread.js';
-import { followUpMessage, keepPullRequest, recordPullRequest, threadOfRun, threadRepository } from './run-thread.js';
+import { followUpMessage, keepPullRequest, recordPullRequest, recordThreadAction, threadOfRun, threadRepository } from './run-thread.js';
 
 /**
  * One live attempt per run: before this attempt starts, the earlier attempt's sandbox (the run
@@ -36,16 +37,56 @@ export async function fenceEarlierAttempt(context: ServiceContext, runtime: Sand
 }
 
 /** The agent's GitHub tools over `scope`, with the owner's GitHub token and host; none without a token. */
-function githubToolsFor(scope: GitHubToolScope, settings: AgentSettings): AgentGitHubTools | null {
+function githubToolsFor(scope: GitHubToolScope, settings: AgentSettings): AgentHostTools | null {
   const github = settings.providerTokens.github;
   return github?.token ? createAgentGitHubTools(scope, github.token, github.host) : null;
 }
 
 /** The tools' scope in the run's thread: the pull request it has (a second is refused), and where one the agent opens is kept. */
 function threadScope(context: ServiceContext, run: RunRecord, thread: ThreadRecord | null, scope: GitHubToolScope, conversationId: string): GitHubToolScope {
-  if (!run.thread_key) return { ...scope, onPullRequest: (opened) => recordPullRequest(context, run, opened) };
+  const audited = { ...scope, onThreadAction: (action: AgentThreadAction) => recordThreadAction(context, run, action) };
+  if (!run.thread_key) return { ...audited, onPullRequest: (opened) => recordPullRequest(context, run, opened) };
   const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
-  return { ...scope, pullRequest, onPullRequest: (opened) => keepPullRequest(context, run, conversationId, opened) };
+  return { ...audited, pullRequest, onPullRequest: (opened) => keepPullRequest(context, run, conversationId, opened) };
+}
+
+/**
+ * The agent's tools on the host of a run's event other than GitHub (GitLab, Bitbucket, Slack, or
+ * one the embedder added): in the event's thread and repository and the automation's selected
+ * one, with the owner's credentials; `null` when no host handles the source or gives tools.
+ */
+function otherHostTools(
+  context: ServiceContext,
+  run: RunRecord,
+  automation: AutomationRecord,
+  thread: ThreadRecord | null,
+  source: string,
+  payloadJson: string | null,
+): ((settings: AgentSettings, conversationId: string) => AgentHostTools | null) | null {
+  const host = context.answerHosts.find((candidate) => candidate.handles(source));
+  const agentTools = host?.agentTools?.bind(host);
+  if (!host || !agentTools || payloadJson === null) return null;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadJson);
+  } catch {
+    return null;
+  }
+  const found = host.threadOf(run.event_key, payload);
+  if ('none' in found) return null;
+  const repositories = [found.thread.repository, automation.selected_repository].filter(
+    (name, index, all): name is string => typeof name === 'string' && name !== '' && all.indexOf(name) === index,
+  );
+  const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
+  return (settings, conversationId) =>
+    agentTools({
+      thread: found.thread,
+      repositories,
+      owner: { userId: automation.created_by, settings },
+      pullRequest,
+      onPullRequest: (opened) => (run.thread_key ? keepPullRequest(context, run, conversationId, opened) : recordPullRequest(context, run, opened)),
+      onThreadAction: (action) => recordThreadAction(context, run, action),
+    });
 }
 
 /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
@@ -68,13 +109,17 @@ export async function planRunAttempt(
   const eventRepository = runRepository(automation.selected_repository, source, payloadJson);
   const repository = thread ? threadRepository(thread, eventRepository) : eventRepository;
   const github = githubToolScope(automation, source, run.event_key, payloadJson);
+  const onHost = source === null || source === GITHUB_SOURCE ? null : otherHostTools(context, run, automation, thread, source, payloadJson);
   const agent = {
-    ...(github.repositories.length > 0
-      ? {
-          githubTools: (settings: AgentSettings, conversationId: string) => githubToolsFor(threadScope(context, run, thread, github, conversationId), settings),
-        }
-      : {}),
+    ...(onHost
+      ? { hostTools: onHost }
+      : github.repositories.length > 0
+        ? {
+            hostTools: (settings: AgentSettings, conversationId: string) => githubToolsFor(threadScope(context, run, thread, github, conversationId), settings),
+          }
+        : {}),
     runId: run.id,
+    automationId: automation.id,
     instructions: automation.instructions,
     eventPayloadJson: payloadJson,
     llmModel: automation.llm_model,

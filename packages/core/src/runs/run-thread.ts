@@ -9,11 +9,11 @@ import { SYSTEM_ACTOR } from '../audit/audit-log.js';
 import type { NewConversationEvent } from '../agents/conversation-record.js';
 import { userMessageEvent } from '../agents/conversation-record.js';
 import type { RepositoryTarget } from '../agents/git-checkout.js';
-import type { OpenedPullRequest } from '../github/github-tools.js';
+import type { AgentThreadAction, OpenedPullRequest } from '../github/github-tools.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { ThreadRecord } from '../schemas/thread.js';
-import { eventActor } from '../threads/event-actor.js';
+import { inboundHostOfThread } from '../threads/inbound-hosts.js';
 import { parseThreadKey, threadKey } from '../threads/thread-key.js';
 
 /** The run's thread as stored, or `null` (no thread, or its first run). */
@@ -26,7 +26,8 @@ export async function threadOfRun(context: ServiceContext, run: RunRecord): Prom
 export function threadRepository(thread: ThreadRecord, event: RepositoryTarget | null): RepositoryTarget | null {
   const repository = thread.pull_request?.repository ?? event?.repository ?? parseThreadKey(thread.key)?.repository;
   if (!repository || !thread.branch) return event;
-  return { repository, provider: 'github', branch: thread.branch };
+  // On the event's host: a GitLab thread's branch is cloned from GitLab.
+  return { repository, provider: event?.provider ?? 'github', branch: thread.branch };
 }
 
 /** What the person asked in the thread, as the conversation's next user message. */
@@ -37,9 +38,10 @@ export function followUpMessage(run: RunRecord, thread: ThreadRecord, payloadJso
   } catch {
     payload = null;
   }
-  const actor = eventActor(run.event_key ?? '', payload);
-  const place = parseThreadKey(run.thread_key ?? thread.key);
-  const where = place ? `${place.repository}#${place.number}` : 'the thread';
+  const key = run.thread_key ?? thread.key;
+  const actor = inboundHostOfThread(key).actorOf(run.event_key ?? '', payload);
+  const place = parseThreadKey(key);
+  const where = place ? `${place.repository}#${place.number}` : key.includes(':') ? key.slice(key.indexOf(':') + 1) : 'the thread';
   const comment = (payload as { comment?: { path?: unknown; line?: unknown } } | null)?.comment;
   const onLine = typeof comment?.path === 'string' ? ` on ${comment.path}${typeof comment.line === 'number' ? ` line ${comment.line}` : ''}` : '';
   const lines = [
@@ -116,5 +118,15 @@ export function recordPullRequest(context: ServiceContext, run: RunRecord, opene
     action: 'agent.pull_request_opened',
     target: { type: 'run', id: run.id },
     details: { repository: opened.repository, number: opened.number, url: opened.url, head: opened.head },
+  });
+}
+
+/** The audit log's entry for a comment an agent posted or labels it added. */
+export function recordThreadAction(context: ServiceContext, run: RunRecord, action: AgentThreadAction): Promise<void> {
+  const { type, ...details } = action;
+  return context.audit.record(run.org_id, SYSTEM_ACTOR, {
+    action: type === 'comment' ? 'agent.comment_posted' : 'agent.labels_added',
+    target: { type: 'run', id: run.id },
+    details,
   });
 }

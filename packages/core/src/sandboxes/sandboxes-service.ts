@@ -1,4 +1,4 @@
-import { PlatformError, notFound, validationError } from '../kernel/errors.js';
+import { PlatformError, isPlatformError, notFound, validationError } from '../kernel/errors.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
 import type { Principal } from '../schemas/principal.js';
 import type { Sandbox, SandboxRecord } from '../schemas/sandbox.js';
@@ -6,6 +6,7 @@ import type { SandboxSpec, SandboxStatus } from '../schemas/sandbox-spec.js';
 import type { CursorQuery } from '../schemas/v1-pages.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';
 import { SandboxStartError, startStoredSandbox } from './stored-sandbox.js';
+import { EgressRecorder, type SandboxEgressEvent } from './egress-record.js';
 
 export interface SandboxPage {
   items: Sandbox[];
@@ -17,10 +18,22 @@ export interface SandboxPage {
  * session API key is shown to the owner only while the sandbox is RUNNING.
  */
 export class SandboxesService {
+  private readonly egress: EgressRecorder;
+
   constructor(
     private readonly context: ServiceContext,
     private readonly runtime: SandboxRuntime | null,
-  ) {}
+  ) {
+    this.egress = new EgressRecorder(context);
+  }
+
+  /**
+   * Records a connection the sandbox's egress proxy refused on the conversation working in it
+   * (wire the Docker runtime's `onEgress` here); see {@link EgressRecorder.record}.
+   */
+  recordEgress(event: SandboxEgressEvent): Promise<boolean> {
+    return this.egress.record(event);
+  }
 
   async specs(query: CursorQuery): Promise<{ items: SandboxSpec[]; next_page_id: string | null }> {
     const specs = await this.requireRuntime().listSpecs();
@@ -53,6 +66,8 @@ export class SandboxesService {
     try {
       return this.view(await startStoredSandbox(this.context, runtime, principal, spec.id));
     } catch (error) {
+      // The owner's image refused (by the platform or the runtime) is theirs to change: a 422 with the list.
+      if (error instanceof SandboxStartError && isPlatformError(error.cause) && error.cause.code === 'VALIDATION_FAILED') throw error.cause;
       if (error instanceof SandboxStartError) throw new PlatformError('UNAVAILABLE', error.message, { cause: error });
       throw error;
     }
@@ -82,7 +97,7 @@ export class SandboxesService {
   }
 
   private async view(record: SandboxRecord): Promise<Sandbox> {
-    const status = await this.liveStatus(record);
+    const { status, engine } = await this.live(record);
     return {
       id: record.id,
       created_by_user_id: record.created_by_user_id,
@@ -90,14 +105,17 @@ export class SandboxesService {
       status,
       session_api_key: status === 'RUNNING' ? this.context.secrets.open(record.session_api_key) : null,
       exposed_urls: record.exposed_urls,
+      image: record.image ?? null,
+      engine,
       created_at: record.created_at,
     };
   }
 
-  /** The runtime's word on a sandbox it holds; the stored status otherwise. */
-  private async liveStatus(record: SandboxRecord): Promise<SandboxStatus> {
-    if (!this.runtime || record.runtime !== this.runtime.name || record.status === 'MISSING') return record.status;
-    return (await this.runtime.inspect(record.id)).status;
+  /** The runtime's word on a sandbox it holds (its status, and its engine where it has several); the stored status otherwise. */
+  private async live(record: SandboxRecord): Promise<{ status: SandboxStatus; engine: string | null }> {
+    if (!this.runtime || record.runtime !== this.runtime.name || record.status === 'MISSING') return { status: record.status, engine: null };
+    const sandbox = await this.runtime.inspect(record.id);
+    return { status: sandbox.status, engine: sandbox.engine ?? null };
   }
 
   private async load(principal: Principal, id: string): Promise<SandboxRecord> {

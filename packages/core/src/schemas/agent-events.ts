@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { metricsSnapshotSchema } from './metrics.js';
+import { securityRiskSchema } from './security-risk.js';
 
 export const textContentSchema = z.object({ type: z.literal('text'), text: z.string() });
 export type TextContent = z.infer<typeof textContentSchema>;
@@ -35,7 +36,10 @@ export const actionEventDataSchema = z.object({
   }),
   /** Groups the tool calls of one model response. */
   llm_response_id: z.string(),
-  security_risk: z.enum(['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH']),
+  /** The security analyzer's rating of the action (`UNKNOWN` when none rated it). */
+  security_risk: securityRiskSchema,
+  /** Why it was rated so, in a few words ("force push to main"); absent or `null` when no analyzer rated it. */
+  security_risk_reason: z.string().nullish(),
   /** A short description of the action, for logs and consoles. */
   summary: z.string().nullable(),
   /** The token usage and cost so far, on the last action of a response. */

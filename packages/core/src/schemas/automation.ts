@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { expressionSchema } from '../expressions/expression-schema.js';
 import { ALLOWED_ACTOR_GROUPS, GITHUB_SOURCE, ON_CONFLICT_POLICIES, SOURCE_NAME_PATTERN } from './vocabulary.js';
+import { hostKindOfSource } from './webhook.js';
 
 /** `github`, or the `source` of a registered custom webhook. */
 export const triggerSourceSchema = z.string().regex(SOURCE_NAME_PATTERN, 'must be "github" or a custom webhook source (lowercase letters, digits and hyphens)');
@@ -13,9 +14,12 @@ export const MAX_PATTERNS = 50;
 
 /**
  * A mention handle as the host writes it: `@` and a login (a GitHub App's bot login may end in
- * `[bot]`). Matched as a whole word, in any case (logins are case-insensitive on every host).
+ * `[bot]`), or Bitbucket's `@{<account id>}`. Matched as a whole word, in any case (logins are
+ * case-insensitive on every host). On Slack the app's own mention (`<@U…>`) counts whatever the handle.
  */
-export const mentionSchema = z.string().regex(/^@[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98})(?:\[bot\])?$/, 'must be a handle such as "@agent"');
+export const mentionSchema = z
+  .string()
+  .regex(/^@(?:[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98})(?:\[bot\])?|\{[A-Za-z0-9][A-Za-z0-9:-]{0,127}\})$/, 'must be a handle such as "@agent"');
 
 /** A label's name, matched exactly as the host writes it. */
 export const labelNameSchema = z.string().trim().min(1).max(100);
@@ -49,11 +53,18 @@ export const automationTriggerSchema = automationTriggerFieldsSchema.superRefine
     context.addIssue({ code: 'custom', path: ['label'], message: 'a trigger has a mention or a label, not both: make two automations' });
   if (trigger.on === undefined && !trigger.mention && !trigger.label)
     context.addIssue({ code: 'custom', path: ['on'], message: 'give the event keys to run on ("on"), or a "mention" or "label" trigger' });
-  if ((trigger.mention || trigger.label) && trigger.source !== GITHUB_SOURCE)
+  if (trigger.label && trigger.source !== GITHUB_SOURCE)
     context.addIssue({
       code: 'custom',
-      path: [trigger.mention ? 'mention' : 'label'],
-      message: `mention and label triggers need a code-host source ("github"), not "${trigger.source}"`,
+      path: ['label'],
+      // The source is named only when it is a source name (short, plain): a 422 never repeats arbitrary input.
+      message: `label triggers need the GitHub source ("github")${SOURCE_NAME_PATTERN.test(trigger.source) ? `, not "${trigger.source}"` : ''}`,
+    });
+  if (trigger.mention && trigger.source !== GITHUB_SOURCE && hostKindOfSource(trigger.source) === null)
+    context.addIssue({
+      code: 'custom',
+      path: ['mention'],
+      message: `mention triggers need a code-host or chat source ("github", or a gitlab, bitbucket or slack source)${SOURCE_NAME_PATTERN.test(trigger.source) ? `, not "${trigger.source}"` : ''}`,
     });
 });
 export type AutomationTriggerInput = z.input<typeof automationTriggerSchema>;
@@ -94,8 +105,11 @@ const flowControlInputShape = {
   rate_limit: rateLimitSchema.nullish(),
 };
 
-/** A login on the code host (GitHub's rules: letters, digits and single hyphens). */
-const actorLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'must be a login on the code host');
+/**
+ * A person on the host: a login (GitHub's, a GitLab username, a Bitbucket nickname, a Slack user
+ * id such as `U0123ABCD`) or the host's id of them (a Bitbucket `account_id`).
+ */
+const actorLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9_.:-]{0,127})(?:\[bot\])?$/, 'must be a login on the code host');
 
 /**
  * Who may command the agent through a code-host event (a comment, a mention, a label):

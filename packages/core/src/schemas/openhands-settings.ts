@@ -36,7 +36,10 @@ export const agentSettingsDiffSchema = z
       })
       .nullish()
       .meta({ title: 'Condenser' }),
-    agent: flat.agent.meta({ title: 'Agent', description: 'The registered agent runner to use; the built-in agent when unset and an LLM is configured.' }),
+    agent: flat.agent.meta({
+      title: 'Agent',
+      description: 'The agent to run, by name: coding (the default), read-only, command, or one the host registers (GET /api/options/agents lists them).',
+    }),
     mcp_config: flat.mcp_config.meta({ title: 'MCP servers', description: 'sse_servers, shttp_servers and stdio_servers, as in /api/settings.' }),
   })
   .meta({ title: 'AgentSettings' });

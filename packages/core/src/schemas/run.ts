@@ -12,12 +12,12 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
  * refused it) — why. Reporting never changes the run's status.
  */
 export const runReportSchema = z.object({
-  /** The thread reported to: `owner/name#number`. */
+  /** The thread reported to, as its host names it: `owner/name#number` on GitHub. */
   target: z.string().nullable(),
-  /** The 👀 reaction on the comment, issue or pull request that started the run. */
+  /** The host's acknowledgement (👀 on GitHub) on the comment, issue or pull request that started the run. */
   reaction: z.enum(['added', 'failed']).nullable(),
-  /** The outcome comment, once posted (edited, not posted again, by later attempts). */
-  comment_id: z.number().int().nullable(),
+  /** The outcome comment, once posted (edited, not posted again, by later attempts): the host's id of it (a number on GitHub, a string on hosts whose ids are). */
+  comment_id: z.union([z.number().int(), z.string()]).nullable(),
   comment_url: z.string().nullable(),
   /** Why the last report failed (a missing token, a refusal), without the token; `null` when all went through. */
   error: z.string().nullable(),
@@ -96,3 +96,27 @@ export type RunRecord = z.infer<typeof runRecordSchema>;
 
 export const runListSchema = z.object({ runs: z.array(runSchema), total: z.number().int() });
 export type RunList = z.infer<typeof runListSchema>;
+
+/**
+ * Query of `GET /api/automation/v1/runs`: the org's runs across its automations, newest first,
+ * narrowed by any of `status` (one or several, comma-separated), `automation_id` and `since` (created
+ * at or after), one page of `limit` at a time; `page_id` continues from the last page's
+ * `next_page_id`.
+ */
+export const orgRunsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  page_id: z.string().max(500).optional(),
+  status: z
+    .string()
+    .regex(new RegExp(`^(${RUN_STATUSES.join('|')})(,(${RUN_STATUSES.join('|')}))*$`), `one or more of ${RUN_STATUSES.join(', ')}, comma-separated`)
+    .optional(),
+  automation_id: z.string().min(1).max(200).optional(),
+  since: timestampSchema.optional(),
+});
+export type OrgRunsQuery = z.infer<typeof orgRunsQuerySchema>;
+/** The org-wide runs query as a caller sends it (every member optional). */
+export type OrgRunsQueryInput = Partial<OrgRunsQuery>;
+
+/** A page of the org's runs: `next_page_id` continues it, `null` on the last page. */
+export const orgRunPageSchema = z.object({ items: z.array(runSchema), next_page_id: z.string().nullable() });
+export type OrgRunPage = z.infer<typeof orgRunPageSchema>;

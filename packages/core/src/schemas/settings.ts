@@ -11,6 +11,32 @@ export const SETTINGS_STICKY_FIELDS = ['llm_model', 'llm_base_url'] as const;
 
 const optionalString = z.string().nullish();
 
+/**
+ * A BCP 47 tag as canonical (`pt-br` → `pt-BR`), or `null` when it is not one: not well-formed,
+ * or its language not an ISO 639 code of two or three letters (BCP 47 keeps longer ones for
+ * later, so `German` is well-formed but names no language).
+ */
+const canonicalTag = (tag: string): string | null => {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(tag);
+    return canonical && /^[a-z]{2,3}$/.test(new Intl.Locale(canonical).language) ? canonical : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * `language`: a BCP 47 tag (`en`, `de`, `pt-BR`, `zh-CN`, `zh-TW`, `ko-KR`, …) in which the agent
+ * writes to people and the platform's comments are written; stored canonical. `""` or `null`:
+ * none (English). Anything else is a 422.
+ */
+export const languageSchema = z
+  .string()
+  .trim()
+  .refine((tag) => tag === '' || (tag.length <= 64 && canonicalTag(tag) !== null), 'language must be a BCP 47 language tag, such as en, de, pt-BR or zh-CN')
+  .transform((tag) => (tag === '' ? null : canonicalTag(tag)))
+  .nullish();
+
 /** A custom secret's name: it becomes an environment variable of the agent's commands. */
 export const customSecretNameSchema = z
   .string()
@@ -41,7 +67,7 @@ const flag = (fallback: boolean) =>
  * Body of `POST /api/settings`. No field is required; unknown fields are ignored.
  */
 export const settingsInputSchema = z.object({
-  language: optionalString,
+  language: languageSchema,
   agent: optionalString,
   max_iterations: z.number().int().min(1).nullish(),
   security_analyzer: optionalString,

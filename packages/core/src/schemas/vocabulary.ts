@@ -16,8 +16,17 @@ export const FINAL_RUN_STATUSES: readonly (typeof RUN_STATUSES)[number][] = ['CO
 /** What ingest made of a delivery. */
 export const DELIVERY_STATUSES = ['matched', 'unmatched', 'duplicate', 'ignored'] as const;
 
-/** The git providers a user can store a token for. */
-export const PROVIDER_TYPES = ['github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'azure_devops', 'forgejo', 'enterprise_sso'] as const;
+/**
+ * The providers a user can store a token for: the git providers, and `slack` (the bot token of
+ * the workspace's Slack app, with which runs answer in Slack threads; never used to clone).
+ */
+export const PROVIDER_TYPES = ['github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'azure_devops', 'forgejo', 'enterprise_sso', 'slack'] as const;
+
+/**
+ * Providers whose token answers in a chat, not a git host's: never sent to a git remote, never
+ * in a sandbox's environment (the agent replies through its host tool, which holds the token).
+ */
+export const CHAT_PROVIDER_TYPES: readonly (typeof PROVIDER_TYPES)[number][] = ['slack'];
 
 /** What the platform tells subscribers about. */
 export const OUTBOUND_EVENT_TYPES = ['delivery.received', 'run.started', 'run.completed', 'run.failed', 'run.cancelled', 'subscription.disabled'] as const;
@@ -34,6 +43,12 @@ export const ON_CONFLICT_POLICIES = ['queue', 'cancel_previous', 'skip'] as cons
  * org's sources, subscribers and links; `owner` is all of it.
  */
 export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+
+/** What a spend budget caps: the whole org's spend, one user's, or one automation's. */
+export const BUDGET_SCOPES = ['org', 'user', 'automation'] as const;
+
+/** The calendar period (UTC) a budget's cap applies to. */
+export const BUDGET_PERIODS = ['day', 'month'] as const;
 
 /** Who may command the agent through a code-host event, besides a list of logins (`allowed_actors`). */
 export const ALLOWED_ACTOR_GROUPS = ['writers', 'members', 'anyone'] as const;

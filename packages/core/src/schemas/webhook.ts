@@ -3,6 +3,7 @@ import { headerNameSchema, timestampSchema } from './common.js';
 import { expressionSchema } from '../expressions/expression-schema.js';
 import { CUSTOM_SIGNATURE_SCHEME_NAMES } from '../signatures/registry.js';
 import { GITHUB_SOURCE, SOURCE_NAME_PATTERN } from './vocabulary.js';
+import { ingestResultSchema } from './delivery.js';
 
 /** The schemes a custom source may use: those of the signature registry open to custom sources. */
 export const SIGNATURE_SCHEMES = CUSTOM_SIGNATURE_SCHEME_NAMES;
@@ -11,6 +12,31 @@ export type SignatureScheme = z.infer<typeof signatureSchemeSchema>;
 
 /** Sources reserved for built-in integrations. */
 export const RESERVED_SOURCES = [GITHUB_SOURCE] as const;
+
+/**
+ * The hosts a team registers as a source of its own (its GitLab, its Bitbucket workspace, its
+ * Slack app): the platform knows how each signs, names and numbers its deliveries, so nothing of
+ * that is written by hand. A source of one is named after it: `gitlab`, or `gitlab-` and a
+ * suffix (`gitlab-eu`), and such names are that host's only.
+ */
+export const HOST_SOURCE_KINDS = ['gitlab', 'bitbucket', 'slack'] as const;
+export type HostSourceKind = (typeof HOST_SOURCE_KINDS)[number];
+
+/** What a webhook source is: `custom` (verified, named and deduplicated as its fields say) or one of the hosts. */
+export const WEBHOOK_KINDS = ['custom', ...HOST_SOURCE_KINDS] as const;
+export const webhookKindSchema = z.enum(WEBHOOK_KINDS);
+export type WebhookKind = z.infer<typeof webhookKindSchema>;
+
+/** The host a source's name belongs to (`gitlab`, `gitlab-eu` → `gitlab`), or `null` for any other name. */
+export function hostKindOfSource(source: string): HostSourceKind | null {
+  return HOST_SOURCE_KINDS.find((kind) => source === kind || source.startsWith(`${kind}-`)) ?? null;
+}
+
+/** A stored webhook's kind: records stored before kinds existed are custom. */
+export const kindOf = (webhook: { kind?: WebhookKind | undefined }): WebhookKind => webhook.kind ?? 'custom';
+
+/** The fields a host's kind sets, and a webhook of that kind cannot be given or changed. */
+export const KIND_FIXED_FIELDS = ['event_key_expr', 'event_key_header', 'signature_header', 'signature_scheme', 'delivery_id_header'] as const;
 
 export const webhookSourceSchema = z
   .string()
@@ -21,20 +47,42 @@ export const webhookSourceSchema = z
 
 const webhookSecretSchema = z.string().min(8, 'must be at least 8 characters').max(1024);
 
-/** Body of `POST /api/automation/v1/webhooks`: a custom source, and how its deliveries are named, signed and deduplicated. */
-export const webhookCreateInputSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  source: webhookSourceSchema,
-  event_key_expr: expressionSchema.default('type'),
-  /** Take the event key from this header instead of `event_key_expr`. */
-  event_key_header: headerNameSchema.nullish(),
-  signature_header: headerNameSchema.default('X-Signature-256'),
-  signature_scheme: signatureSchemeSchema.default('hmac-sha256'),
-  /** Header carrying the provider's delivery id, used to drop redeliveries. */
-  delivery_id_header: headerNameSchema.nullish(),
-  webhook_secret: webhookSecretSchema.nullish(),
-  enabled: z.boolean().default(true),
-});
+/**
+ * Body of `POST /api/automation/v1/webhooks`: a source, and how its deliveries are named, signed
+ * and deduplicated — written out for a `custom` one, fixed by the host for the others.
+ */
+export const webhookCreateInputSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    /** `custom` (the default), or the host whose webhooks this source receives: `gitlab`, `bitbucket`, `slack`. */
+    kind: webhookKindSchema.default('custom'),
+    source: webhookSourceSchema,
+    /** JMESPath naming the event from the payload; default `type`. */
+    event_key_expr: expressionSchema.optional(),
+    /** Take the event key from this header instead of `event_key_expr`. */
+    event_key_header: headerNameSchema.nullish(),
+    /** The header carrying an `hmac-sha256` signature; default `X-Signature-256`. */
+    signature_header: headerNameSchema.optional(),
+    /** Default `hmac-sha256`. */
+    signature_scheme: signatureSchemeSchema.optional(),
+    /** Header carrying the provider's delivery id, used to drop redeliveries. */
+    delivery_id_header: headerNameSchema.nullish(),
+    webhook_secret: webhookSecretSchema.nullish(),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((input, context) => {
+    const host = hostKindOfSource(input.source);
+    if (input.kind === 'custom') {
+      if (host !== null) context.addIssue({ code: 'custom', path: ['source'], message: `is reserved for ${host} sources: register it with "kind": "${host}"` });
+      return;
+    }
+    if (host !== input.kind)
+      context.addIssue({ code: 'custom', path: ['source'], message: `a ${input.kind} source is named "${input.kind}" or "${input.kind}-" and a suffix` });
+    // The host's kind sets these: a value given for one would be silently replaced.
+    for (const field of KIND_FIXED_FIELDS) {
+      if (input[field] !== undefined) context.addIssue({ code: 'custom', path: [field], message: `is set by the ${input.kind} kind and cannot be given` });
+    }
+  });
 export type WebhookCreateInput = z.input<typeof webhookCreateInputSchema>;
 
 /** Body of `PATCH /api/automation/v1/webhooks/{id}`; `source` cannot change. */
@@ -48,6 +96,11 @@ export const webhookUpdateInputSchema = z.strictObject({
   enabled: z.boolean().optional(),
   /** Present only to refuse it with a clear message. */
   source: z
+    .unknown()
+    .refine((value) => value === undefined, { message: 'cannot be changed; register a new webhook instead' })
+    .optional(),
+  /** Present only to refuse it with a clear message. */
+  kind: z
     .unknown()
     .refine((value) => value === undefined, { message: 'cannot be changed; register a new webhook instead' })
     .optional(),
@@ -73,6 +126,8 @@ const webhookFieldsSchema = z.object({
   org_id: z.string(),
   name: z.string(),
   source: z.string(),
+  /** Absent on records stored before kinds existed, which are custom. */
+  kind: webhookKindSchema.optional(),
   event_key_expr: z.string(),
   event_key_header: z.string().nullable(),
   signature_header: z.string(),
@@ -87,7 +142,7 @@ const webhookFieldsSchema = z.object({
 });
 
 /** A webhook as returned: never its secret. */
-export const webhookViewSchema = webhookFieldsSchema.extend({ webhook_url: z.string() });
+export const webhookViewSchema = webhookFieldsSchema.extend({ kind: webhookKindSchema, webhook_url: z.string() });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 
 /** Registration answer: `webhook_secret` only when the service generated it. */
@@ -107,3 +162,11 @@ export const webhookRecordSchema = webhookFieldsSchema.extend({
   previous_secret: z.string().nullable(),
 });
 export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
+
+/** Slack's `url_verification` (sent when an app's Request URL is set), verified and answered with its challenge; nothing is stored. */
+export const urlVerificationAnswerSchema = z.strictObject({ challenge: z.string() });
+export type UrlVerificationAnswer = z.infer<typeof urlVerificationAnswerSchema>;
+
+/** The answer to an event for a source: the delivery's result, or the challenge of Slack's URL verification. */
+export const ingestAnswerSchema = z.union([ingestResultSchema, urlVerificationAnswerSchema]);
+export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;

@@ -18,6 +18,11 @@ import type { AgentSettings } from '../ports/agent-runner.js';
 import type { ProviderTokensRecord } from '../schemas/provider-tokens.js';
 import type { SettingsSchemaDocument, V1SettingsView } from '../schemas/openhands-settings.js';
 import { agentSettingsSchemaDocument, conversationSettingsSchemaDocument, openHandsSettingsChanges, openHandsSettingsView } from './openhands-settings.js';
+import type { AgentCatalog } from '../agents/agent-router.js';
+import { checkAgentName, v1AgentLoc } from './agent-name.js';
+import { BUILT_IN_SECURITY_ANALYZERS, checkSecurityAnalyzer, v1SecurityAnalyzerLoc } from '../security/analyzer-names.js';
+import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
+import { checkOwnerImages, ownerImageSetting } from '../sandboxes/owner-image.js';
 
 type CustomSecretsInput = NonNullable<ParsedSettingsInput['secrets_store']>['custom_secrets'];
 type StoredCustomSecrets = NonNullable<SettingsRecord['custom_secrets']>;
@@ -39,11 +44,33 @@ export function emptySettingsRecord(userId: string, now: string): SettingsRecord
  * `""` clears a secret.
  */
 export class SettingsService {
-  constructor(private readonly context: ServiceContext) {}
+  private readonly agents: AgentCatalog | null;
+  /** The names the `security_analyzer` setting may take. */
+  private readonly securityAnalyzers: readonly string[];
+  /** The platform's sandbox runtime: the owner's sandbox image must be one it runs. */
+  private readonly runtime: SandboxRuntime | null;
+
+  /** `agents`: the names the `agent` setting may take (any, without). */
+  constructor(
+    private readonly context: ServiceContext,
+    options: { agents?: AgentCatalog | null; runtime?: SandboxRuntime | null; securityAnalyzers?: readonly string[] } = {},
+  ) {
+    this.agents = options.agents ?? null;
+    this.securityAnalyzers = options.securityAnalyzers ?? BUILT_IN_SECURITY_ANALYZERS;
+    this.runtime = options.runtime ?? null;
+  }
+
+  /** The names the `agent` setting may take here, the default first (`GET /api/options/agents`); empty when any is kept. */
+  agentNames(): string[] {
+    return this.agents?.names() ?? [];
+  }
 
   async store(principal: Principal, input: unknown): Promise<void> {
     // Only a missing body means "no fields": an explicit JSON null is a 422, not a reset.
     const parsed = parseInput(settingsInputSchema, input === undefined ? {} : input);
+    checkAgentName(parsed.agent, this.agents, ['body', 'agent']);
+    checkSecurityAnalyzer(parsed.security_analyzer, this.securityAnalyzers, ['body', 'security_analyzer']);
+    await checkOwnerImages(this.runtime, parsed);
     await this.write(principal, parsed, null);
   }
 
@@ -55,6 +82,9 @@ export class SettingsService {
    */
   async saveOpenHands(principal: Principal, input: unknown): Promise<void> {
     const changes = openHandsSettingsChanges(input);
+    checkAgentName(changes.agent, this.agents, v1AgentLoc(input));
+    checkSecurityAnalyzer(changes.security_analyzer, this.securityAnalyzers, v1SecurityAnalyzerLoc(input));
+    await checkOwnerImages(this.runtime, changes);
     await this.write(principal, changes, new Set(Object.keys(changes)));
   }
 
@@ -199,6 +229,11 @@ export class SettingsService {
       confirmationMode: values?.confirmation_mode ?? null,
       enableDefaultCondenser: values?.enable_default_condenser ?? true,
       customSecrets,
+      securityAnalyzer: values?.security_analyzer ?? null,
+      searchApiKey: record?.secrets.search_api_key ? box.open(record.secrets.search_api_key) : null,
+      language: values?.language ?? null,
+      sandboxImage: ownerImageSetting(values)?.image ?? null,
+      sandboxApiKey: record?.secrets.sandbox_api_key ? box.open(record.secrets.sandbox_api_key) : null,
     };
   }
 }

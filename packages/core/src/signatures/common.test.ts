@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SIGNATURE_HEADER_LENGTH, SIGNATURE_SCHEME_NAMES, signatureHeaders, verifySignature, type SignatureSchemeName, type VerifyInput } from './index.js';
 
 // Behaviour every scheme shares: round-trips, tampering, wrong secrets, rotation, missing and
-// malformed headers, and never throwing on what a sender controls.
+// malformed headers, and never throwing on what a sender controls. `gitlab-token` signs no body
+// (GitLab sends the secret token itself), so the tampering cases are the body-signing schemes'.
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 // `webhookTimestamp`: Linear signs its payload's own send time (milliseconds), checked within a minute.
@@ -19,7 +20,10 @@ const SIGNATURE_HEADER: Record<SignatureSchemeName, string> = {
   stripe: 'stripe-signature',
   slack: 'x-slack-signature',
   linear: 'linear-signature',
+  'gitlab-token': 'x-gitlab-token',
 };
+/** Whether the scheme's signature covers the body (every scheme but GitLab's token). */
+const signsBody = (scheme: SignatureSchemeName): boolean => scheme !== 'gitlab-token';
 
 function signed(scheme: SignatureSchemeName, secret = CURRENT, body: Uint8Array = BODY): Record<string, string> {
   return signatureHeaders({ scheme, secret, body, now: NOW, signatureHeader: 'X-Custom-Sig', id: 'msg_test_1' });
@@ -50,7 +54,7 @@ describe.each(SCHEMES)('%s', (scheme) => {
     expect(verify(scheme, { body: view })).toEqual({ ok: true });
   });
 
-  it('refuses a body with one byte flipped, one byte more or one byte less', () => {
+  it.runIf(signsBody(scheme))('refuses a body with one byte flipped, one byte more or one byte less', () => {
     const flipped = Uint8Array.from(BODY);
     flipped[5] = (flipped[5] ?? 0) ^ 0x01;
     for (const body of [flipped, BODY.subarray(0, BODY.length - 1), Uint8Array.from([...BODY, 0x20])]) {
@@ -116,7 +120,9 @@ describe.each(SCHEMES)('%s', (scheme) => {
     ];
     for (const value of malformed) {
       const result = verify(scheme, { headers: { ...headers, [name]: value } });
-      expect(result, value.slice(0, 40)).toMatchObject({ ok: false, reason: 'malformed_signature' });
+      // A token has no format: only an empty or over-long one is malformed, anything else just wrong.
+      const reason = signsBody(scheme) || value.trim() === '' || value.length > MAX_SIGNATURE_HEADER_LENGTH ? 'malformed_signature' : 'signature_mismatch';
+      expect(result, value.slice(0, 40)).toMatchObject({ ok: false, reason });
     }
   });
 
@@ -125,8 +131,10 @@ describe.each(SCHEMES)('%s', (scheme) => {
     const name = SIGNATURE_HEADER[scheme];
     const value = `${headers[name] ?? ''} `.repeat(200_000);
     const started = performance.now();
+    // Parsed, the value would hold the valid signature (a match, or at least a mismatch): `malformed` says the cap came first.
     expect(verify(scheme, { headers: { ...headers, [name]: value } })).toMatchObject({ ok: false, reason: 'malformed_signature' });
-    expect(performance.now() - started).toBeLessThan(250);
+    // A stall bound, ten times what a loaded 2-core CI machine takes (up to about 250 ms with four test workers).
+    expect(performance.now() - started).toBeLessThan(2500);
   });
 
   it('never throws on arbitrary header values', () => {

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signGithub, signHmacSha256, signSlack, signStandardWebhooks, signStripe, standardWebhooksKey, verifySignature, type VerifyInput } from './index.js';
+import {
+  signGithub,
+  signGitlabToken,
+  signHmacSha256,
+  signSlack,
+  signStandardWebhooks,
+  signStripe,
+  standardWebhooksKey,
+  verifySignature,
+  type VerifyInput,
+} from './index.js';
 
 // Scheme-specific header formats.
 
@@ -51,6 +61,38 @@ describe('github format', () => {
 
   it('ignores the legacy SHA-1 X-Hub-Signature header', () => {
     expect(run({ scheme: 'github', headers: { 'x-hub-signature': `sha1=${'0'.repeat(40)}` } })).toMatchObject({ ok: false, reason: 'missing_signature' });
+  });
+});
+
+describe('gitlab-token format', () => {
+  // GitLab sends the webhook's secret token itself in X-Gitlab-Token, and signs no body.
+  const token = 'glwh-secret-token-2f9c';
+
+  it('sends the token itself, and accepts exactly it (surrounding whitespace aside)', () => {
+    expect(signGitlabToken(token)).toBe(token);
+    for (const value of [token, ` ${token} `, [token, 'another']]) {
+      expect(run({ scheme: 'gitlab-token', headers: { 'x-gitlab-token': value }, secrets: [token] }), String(value)).toEqual({ ok: true });
+    }
+  });
+
+  it('refuses another token, a prefix or an extension of it, and another case', () => {
+    for (const value of ['glwh-secret-token-2f9d', token.slice(0, -1), `${token}0`, token.toUpperCase(), `sha256=${token}`]) {
+      expect(run({ scheme: 'gitlab-token', headers: { 'x-gitlab-token': value }, secrets: [token] }), value).toMatchObject({
+        ok: false,
+        reason: 'signature_mismatch',
+      });
+    }
+  });
+
+  it('answers missing_signature without the header, and names no token in its messages', () => {
+    const missing = run({ scheme: 'gitlab-token', headers: { 'x-gitlab-event': 'Note Hook' }, secrets: [token] });
+    expect(missing).toMatchObject({ ok: false, reason: 'missing_signature', message: 'Missing X-Gitlab-Token header' });
+    const wrong = run({ scheme: 'gitlab-token', headers: { 'x-gitlab-token': 'guess-guess-guess' }, secrets: [token] });
+    expect(wrong.ok || wrong.message.includes(token) || wrong.message.includes('guess')).toBe(false);
+  });
+
+  it('accepts the previous token during a rotation', () => {
+    expect(run({ scheme: 'gitlab-token', headers: { 'x-gitlab-token': 'old-token-0000' }, secrets: [token, 'old-token-0000'] })).toEqual({ ok: true });
   });
 });
 

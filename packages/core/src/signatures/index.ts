@@ -3,8 +3,9 @@
  *
  * {@link verifySignature} checks a request's signature over its exact raw body bytes for every
  * registered scheme: `hmac-sha256` (custom webhooks' default), `standard-webhooks`, `stripe`,
- * `slack`, `linear` and `github`. It tries every secret (rotation: the current one and the
- * previous one during its grace period), compares in constant time, enforces timestamp
+ * `slack`, `linear`, `gitlab-token` (GitLab's secret token itself, compared in constant time)
+ * and `github`. It tries every secret (rotation: the current one and the previous one during its
+ * grace period), compares in constant time, enforces timestamp
  * tolerance, and answers `{ ok: false, reason, message }` instead of throwing on anything a
  * sender controls.
  *
@@ -41,6 +42,7 @@ export { verifySignature } from './verify.js';
 export {
   signatureHeaders,
   signGithub,
+  signGitlabToken,
   signHmacSha256,
   signLinear,
   signSlack,
@@ -53,6 +55,7 @@ export {
 } from './signing.js';
 export { DEFAULT_HMAC_SIGNATURE_HEADER } from './schemes/hmac-sha256.js';
 export { GITHUB_SIGNATURE_HEADER } from './schemes/github.js';
+export { GITLAB_TOKEN_HEADER } from './schemes/gitlab-token.js';
 export { LINEAR_DELIVERY_HEADER, LINEAR_SIGNATURE_HEADER, LINEAR_TOLERANCE_SECONDS } from './schemes/linear.js';
 export {
   standardWebhooksKey,

@@ -9,6 +9,7 @@
  */
 import type { SignatureSchemeDefinition } from './scheme-kit/scheme.js';
 import { githubScheme } from './schemes/github.js';
+import { gitlabTokenScheme } from './schemes/gitlab-token.js';
 import { hmacSha256Scheme } from './schemes/hmac-sha256.js';
 import { linearScheme } from './schemes/linear.js';
 import { slackScheme } from './schemes/slack.js';
@@ -16,7 +17,15 @@ import { standardWebhooksScheme } from './schemes/standard-webhooks.js';
 import { stripeScheme } from './schemes/stripe.js';
 
 /** Every scheme, in the order lists show them (custom webhooks' default first). */
-export const SIGNATURE_SCHEME_REGISTRY = [hmacSha256Scheme, standardWebhooksScheme, stripeScheme, slackScheme, linearScheme, githubScheme] as const;
+export const SIGNATURE_SCHEME_REGISTRY = [
+  hmacSha256Scheme,
+  standardWebhooksScheme,
+  stripeScheme,
+  slackScheme,
+  linearScheme,
+  gitlabTokenScheme,
+  githubScheme,
+] as const;
 
 type Registered = (typeof SIGNATURE_SCHEME_REGISTRY)[number];
 

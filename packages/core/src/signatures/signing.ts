@@ -10,6 +10,7 @@ import { nodeSchemeCrypto } from './node-crypto.js';
 import { signatureScheme } from './registry.js';
 import type { SignatureSchemeDefinition, SigningInput } from './scheme-kit/scheme.js';
 import { GITHUB_SIGNATURE_HEADER, githubScheme } from './schemes/github.js';
+import { GITLAB_TOKEN_HEADER, gitlabTokenScheme } from './schemes/gitlab-token.js';
 import { DEFAULT_HMAC_SIGNATURE_HEADER, hmacSha256Scheme } from './schemes/hmac-sha256.js';
 import { LINEAR_SIGNATURE_HEADER, linearScheme } from './schemes/linear.js';
 import { SLACK_SIGNATURE_HEADER, slackScheme } from './schemes/slack.js';
@@ -78,6 +79,11 @@ export function signGithub(secret: string, body: SignableBody): string {
 /** Linear's `Linear-Signature` value for a body: lowercase hex (the body carries its own `webhookTimestamp`). */
 export function signLinear(secret: string, body: SignableBody): string {
   return signedHeader(linearScheme, LINEAR_SIGNATURE_HEADER, { secret, body: bytesOf(body), timestamp: 0, id: '' });
+}
+
+/** GitLab's `X-Gitlab-Token` value: the secret token itself (GitLab does not sign the body). */
+export function signGitlabToken(secret: string): string {
+  return signedHeader(gitlabTokenScheme, GITLAB_TOKEN_HEADER, { secret, body: new Uint8Array(0), timestamp: 0, id: '' });
 }
 
 export interface SignStandardWebhooksInput {

@@ -7,22 +7,12 @@
  */
 
 import { PLATFORM_MARKER } from '../github/platform-marker.js';
+import type { EventActor } from '../inbound/inbound-host.js';
+
+export type { EventActor } from '../inbound/inbound-host.js';
 
 /** Events a person writes to ask for something: their text is a command. */
 const COMMENT_EVENTS = new Set(['issue_comment', 'pull_request_review_comment', 'pull_request_review', 'commit_comment', 'discussion_comment']);
-
-export interface EventActor {
-  /** The sender's login; `null` when the event names none. */
-  login: string | null;
-  /** A bot: GitHub's `type: "Bot"`, or a login ending in `[bot]`. */
-  bot: boolean;
-  /** GitHub's `author_association` of the sender's own text (`OWNER`, `MEMBER`, `COLLABORATOR`, `NONE`, ...); `null` when unknown. */
-  association: string | null;
-  /** The text the sender wrote with this event (comment, review, issue or pull request body); `null` for none. */
-  text: string | null;
-  /** What the sender wrote from: the comment's id and kind, for a reply. */
-  comment: { kind: 'issue_comment' | 'review_comment' | 'review'; id: number } | null;
-}
 
 type Json = Record<string, unknown>;
 const object = (value: unknown): Json | null => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null);
@@ -67,3 +57,6 @@ export function eventActor(eventKey: string, payload: unknown): EventActor {
 
 /** Whether the platform wrote this text (an outcome comment, an "on it", the agent's comments and pull requests). */
 export const writtenByPlatform = (text: string | null): boolean => text?.includes(PLATFORM_MARKER) ?? false;
+
+/** Whether the platform wrote what the actor sent: its hidden marker in the text, or the host says so (Slack: its own app). */
+export const sentByPlatform = (actor: Pick<EventActor, 'text' | 'platform'>): boolean => actor.platform === true || writtenByPlatform(actor.text);

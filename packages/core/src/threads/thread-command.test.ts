@@ -31,6 +31,9 @@ describe('threadCommand', () => {
     expect(read(mention, 'issue_comment.created', comment('/stop'))).toEqual({ kind: 'stop' });
     expect(read(mention, 'issue_comment.created', comment('/approve'))).toEqual({ kind: 'approve', reason: '' });
     expect(read(mention, 'issue_comment.created', comment('/reject not that file'))).toEqual({ kind: 'reject', reason: 'not that file' });
+    // A host that names the held action an answer is for (Slack's buttons): the command carries it.
+    const click = { login: 'U0CAROL', bot: false, association: null, text: '/approve', comment: null, host: 'slack' as const, answers: 'evt_9' };
+    expect(threadCommand(mention, 'block_actions', {}, click)).toEqual({ kind: 'approve', reason: '', action: 'evt_9' });
   });
 
   it('a label trigger: its label added works, removed stops, another label is none', () => {

@@ -12,8 +12,9 @@ import type { EventActor } from './event-actor.js';
 export type ThreadCommand =
   | { kind: 'work' }
   | { kind: 'stop' }
-  | { kind: 'approve'; reason: string }
-  | { kind: 'reject'; reason: string }
+  /** `action`: the held action it answers, when the host names it (a Slack button); else whichever is held. */
+  | { kind: 'approve'; reason: string; action?: string }
+  | { kind: 'reject'; reason: string; action?: string }
   /** Not a command for this trigger: the automation does not match (and says why). */
   | { kind: 'none'; why: string };
 
@@ -52,11 +53,14 @@ export function threadCommand(trigger: Pick<StoredTrigger, 'mention' | 'label'>,
   }
   const text = actor.text === null ? null : spokenText(actor.text);
   const slash = text === null ? null : slashCommand(text);
-  if (slash?.name === 'approve') return { kind: 'approve', reason: slash.rest };
-  if (slash?.name === 'reject') return { kind: 'reject', reason: slash.rest };
+  const answers = actor.answers ? { action: actor.answers } : {};
+  if (slash?.name === 'approve') return { kind: 'approve', reason: slash.rest, ...answers };
+  if (slash?.name === 'reject') return { kind: 'reject', reason: slash.rest, ...answers };
   if (slash?.name === 'stop') return { kind: 'stop' };
   if (trigger.mention) {
-    const end = text === null ? -1 : mentionEnd(text, trigger.mention);
+    // The handle as written, or the host's own spelling of a mention of the agent (Slack's `<@U…>`).
+    const ends = [trigger.mention, actor.mentionedAs].flatMap((handle) => (handle && text !== null ? [mentionEnd(text, handle)] : [])).filter((at) => at >= 0);
+    const end = ends.length > 0 ? Math.min(...ends) : -1;
     if (end < 0) return { kind: 'none', why: `the event's text does not mention ${trigger.mention}` };
     return /^\s*\/?stop\b[\s.!]*$/i.test((text as string).slice(end).split('\n')[0] ?? '') ? { kind: 'stop' } : { kind: 'work' };
   }

@@ -1,11 +1,13 @@
 import { keyActor } from '../audit/audit-log.js';
 import { randomBytes } from 'node:crypto';
 import { WebhookCache } from './webhook-cache.js';
-import { PlatformError, notFound } from '../kernel/errors.js';
+import { PlatformError, notFound, validationError } from '../kernel/errors.js';
 import { StorageConflictError } from '../ports/storage.js';
 import type { PageQuery } from '../schemas/common.js';
 import type { Principal } from '../schemas/principal.js';
 import {
+  KIND_FIXED_FIELDS,
+  kindOf,
   webhookCreateInputSchema,
   webhookRotateInputSchema,
   webhookUpdateInputSchema,
@@ -17,6 +19,8 @@ import {
 } from '../schemas/webhook.js';
 import { parseInput } from '../kernel/validation.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';
+import { DEFAULT_HMAC_SIGNATURE_HEADER } from '../signatures/schemes/hmac-sha256.js';
+import { SOURCE_KINDS, sourceKindOf } from './source-kinds.js';
 
 /** A generated signing secret: `whsec_` and 32 random bytes, base64url. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -27,9 +31,16 @@ export interface WebhookSecrets {
   previous: string | null;
 }
 
+/** A change to a field a host's kind sets is a 422 naming the kind (a GitLab source cannot be told to read another header). */
+function refuseFixedFields(changes: Record<string, unknown>, kind: string): void {
+  const given = KIND_FIXED_FIELDS.find((field) => changes[field] !== undefined);
+  if (given) throw validationError(['body', given], `is set by the ${kind} kind and cannot be changed`);
+}
+
 /**
- * Custom webhook sources. They belong to the org: anyone in it can see and manage
- * them; another org's webhooks are invisible (404).
+ * Webhook sources: custom ones, and the hosts' (GitLab, Bitbucket, Slack), whose verification,
+ * event names and delivery ids their kind fixes. They belong to the org: anyone in it can see
+ * and manage them; another org's webhooks are invisible (404).
  */
 export class WebhooksService {
   /** Ingest's lookup of a source, secrets opened; this service drops entries when it changes them. */
@@ -46,19 +57,27 @@ export class WebhooksService {
 
   async register(principal: Principal, input: unknown): Promise<CreatedWebhook> {
     const parsed = parseInput(webhookCreateInputSchema, input);
+    const kind = parsed.kind === 'custom' ? null : SOURCE_KINDS[parsed.kind];
+    // Slack makes the signing secret (the app's Basic Information page): one made here could verify nothing.
+    if (kind?.hostMakesSecret && !parsed.webhook_secret)
+      throw validationError(['body', 'webhook_secret'], `is required for a ${kind.kind} source: give the secret ${kind.kind} shows`, 'missing');
     const generated = parsed.webhook_secret ? undefined : generateWebhookSecret();
     const now = nowIso(this.context);
+    const fields = kind?.preset ?? {
+      event_key_expr: parsed.event_key_expr ?? 'type',
+      event_key_header: parsed.event_key_header ?? null,
+      signature_header: parsed.signature_header ?? DEFAULT_HMAC_SIGNATURE_HEADER,
+      signature_scheme: parsed.signature_scheme ?? 'hmac-sha256',
+      delivery_id_header: parsed.delivery_id_header ?? null,
+    };
     const record: WebhookRecord = {
       id: this.context.ids.newId('wh'),
       org_id: principal.orgId,
       created_by: principal.userId,
       name: parsed.name,
       source: parsed.source,
-      event_key_expr: parsed.event_key_expr,
-      event_key_header: parsed.event_key_header ?? null,
-      signature_header: parsed.signature_header,
-      signature_scheme: parsed.signature_scheme,
-      delivery_id_header: parsed.delivery_id_header ?? null,
+      kind: parsed.kind,
+      ...fields,
       enabled: parsed.enabled,
       secret: this.context.secrets.seal(parsed.webhook_secret ?? (generated as string)),
       previous_secret: null,
@@ -79,7 +98,7 @@ export class WebhooksService {
     await this.context.audit.record(principal.orgId, keyActor(principal), {
       action: 'webhook.created',
       target: { type: 'webhook', id: record.id },
-      details: { source: record.source },
+      details: { source: record.source, kind: parsed.kind },
     });
     return generated ? { ...view, webhook_secret: generated } : view;
   }
@@ -96,6 +115,8 @@ export class WebhooksService {
   async update(principal: Principal, id: string, input: unknown): Promise<WebhookView> {
     const parsed = parseInput(webhookUpdateInputSchema, input === undefined ? {} : input);
     const record = await this.load(principal, id);
+    const kind = sourceKindOf(record);
+    if (kind) refuseFixedFields(parsed, kind.kind);
     const updated: WebhookRecord = {
       ...record,
       name: parsed.name ?? record.name,
@@ -131,6 +152,9 @@ export class WebhooksService {
   async rotateSecret(principal: Principal, id: string, input: unknown): Promise<RotatedWebhook> {
     const parsed = parseInput(webhookRotateInputSchema, input === undefined ? {} : input);
     const record = await this.load(principal, id);
+    const kind = sourceKindOf(record);
+    if (kind?.hostMakesSecret && !parsed.webhook_secret)
+      throw validationError(['body', 'webhook_secret'], `is required for a ${kind.kind} source: give the new secret ${kind.kind} shows`, 'missing');
     const secret = parsed.webhook_secret ?? generateWebhookSecret();
     const graceSeconds = parsed.grace_period_seconds ?? this.context.webhookSecretGraceSeconds;
     const now = this.context.clock.now();
@@ -165,6 +189,7 @@ export class WebhooksService {
       org_id: record.org_id,
       name: record.name,
       source: record.source,
+      kind: kindOf(record),
       event_key_expr: record.event_key_expr,
       event_key_header: record.event_key_header,
       signature_header: record.signature_header,

@@ -35,3 +35,18 @@ export function readApiKey(headers: HttpRequest['headers']): string | undefined 
     throw new PlatformError('BAD_REQUEST', 'The request names more than one API key: send one key, in X-Session-API-Key or Authorization: Bearer');
   return keys.values().next().value;
 }
+
+/**
+ * Why a request that presents no API key has none, for its 401: an `Authorization` header
+ * without the `Bearer ` scheme (a bare key, or another scheme) is named as such, so the caller
+ * sees what to change rather than "missing". The header's value is never repeated.
+ */
+export function missingKeyMessage(headers: HttpRequest['headers'], ways: string): string {
+  const authorization = asList(headers.authorization)
+    .map((value) => value.trim())
+    .find(Boolean);
+  if (authorization === undefined) return `Missing API key: send ${ways}`;
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+\S/.exec(authorization)?.[1];
+  if (scheme === undefined) return 'The Authorization header holds no scheme: send "Authorization: Bearer <API key>", with "Bearer " before the key';
+  return `The Authorization header uses the ${JSON.stringify(scheme.slice(0, 20))} scheme: send "Authorization: Bearer <API key>"`;
+}

@@ -75,7 +75,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 export function errorResponse(error: unknown, logger?: HandlerLogger): HttpResponse {
   if (error instanceof PlatformError) {
     const detail = error.code === 'VALIDATION_FAILED' && error.issues ? error.issues : error.message;
-    return jsonResponse(error.status, { detail });
+    const retryAfter: Record<string, string> =
+      error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+    return jsonResponse(error.status, { detail }, retryAfter);
   }
   if (error instanceof HttpError) return jsonResponse(error.status, { detail: error.message }, error.headers);
   if (error instanceof StorageUnavailableError) {

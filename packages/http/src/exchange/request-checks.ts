@@ -37,6 +37,8 @@ const NOT_FOUND_BY_COLLECTION: Record<string, string> = {
   subscriptions: 'Subscription not found',
   // `/api/automation/v1/subscriptions/{subscription_id}/messages/{message_id}`.
   messages: 'Message not found',
+  budgets: 'Budget not found',
+  members: 'Member not found',
 };
 
 /**

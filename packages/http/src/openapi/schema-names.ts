@@ -31,6 +31,7 @@ import {
   deliveryListSchema,
   deliverySchema,
   deliverySummarySchema,
+  ingestAnswerSchema,
   ingestResultSchema,
   mcpConfigSchema,
   mcpConfigViewSchema,
@@ -64,6 +65,7 @@ import {
   webhookListSchema,
   webhookRotateInputSchema,
   webhookUpdateInputSchema,
+  urlVerificationAnswerSchema,
   webhookViewSchema,
 } from '@agent-platform/core';
 import type { z } from 'zod';
@@ -123,6 +125,8 @@ const CORE_NAMES: [string, z.ZodType][] = [
   ['OutboundMessage', outboundMessageSchema],
   ['OutboundMessageList', outboundMessageListSchema],
   ['IngestResult', ingestResultSchema],
+  ['UrlVerificationAnswer', urlVerificationAnswerSchema],
+  ['IngestAnswer', ingestAnswerSchema],
   ['Delivery', deliverySchema],
   ['DeliverySummary', deliverySummarySchema],
   ['DeliveryList', deliveryListSchema],

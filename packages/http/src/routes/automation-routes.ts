@@ -6,6 +6,8 @@ import {
   automationUpdateInputSchema,
   automationValidateInputSchema,
   automationValidationSchema,
+  orgRunPageSchema,
+  orgRunsQuerySchema,
   pageQuerySchema,
   runListSchema,
   runSchema,
@@ -105,7 +107,13 @@ export const automationRoutes = [
     summary: 'Run an automation now (manual dispatch); an optional payload stands in for the event',
     tag: TAG,
     body: { schema: automationDispatchInputSchema, required: false },
-    responses: { 201: { description: 'The PENDING run', schema: runSchema }, 401: unauthorized, 404: notFoundDoc, ...bodyErrors },
+    responses: {
+      201: { description: 'The PENDING run', schema: runSchema },
+      401: unauthorized,
+      404: notFoundDoc,
+      429: errorDoc('A budget of the org, the automation’s owner or the automation is spent; `Retry-After` says when it resets'),
+      ...bodyErrors,
+    },
     async handle({ platform, principal, params, body }) {
       return { status: 201, body: await platform.automations.dispatch(principal, params.id, body) };
     },
@@ -121,6 +129,19 @@ export const automationRoutes = [
     responses: { 200: { description: 'A page of runs', schema: runListSchema }, 401: unauthorized, 404: notFoundDoc, 422: invalid },
     async handle({ platform, principal, params, query }) {
       return { status: 200, body: await platform.automations.listRuns(principal, params.id, query) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: `${BASE}/runs`,
+    operationId: 'listOrgRuns',
+    summary: 'The org’s runs across its automations, newest first (filters: status, automation_id, since)',
+    tag: TAG,
+    query: orgRunsQuerySchema,
+    responses: { 200: { description: 'A page of runs', schema: orgRunPageSchema }, 401: unauthorized, 422: invalid },
+    async handle({ platform, principal, query }) {
+      return { status: 200, body: await platform.automations.listOrgRuns(principal, query) };
     },
   }),
   defineRoute({

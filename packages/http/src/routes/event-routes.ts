@@ -1,4 +1,4 @@
-import { ingestResultSchema } from '@agent-platform/core';
+import { ingestAnswerSchema, ingestResultSchema } from '@agent-platform/core';
 import { defineRoute } from '../routing/define-route.js';
 import { errorDoc } from './shared-responses.js';
 
@@ -31,19 +31,23 @@ export const eventRoutes = [
     role: 'member',
     path: '/api/automation/v1/events/{org_id}/{source}',
     operationId: 'ingestCustomEvent',
-    summary: 'An event from a registered custom webhook source, verified per its signature scheme',
+    summary: 'An event for a registered source (custom, GitLab, Bitbucket or Slack), verified as its kind or signature scheme says',
     tag: TAG,
     credential: 'none',
     rawBody: true,
     responses: {
-      200: { description: 'Received (and matched, ignored, or a duplicate)', schema: ingestResultSchema },
-      400: errorDoc('Body is not JSON'),
+      200: {
+        description:
+          'Received (and matched, ignored, or a duplicate); for a Slack source, Slack’s `url_verification` is answered `{"challenge": …}` and nothing is stored',
+        schema: ingestAnswerSchema,
+      },
+      400: errorDoc('Body is not JSON (or a form-encoded Slack request without its payload field)'),
       401: errorDoc('Missing or wrong signature; nothing was stored'),
       404: errorDoc('Unknown or disabled source'),
       413: errorDoc('Body over the limit'),
     },
     async handle({ platform, params, headers, rawBody }) {
-      return { status: 200, body: await platform.events.ingest(params.org_id, params.source, { headers, body: rawBody }) };
+      return { status: 200, body: await platform.events.answer(params.org_id, params.source, { headers, body: rawBody }) };
     },
   }),
 ] as const;

@@ -9,11 +9,15 @@ import { agentServerRoutes } from './agent-server-routes.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import { automationRoutes } from './automation-routes.js';
+import { budgetRoutes } from './budget-routes.js';
 import { conversationRoutes } from './conversation-routes.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { eventRoutes } from './event-routes.js';
 import { eventStreamRoutes } from './event-stream-routes.js';
+import { memberRoutes } from './member-routes.js';
 import { openHandsRoutes } from './openhands-routes.js';
+import { optionsRoutes } from './options-routes.js';
+import { overviewRoutes } from './overview-routes.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { subscriptionRoutes } from './subscription-routes.js';
@@ -24,6 +28,7 @@ import { webhookRoutes } from './webhook-routes.js';
 export const routeGroups = [
   systemRoutes,
   settingsRoutes,
+  optionsRoutes,
   apiKeyRoutes,
   webhookRoutes,
   subscriptionRoutes,
@@ -31,6 +36,9 @@ export const routeGroups = [
   deliveryRoutes,
   automationRoutes,
   auditRoutes,
+  budgetRoutes,
+  overviewRoutes,
+  memberRoutes,
   sandboxRoutes,
   conversationRoutes,
   agentServerRoutes,

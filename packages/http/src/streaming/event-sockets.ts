@@ -14,7 +14,7 @@ import { PlatformError, toAgentServerEvent, type AgentPlatform, type Conversatio
 import { WebSocket, WebSocketServer } from 'ws';
 import { conversationEvents, nextEventSeq, serializeEvent } from './conversation-events.js';
 import { errorResponse, jsonResponse, type HandlerLogger } from '../exchange/error-response.js';
-import { readApiKey } from '../exchange/api-key-header.js';
+import { missingKeyMessage, readApiKey } from '../exchange/api-key-header.js';
 import type { LiveQueue } from './live-queue.js';
 import { nodeRequestHeaders } from '../node-http/node-request.js';
 import { checkQuery, isPlausibleParam, splitTarget } from '../exchange/request-checks.js';
@@ -220,7 +220,10 @@ async function authenticate(platform: AgentPlatform, request: IncomingMessage, q
   // The conversation's sandbox session key also opens its own stream (as the agent-server's).
   if (!principal && apiKey && conversationId) principal = await platform.conversations.authenticateSessionKey(apiKey, conversationId);
   if (!principal) {
-    throw new PlatformError('UNAUTHORIZED', apiKey ? 'Invalid API key' : 'Missing API key: send X-Session-API-Key, Authorization: Bearer or ?session_api_key=');
+    throw new PlatformError(
+      'UNAUTHORIZED',
+      apiKey ? 'Invalid API key' : missingKeyMessage(nodeRequestHeaders(request), 'X-Session-API-Key, Authorization: Bearer or ?session_api_key='),
+    );
   }
   return principal;
 }

@@ -8,6 +8,10 @@ import type {
   ApiKeyRecord,
   AuditEntry,
   AppConversationRecord,
+  ConsoleSessionRecord,
+  MembershipRecord,
+  BudgetRecord,
+  SpendRow,
   AutomationRecord,
   ConversationEvent,
   DeliveryRecord,
@@ -23,7 +27,7 @@ import type {
   ThreadRecord,
   WebhookRecord,
 } from '@agent-platform/core';
-import { auditKey, claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, subscriptionStatusKey, threadKey } from './keys.js';
+import { auditKey, budgetSlotKey, claimKey, concurrencyKey, linkKey, pairKey, subscriptionKey, spendKey, subscriptionStatusKey, threadKey } from './keys.js';
 import { TextStore, type StoredText } from './stored-text.js';
 import { AgeIndex, AppendLog, GroupIndex, OrderedIndex, Table, UniqueIndex } from '../table/index.js';
 
@@ -56,6 +60,12 @@ export interface DeliveryRow extends Omit<DeliveryRecord, 'payload_json'> {
   readonly payload_json: StoredText | null;
 }
 
+/** A subject's spend in one period (see `SpendTotalKey`), under its `spendTotalKey`. */
+export interface SpendTotalRow {
+  readonly key: string;
+  readonly cost_usd: number;
+}
+
 /** The key of the single group of an index that orders a whole table. */
 export const ALL = '';
 
@@ -81,6 +91,14 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
   const enabledAutomationsBySource = new GroupIndex<AutomationRecord>((row) => (row.enabled ? pairKey(row.org_id, row.trigger.source) : undefined));
   const runsByAutomation = new OrderedIndex<RunRecord>({
     keyOf: (row) => pairKey(row.org_id, row.automation_id),
+    timeOf: (row) => row.created_at,
+    order: 'newest-first',
+  });
+  // The org's runs across automations, newest first, all of them and by status: the org-wide runs
+  // list reads a page of a group without sorting the org's runs.
+  const runsByOrg = new OrderedIndex<RunRecord>({ keyOf: (row) => row.org_id, timeOf: (row) => row.created_at, order: 'newest-first' });
+  const runsByOrgStatus = new OrderedIndex<RunRecord>({
+    keyOf: (row) => pairKey(row.org_id, row.status),
     timeOf: (row) => row.created_at,
     order: 'newest-first',
   });
@@ -188,6 +206,23 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
   // An org's audit entries: numbered 1, 2, 3, ... without gaps, so the group's size is the org's
   // last seq, and a list reads entries by key from the seq it starts after.
   const auditByOrg = new GroupIndex<AuditEntry>((row) => row.org_id);
+  // An org's members, oldest first, for the members list; user ids break ties like `COLLATE "C"`.
+  const membershipsByOrg = new OrderedIndex<MembershipRecord>({
+    keyOf: (row) => row.org_id,
+    timeOf: (row) => row.created_at,
+    tieOf: (row) => row.user_id,
+    order: 'oldest-first',
+  });
+  // Console sessions across users, soonest expiry first: a sign-in's sweep reads only expired ones.
+  const consoleSessionsByExpiry = new OrderedIndex<ConsoleSessionRecord>({
+    keyOf: () => ALL,
+    timeOf: (row) => row.expires_at,
+    order: 'oldest-first',
+  });
+  // An org's spend rows (a few per user, automation, model and day), for its sums; and its budgets.
+  const spendByOrg = new GroupIndex<SpendRow>((row) => row.org_id);
+  const budgetsByOrg = new GroupIndex<BudgetRecord>((row) => row.org_id);
+  const budgetsBySlot = new UniqueIndex<BudgetRecord>(budgetSlotKey);
   // Long payloads, as bytes in reused blocks off the V8 heap; a delivery gone for good gives its
   // block back. Only when deliveries are evicted: with no bound there would be no block to reuse.
   const texts = new TextStore(maxDeliveries !== Infinity || maxDeliveriesPerOrg !== Infinity);
@@ -197,11 +232,21 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     apiKeys: new Table<ApiKeyRecord>((row) => row.id, [apiKeysByHash, apiKeysByUser]),
     webhooks: new Table<WebhookRecord>((row) => row.id, [webhooksBySource, webhooksByOrg]),
     automations: new Table<AutomationRecord>((row) => row.id, [automationsByOrg, enabledAutomationsBySource]),
-    runs: new Table<RunRecord>((row) => row.id, [runsByAutomation, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation]),
+    runs: new Table<RunRecord>(
+      (row) => row.id,
+      [runsByAutomation, runsByOrg, runsByOrgStatus, runsByStatus, runningRunsByOrg, liveRunsByKey, runningRunsByKey, countedRunsByAutomation],
+    ),
     runReports: new Table<RunReportRow>((row) => row.run_id, [runReportsDue]),
     // Only ever read by its whole key, so no index: a thread automation's follow-up looks up one thread.
     threads: new Table<ThreadRecord>((row) => threadKey(row.org_id, row.automation_id, row.key)),
     audit: new Table<AuditEntry>((row) => auditKey(row.org_id, row.seq), [auditByOrg]),
+    // A membership by its (org, user) key, or an org's all together; a session by its hash.
+    memberships: new Table<MembershipRecord>((row) => pairKey(row.org_id, row.user_id), [membershipsByOrg]),
+    consoleSessions: new Table<ConsoleSessionRecord>((row) => row.id_hash, [consoleSessionsByExpiry]),
+    spend: new Table<SpendRow>(spendKey, [spendByOrg]),
+    /** Each subject's running total per day and month, keyed by `spendTotalKey`: what a budget check reads. */
+    spendTotals: new Table<SpendTotalRow>((row) => row.key),
+    budgets: new Table<BudgetRecord>((row) => row.id, [budgetsByOrg, budgetsBySlot]),
     deliveries: new Table<DeliveryRow>((row) => row.id, maxDeliveries === Infinity ? [deliveriesByOrg] : [deliveriesByOrg, deliveriesByAge], {
       release: (row) => {
         if (row.payload_json !== null) texts.release(row.payload_json);
@@ -231,6 +276,8 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     automationsByOrg,
     enabledAutomationsBySource,
     runsByAutomation,
+    runsByOrg,
+    runsByOrgStatus,
     runsByStatus,
     runningRunsByOrg,
     liveRunsByKey,
@@ -238,6 +285,11 @@ export function createDatabase({ maxDeliveries, maxDeliveriesPerOrg }: DeliveryB
     countedRunsByAutomation,
     runReportsDue,
     auditByOrg,
+    membershipsByOrg,
+    consoleSessionsByExpiry,
+    spendByOrg,
+    budgetsByOrg,
+    budgetsBySlot,
     deliveriesByOrg,
     deliveriesByAge,
     dedupClaimsByExpiry,

@@ -23,6 +23,22 @@ export function threadKey(orgId: string, automationId: string, key: string): str
   return pairKey(orgId, pairKey(automationId, key));
 }
 
+/** A spend ledger row's key: one row per (org, user, automation or none, model, day). */
+export function spendKey(row: { org_id: string; user_id: string; automation_id: string | null; model: string; day: string }): string {
+  // `null` and '' are told apart: an automation id is never empty.
+  return pairKey(row.org_id, pairKey(row.user_id, pairKey(row.automation_id === null ? '' : `a${row.automation_id}`, pairKey(row.model, row.day))));
+}
+
+/** A spend total's key: one per (org, scope, subject, period, start). */
+export function spendTotalKey(orgId: string, key: { scope: string; subjectId: string | null; period: string; start: string }): string {
+  return pairKey(orgId, pairKey(key.scope, pairKey(key.period, pairKey(key.start, key.subjectId ?? ''))));
+}
+
+/** A budget's slot: an org has at most one budget per (scope, subject, period). */
+export function budgetSlotKey(row: { org_id: string; scope: string; subject_id: string | null; period: string }): string {
+  return pairKey(row.org_id, pairKey(row.scope, pairKey(row.period, row.subject_id ?? '')));
+}
+
 /** An audit entry's primary key: one entry per (org, seq). */
 export function auditKey(orgId: string, seq: number): string {
   return pairKey(orgId, String(seq));

@@ -6,6 +6,7 @@
  */
 import { checkPageLimit, decodePageCursor, decodeSeqPage, encodePageCursor, encodeSeqPage } from '@agent-platform/core/adapter-kit';
 import type { ConversationEvent, CursorOptions, CursorPage, ListOptions, ListResult } from '@agent-platform/core';
+import type { PageCursor } from '@agent-platform/core/adapter-kit';
 import { cloneJson } from './clone-json.js';
 import { instantOf, type AppendLogView, type OrderedRows } from '../table/index.js';
 
@@ -21,28 +22,34 @@ export function offsetPage<V>(rows: OrderedRows<V>, { limit, offset }: ListOptio
  */
 export function cursorPage<V extends { created_at: string; id: string }>(rows: OrderedRows<V>, options: CursorOptions): CursorPage<V> {
   const limit = checkPageLimit(options.limit);
-  let start = 0;
-  if (options.pageId !== undefined) {
-    const cursor = decodePageCursor(options.pageId);
-    const cursorAt = instantOf(cursor.createdAt);
-    const isAfter = (row: V): boolean => {
-      const at = instantOf(row.created_at);
-      return at < cursorAt || (at === cursorAt && row.id < cursor.id);
-    };
-    let high = rows.size;
-    while (start < high) {
-      const middle = (start + high) >>> 1;
-      const row = rows.at(middle);
-      if (row !== undefined && isAfter(row)) high = middle;
-      else start = middle + 1;
-    }
-  }
+  const start = options.pageId === undefined ? 0 : positionAfter(rows, decodePageCursor(options.pageId));
   const items = rows.page(start, limit);
   const last = items.at(-1);
   return {
     items: items.map(cloneJson),
     nextPageId: last !== undefined && start + items.length < rows.size ? encodePageCursor(last) : null,
   };
+}
+
+/**
+ * Where a newest-first group continues after `cursor`: the first row below it in reading order
+ * (a lower instant, or the same instant and a lower id), by binary search.
+ */
+export function positionAfter<V extends { created_at: string; id: string }>(rows: OrderedRows<V>, cursor: PageCursor): number {
+  const cursorAt = instantOf(cursor.createdAt);
+  const isAfter = (row: V): boolean => {
+    const at = instantOf(row.created_at);
+    return at < cursorAt || (at === cursorAt && row.id < cursor.id);
+  };
+  let start = 0;
+  let high = rows.size;
+  while (start < high) {
+    const middle = (start + high) >>> 1;
+    const row = rows.at(middle);
+    if (row !== undefined && isAfter(row)) high = middle;
+    else start = middle + 1;
+  }
+  return start;
 }
 
 /** A conversation's events from the `seq` named by `pageId`, in `seq` order. */

@@ -8,6 +8,7 @@ import type { Access } from '../database/access.js';
 import type { Database } from '../database/database.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
+import { budgetsRepository, spendRepository } from './spend.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository } from './deliveries.js';
@@ -15,6 +16,7 @@ import { githubLinksRepository } from './github-links.js';
 import { outboundMessagesRepository } from './outbound-messages.js';
 import { runReportsRepository } from './run-reports.js';
 import { runsRepository } from './runs.js';
+import { consoleSessionsRepository, membershipsRepository } from './sign-in.js';
 import { sandboxesRepository } from './sandboxes.js';
 import { startTasksRepository } from './start-tasks.js';
 import { subscriptionsRepository } from './subscriptions.js';
@@ -37,8 +39,12 @@ export function createRepositories(db: Database, access: Access): StorageReposit
     runReports: runReportsRepository(db, access),
     threads: threadsRepository(db, access),
     audit: auditRepository(db, access),
+    spend: spendRepository(db, access),
+    budgets: budgetsRepository(db, access),
     startTasks: startTasksRepository(db, access),
     subscriptions: subscriptionsRepository(db, access),
     outboundMessages: outboundMessagesRepository(db, access),
+    memberships: membershipsRepository(db, access),
+    consoleSessions: consoleSessionsRepository(db, access),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Runs: inserted in batches (all or nothing), listed per automation newest first, polled by
+ * Runs: inserted in batches (all or nothing), listed per automation and per org newest first, polled by
  * status across orgs oldest first, read by flow control (an automation's live runs of one
  * concurrency key, and how many it started since a time), and changed only by `transition`, a
  * compare-and-set whose rules are core's ({@link applyTransition}).
@@ -12,9 +12,10 @@ import { readView, type Access } from '../database/access.js';
 import { cloneJson } from '../database/clone-json.js';
 import type { Database } from '../database/database.js';
 import { concurrencyKey, pairKey } from '../database/keys.js';
-import { offsetPage } from '../database/pages.js';
+import { offsetPage, positionAfter } from '../database/pages.js';
 import { instantOf, type OrderedRows } from '../table/index.js';
 import { copyOwned } from './rows.js';
+import { runsOverview } from './runs-overview.js';
 
 /** All or nothing: every id is checked (against the store and the batch) before any is written. */
 export function insertRuns(db: Database, rows: readonly RunRecord[]): void {
@@ -58,6 +59,25 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
     async listByAutomation(orgId, automationId, options) {
       return offsetPage(readView(access, db.runs).ordered(db.runsByAutomation, pairKey(orgId, automationId)), options);
     },
+    async listByOrg(orgId, filter) {
+      const view = readView(access, db.runs);
+      const statuses = filter.statuses ?? [];
+      // The narrowest group that holds every match, read newest first from the cursor.
+      const rows =
+        filter.automationId !== undefined
+          ? view.ordered(db.runsByAutomation, pairKey(orgId, filter.automationId))
+          : statuses.length === 1
+            ? view.ordered(db.runsByOrgStatus, pairKey(orgId, statuses[0] as string))
+            : view.ordered(db.runsByOrg, orgId);
+      const since = filter.since === undefined ? Number.NEGATIVE_INFINITY : instantOf(filter.since);
+      const found: RunRecord[] = [];
+      for (let position = filter.before ? positionAfter(rows, filter.before) : 0; position < rows.size && found.length < filter.limit; position += 1) {
+        const run = rows.at(position);
+        if (run === undefined || instantOf(run.created_at) < since) break;
+        if (statuses.length === 0 || statuses.includes(run.status)) found.push(cloneJson(run));
+      }
+      return found;
+    },
     async listByStatus(status, limit) {
       return readView(access, db.runs).ordered(db.runsByStatus, status).page(0, limit).map(cloneJson);
     },
@@ -77,6 +97,9 @@ export function runsRepository(db: Database, access: Access): RunsRepository {
       const runningByOrg: Record<string, number> = {};
       for (const run of view.ordered(db.runsByStatus, 'RUNNING').all()) runningByOrg[run.org_id] = (runningByOrg[run.org_id] ?? 0) + 1;
       return { pending: pending.size, oldestPendingAt: pending.at(0)?.created_at ?? null, runningByOrg };
+    },
+    async overview(orgId, query) {
+      return cloneJson(runsOverview(db, readView(access, db.runs), orgId, query));
     },
     async transition(orgId, id, guard, patch) {
       // Copied before queueing, so changes the caller makes while the write waits do not land.

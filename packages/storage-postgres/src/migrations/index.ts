@@ -12,6 +12,10 @@ import { conversationVersionsMigration } from './0006_conversation_versions.js';
 import { runReportsMigration } from './0007_run_reports.js';
 import { threadsMigration } from './0008_threads.js';
 import { auditMigration } from './0009_audit.js';
+import { spendMigration } from './0010_spend.js';
+import { consoleSignInMigration } from './0011_console_sign_in.js';
+import { runsByOrgMigration } from './0012_runs_by_org.js';
+import { runsOverviewMigration } from './0013_runs_overview.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -26,4 +30,8 @@ export const MIGRATIONS: readonly Migration[] = [
   runReportsMigration,
   threadsMigration,
   auditMigration,
+  spendMigration,
+  consoleSignInMigration,
+  runsByOrgMigration,
+  runsOverviewMigration,
 ];

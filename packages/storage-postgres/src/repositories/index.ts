@@ -7,6 +7,7 @@ import type { StorageRepositories } from '@agent-platform/core';
 import type { Sql } from '../sql/sql.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository, type Atomically } from './audit.js';
+import { budgetsRepository, spendRepository } from './spend.js';
 import { automationsRepository } from './automations.js';
 import { conversationsRepository } from './conversations.js';
 import { deliveriesRepository, type ClaimHooks, type DeliveryBatcher } from './deliveries.js';
@@ -15,6 +16,7 @@ import { outboundMessagesRepository } from './outbound-messages.js';
 import { runReportsRepository } from './run-reports.js';
 import { runsRepository } from './runs.js';
 import { sandboxesRepository } from './sandboxes.js';
+import { consoleSessionsRepository, membershipsRepository } from './sign-in.js';
 import { startTasksRepository } from './start-tasks.js';
 import { subscriptionsRepository } from './subscriptions.js';
 import { threadsRepository } from './threads.js';
@@ -46,8 +48,12 @@ export function createRepositories(sql: Sql, hooks: ClaimHooks, batcher?: Delive
     runReports: runReportsRepository(sql),
     threads: threadsRepository(sql),
     audit: auditRepository(sql, atomically),
+    spend: spendRepository(sql),
+    budgets: budgetsRepository(sql),
     startTasks: startTasksRepository(sql),
     subscriptions: subscriptionsRepository(sql),
     outboundMessages: outboundMessagesRepository(sql),
+    memberships: membershipsRepository(sql),
+    consoleSessions: consoleSessionsRepository(sql),
   };
 }

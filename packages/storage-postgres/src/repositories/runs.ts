@@ -3,18 +3,20 @@
  * status across orgs, oldest first, through an index on (status, created_at, id), read by flow
  * control (an automation's live runs of one concurrency key, through a partial index of live
  * runs; how many it started since a time, through the per-automation index), and changed only
- * by `transition`: one guarded UPDATE, so of concurrent transitions from one state exactly one
+ * by `transition`: one guarded UPDATE (which keeps the `started_at`/`completed_at` columns as
+ * `data` has them), so of concurrent transitions from one state exactly one
  * finds the row still in it (READ COMMITTED re-checks the guard on the row it waited for;
  * SERIALIZABLE transactions fail and run again).
  * @module
  */
-import type { RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
+import type { OrgRunsFilter, RunPatch, RunRecord, RunsRepository } from '@agent-platform/core';
 import { FINAL_RUN_STATUSES, StorageConflictError } from '@agent-platform/core';
 import { RUN_PATCH_FIELDS } from '@agent-platform/core/adapter-kit';
 import { isUniqueViolation } from '../sql/errors.js';
 import { toJsonb, toText } from '../sql/json.js';
 import type { Sql } from '../sql/sql.js';
 import { limitOffset, offsetPage, recordOf, recordsOf, type DataRow } from './rows.js';
+import { runsOverview } from './runs-overview.js';
 
 /** Final statuses are never left, whatever a guard names. */
 const NOT_FINAL = `status <> ALL('{${FINAL_RUN_STATUSES.join(',')}}'::text[])`;
@@ -27,9 +29,20 @@ const LEASE_HELD_BY = ` AND data->>'lease_owner' = $6`;
  * Inserts runs given as a JSON array (`r.value` per run): the caller adds the `FROM` that names
  * the array. Shared with ingest's one-statement delivery write.
  */
-export const INSERT_RUNS = `INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, data)
+export const INSERT_RUNS = `INSERT INTO agent_platform.runs (id, org_id, automation_id, status, created_at, started_at, completed_at, data)
   SELECT r.value->>'id', r.value->>'org_id', r.value->>'automation_id', r.value->>'status',
-         (r.value->>'created_at')::timestamptz, r.value`;
+         (r.value->>'created_at')::timestamptz, (r.value->>'started_at')::timestamptz, (r.value->>'completed_at')::timestamptz, r.value`;
+
+/**
+ * The assignments that keep the `started_at` and `completed_at` columns (the overview's durations,
+ * read from `runs_by_org`) as the patch `patch` (a jsonb expression) leaves `data`: a member the
+ * patch has (a time, or JSON null) replaces the column; one it lacks keeps it. Every UPDATE that
+ * merges a patch into `data` writes them.
+ */
+export function runTimesFrom(patch: string, table = ''): string {
+  const column = (name: string) => `${name} = CASE WHEN ${patch} ? '${name}' THEN (${patch}->>'${name}')::timestamptz ELSE ${table}${name} END`;
+  return `${column('started_at')}, ${column('completed_at')}`;
+}
 
 /**
  * An automation's live runs of one concurrency key, oldest first: spelled as the partial index
@@ -46,6 +59,31 @@ export const LIST_LIVE = {
    WHERE org_id = $1 AND automation_id = $2 AND status IN ('PENDING', 'RUNNING') AND (data->>'concurrency_key') IS NULL
    ORDER BY (data->>'concurrency_key'), created_at, id`,
 } as const;
+
+/**
+ * The org's runs newest first with only the conditions a filter gives (no `$n IS NULL OR …`, which
+ * would keep the planner from the index that fits): `runs_by_org`, `runs_by_org_status` (one
+ * status) or `runs_by_automation`, read backwards from the page's cursor.
+ */
+export function orgRunsQuery(orgId: string, filter: OrgRunsFilter): { text: string; params: unknown[] } {
+  const params: unknown[] = [toText(orgId)];
+  const where = ['org_id = $1'];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (filter.automationId !== undefined) where.push(`automation_id = ${param(toText(filter.automationId))}`);
+  const statuses = filter.statuses ?? [];
+  if (statuses.length === 1) where.push(`status = ${param(statuses[0])}`);
+  else if (statuses.length > 1) where.push(`status = ANY(${param(statuses)}::text[])`);
+  if (filter.since !== undefined) where.push(`created_at >= ${param(filter.since)}::timestamptz`);
+  if (filter.before !== undefined) where.push(`(created_at, id) < (${param(filter.before.createdAt)}::timestamptz, ${param(toText(filter.before.id))})`);
+  const limit = param(Math.max(0, Math.floor(filter.limit)));
+  return {
+    text: `SELECT data::text AS data FROM agent_platform.runs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+    params,
+  };
+}
 
 /** The members of `patch` a transition writes: those of `RUN_PATCH_FIELDS` that are not `undefined`. */
 export function runPatchOf(patch: RunPatch): RunPatch {
@@ -88,6 +126,11 @@ export function runsRepository(sql: Sql): RunsRepository {
         [toText(orgId), toText(automationId), ...limitOffset(options)],
       );
     },
+    async listByOrg(orgId, filter) {
+      const { text, params } = orgRunsQuery(orgId, filter);
+      const { rows } = await sql.query<DataRow>(text, params);
+      return recordsOf<RunRecord>(rows);
+    },
     async listByStatus(status, limit) {
       const { rows } = await sql.query<DataRow>('SELECT data::text AS data FROM agent_platform.runs WHERE status = $1 ORDER BY created_at, id LIMIT $2', [
         toText(status),
@@ -121,6 +164,9 @@ export function runsRepository(sql: Sql): RunsRepository {
       }
       return { pending, oldestPendingAt: oldest === null ? null : new Date(oldest).toISOString(), runningByOrg };
     },
+    async overview(orgId, query) {
+      return runsOverview(sql, orgId, query);
+    },
     async countCreatedSince(orgId, automationId, since) {
       const { rows } = await sql.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM agent_platform.runs
@@ -133,7 +179,7 @@ export function runsRepository(sql: Sql): RunsRepository {
       const written = runPatchOf(patch);
       const lease = guard.leaseOwner === undefined ? '' : guard.leaseOwner === null ? LEASE_FREE : LEASE_HELD_BY;
       const { rows } = await sql.query<DataRow>(
-        `UPDATE agent_platform.runs SET status = coalesce($4::text, status), data = data || $5::jsonb
+        `UPDATE agent_platform.runs SET status = coalesce($4::text, status), ${runTimesFrom('$5::jsonb')}, data = data || $5::jsonb
          WHERE id = $1 AND org_id = $2 AND status = ANY($3::text[]) AND ${NOT_FINAL}${lease}
          RETURNING data::text AS data`,
         [

@@ -66,6 +66,8 @@ export interface FakeLlmServerOptions {
   apiKey?: string;
   /** When set, any other model gets the provider's real 404 / not_found answer. */
   models?: string[];
+  /** The loopback port to listen on. Default 0: one the system picks. */
+  port?: number;
 }
 
 export interface FakeLlmServer {

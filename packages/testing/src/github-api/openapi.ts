@@ -196,9 +196,8 @@ function describeError(error: ErrorObject): string {
 function load(): OpenApiDescription {
   const started = performance.now();
   // The package's own entry would parse every generated document (hundreds of MB); read one file.
-  // The CommonJS build has no `import.meta.url`, the ES module build no `__filename`.
-  const here = typeof __filename === 'string' ? __filename : import.meta.url;
-  const root = dirname(createRequire(here).resolve('@octokit/openapi/package.json'));
+  // The CommonJS build gets `import.meta.url` from tsup's shims.
+  const root = dirname(createRequire(import.meta.url).resolve('@octokit/openapi/package.json'));
   const document = JSON.parse(readFileSync(join(root, 'generated', 'api.github.com.json'), 'utf8')) as Json;
   // Webhook payloads are not part of the REST API and make up a good share of the document.
   delete document['x-webhooks'];

@@ -6,6 +6,7 @@
 import { describe } from 'vitest';
 import { describeChangeFeed } from './change-feed.js';
 import { useSharedBackend, type SharedBackendFactory, type TestRunQueueOptions } from './context.js';
+import { describeOverviewTimes } from './overview-times.js';
 import { describeRunQueue } from './queue.js';
 
 export type { SharedBackend, SharedBackendFactory, TestRunQueueOptions } from './context.js';
@@ -29,5 +30,6 @@ export function testRunQueue(name: string, factory: SharedBackendFactory, option
     const ctx = useSharedBackend(factory, options);
     describeRunQueue(ctx);
     describeChangeFeed(ctx);
+    describeOverviewTimes(ctx);
   });
 }

@@ -8,6 +8,7 @@ import type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './context
 import { describeExec } from './exec.js';
 import { describeIsolation } from './isolation.js';
 import { describeLifecycle } from './lifecycle.js';
+import { describeOwnerChoices } from './owner-choices.js';
 import { describePause } from './pause.js';
 import { describeStdin } from './stdin.js';
 
@@ -22,6 +23,9 @@ export type { SandboxRuntimeFactory, TestSandboxRuntimeOptions } from './context
  * The commands it runs need a POSIX `sh` with `echo`, `printf`, `read`, `sleep` (fractional
  * seconds), `cat`, `ls`, `test`, `touch`, `head`, `tr`, `od`, `cut`, `env`, `grep`, `wc` and
  * `md5sum`, and `/dev/zero`: any Linux image with coreutils or busybox has them.
+ *
+ * A runtime with `allowedImages` must be able to start a sandbox from the first exact reference
+ * it lists (the Docker runtime: its first spec's image).
  *
  * Time bounds are liveness checks only (a 30 s sleep with a 300 ms timeout must end within
  * 10 s), never speed checks.
@@ -53,5 +57,6 @@ export function testSandboxRuntime(name: string, factory: SandboxRuntimeFactory,
     describeStdin(ctx);
     describePause(ctx);
     describeIsolation(ctx);
+    describeOwnerChoices(ctx);
   });
 }

@@ -29,6 +29,24 @@ export function describeWebhooks(ctx: SuiteContext): void {
       expect(await ctx.adapter.webhooks.getBySource(record.org_id, record.source)).toEqual(record);
     });
 
+    it('keeps a webhook’s kind, and reads one stored before kinds existed without one', async () => {
+      const gitlab = makeWebhookRecord({
+        kind: 'gitlab',
+        signature_scheme: 'gitlab-token',
+        signature_header: 'X-Gitlab-Token',
+        delivery_id_header: 'Idempotency-Key',
+      });
+      const legacy = makeWebhookRecord();
+      await ctx.adapter.webhooks.insert(gitlab);
+      await ctx.adapter.webhooks.insert(legacy);
+      expect(await ctx.adapter.webhooks.getBySource(gitlab.org_id, gitlab.source)).toEqual(gitlab);
+      const read = await ctx.adapter.webhooks.get(legacy.org_id, legacy.id);
+      expect(read).toEqual(legacy);
+      expect(read && 'kind' in read).toBe(false);
+      expect(await ctx.adapter.webhooks.update({ ...gitlab, name: 'renamed' })).toBe(true);
+      expect(await ctx.adapter.webhooks.get(gitlab.org_id, gitlab.id)).toEqual({ ...gitlab, name: 'renamed' });
+    });
+
     it('insert of a source the org already has throws StorageConflictError and stores nothing', async () => {
       const record = makeWebhookRecord();
       await ctx.adapter.webhooks.insert(record);

@@ -1,0 +1,301 @@
+/**
+ * Answering in GitLab, end to end through the reference server run as a user runs it: a GitLab
+ * source (kind `gitlab`) receives a note that mentions the agent on an issue; a trusted person's
+ * mention starts a run of an automation with `report_to_github`, which awards 👀 on the note and
+ * answers with one note (its outcome, with a link to the run); the built-in agent (driven by a
+ * scripted model) pushes a branch, opens a merge request from it with its GitLab tool and labels
+ * the issue. A stranger's mention starts nothing; without `allowed_actors` the project's writers
+ * command it, asked of GitLab (a Developer's mention runs, a Reporter's does not). A follow-up in
+ * the same issue continues the conversation, and the agent's second merge request is refused. A
+ * note on a merge request's diff line is answered by a reply in its discussion. A token GitLab
+ * refuses is recorded on the run, which still completes.
+ *
+ * GitLab is a stand-in on loopback that checks every request against GitLab's description of the
+ * operation, in front of a real git server on the same origin (as a self-managed GitLab serves
+ * both); the platform calls it with the real `@gitbeaker/rest`.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
+import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
+import { startGitLabApi, type GitLabApi } from '@agent-platform/testing/gitlab-api';
+import { apiClient, type ApiCall } from './support/http-api.js';
+import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+
+const KEY = 'e2e-gitlab-answers-key-0123456789';
+const SECRET_KEY = Buffer.alloc(32, 23).toString('base64');
+const LLM_KEY = 'sk-e2e-gitlab-answers-llm-4242';
+const TOKEN = 'glpat-e2e-answers-token-5d2c8e';
+const AGENT = 'acme-agent';
+
+const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }] });
+type Message = { role: string; content: unknown };
+
+/** Whether a follow-up's model request held the first run's answer (the conversation went on). */
+const followUpsSawHistory: boolean[] = [];
+
+/**
+ * The model. In `acme/app`: a first request pushes a branch, opens a merge request, labels the
+ * issue and finishes; a follow-up commits on the same branch, tries a second merge request and
+ * finishes; a question on a diff line is answered at once. Elsewhere it finishes at once.
+ */
+function respond(request: RecordedLlmRequest): FakeLlmTurn {
+  const messages = request.body.messages as Message[];
+  const lastUser = messages
+    .map((message, index) => ({ message, index }))
+    .filter(({ message }) => message.role === 'user')
+    .at(-1);
+  const since = lastUser ? messages.slice(lastUser.index + 1) : messages;
+  const step = since.filter((message) => message.role === 'assistant').length;
+  const asked = JSON.stringify(lastUser?.message.content ?? '');
+  const all = JSON.stringify(messages);
+  if (!all.includes('acme/app')) return call('finish', { message: 'Nothing I can change here.' });
+  if (asked.includes('why this line')) return call('finish', { message: 'This line keeps the cache warm.' });
+  if (asked.includes('say hello')) return call('finish', { message: 'Hello from the team agent.' });
+  if (asked.includes('also the docs')) {
+    if (step === 0) followUpsSawHistory.push(all.includes('Opened a merge request with the fix'));
+    return (
+      [
+        call('terminal', { command: 'echo "docs" > docs.txt && git add docs.txt && git commit -q -m "Docs" && git push -q origin HEAD && echo pushed' }),
+        call('create_merge_request', { title: 'Another one', head: 'agent/other' }),
+        call('finish', { message: 'Pushed the docs to the same branch.' }),
+      ][step] ?? { text: 'done' }
+    );
+  }
+  return (
+    [
+      call('terminal', {
+        command:
+          'git checkout -q -b agent/fix-crash && echo "fixed" > fix.txt && git add fix.txt && git commit -q -m "Fix the crash" && git push -q origin agent/fix-crash && echo pushed',
+      }),
+      call('create_merge_request', { title: 'Fix the crash on start', head: 'agent/fix-crash', body: 'Fixes the crash reported in the issue.' }),
+      call('gitlab_add_labels', { labels: ['bug'] }),
+      call('finish', { message: 'Opened a merge request with the fix, and labelled this issue `bug`.' }),
+    ][step] ?? { text: 'done' }
+  );
+}
+
+describe('a GitLab-triggered run answers in GitLab', () => {
+  let git: GitServer;
+  let gitlab: GitLabApi;
+  let llm: FakeLlmServer;
+  let server: RunningServer;
+  let api: ApiCall;
+  let eventsPath = '';
+  let secret = '';
+  /** The first run's issue and run: the follow-up continues there. */
+  let firstIssue = 0;
+  let firstRun: any = null;
+
+  const project = (path: string) => ({ id: gitlab.state.project(path)?.id ?? 1, path_with_namespace: path, web_url: `${gitlab.url}/${path}` });
+  /** A note event as GitLab sends it, by `username`, on an issue or a merge request. */
+  const sendNote = async (
+    path: string,
+    on: { issue: number } | { mergeRequest: number },
+    note: { id: number; discussionId: string; body: string; username: string; type?: string },
+  ) => {
+    const userId = gitlab.addUser(note.username);
+    const noteable =
+      'issue' in on
+        ? { issue: { iid: on.issue, title: 'Crash on start', description: 'The app crashes on start.' } }
+        : { merge_request: { iid: on.mergeRequest, title: 'Add cache', source_branch: 'feature/cache', source_project_id: project(path).id } };
+    const body = JSON.stringify({
+      object_kind: 'note',
+      event_type: 'note',
+      user: { id: userId, username: note.username, name: note.username },
+      project_id: project(path).id,
+      project: project(path),
+      object_attributes: {
+        id: note.id,
+        note: note.body,
+        noteable_type: 'issue' in on ? 'Issue' : 'MergeRequest',
+        discussion_id: note.discussionId,
+        type: note.type ?? null,
+        system: false,
+        action: 'create',
+      },
+      ...noteable,
+    });
+    const response = await fetch(`${server.baseUrl}${eventsPath}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook', 'x-gitlab-token': secret, 'idempotency-key': randomUUID() },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { matched: number; runs_created: string[] };
+  };
+  /**
+   * The run once it ended and its outcome was reported (its note is named as soon as "on it" is
+   * posted, and owed until the outcome replaces it), or refused.
+   */
+  const reportedRun = async (runId: string) => {
+    let run: any;
+    for (let i = 0; i < 1200; i++) {
+      run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
+      const reported = (run?.report?.comment_id && run.report.comment_due !== true) || run?.report?.error?.startsWith('the outcome comment');
+      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && reported) return run;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the run was not reported: ${JSON.stringify(run)}`);
+  };
+  const agentNotes = (path: string, on: { issue: number } | { mergeRequest: number }) =>
+    gitlab.notes(path, on).filter((note) => note.author.username === AGENT);
+
+  beforeAll(async () => {
+    // GitLab takes a token as the password of the `oauth2` user over HTTPS (or, here, loopback HTTP).
+    git = await startGitServer({ token: TOKEN, username: 'oauth2' });
+    await git.createRepository('acme/app', { files: { 'README.md': '# app\n' }, branches: { 'feature/cache': { 'cache.txt': 'warm\n' } } });
+    await git.createRepository('acme/locked', { files: { 'README.md': '# locked\n' } });
+    gitlab = await startGitLabApi({ tokens: { [TOKEN]: { username: AGENT, readOnly: ['acme/locked'] } }, git });
+    gitlab.addProject('acme/app');
+    gitlab.addProject('acme/locked');
+    llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
+    server = await startServer('examples/server', {
+      AGENT_PLATFORM_SANDBOX: 'process',
+      AGENT_PLATFORM_API_KEYS: `alice@acme:${KEY}`,
+      AGENT_PLATFORM_SECRET_KEY: SECRET_KEY,
+      AGENT_PLATFORM_PUBLIC_URL: 'https://agents.example.com',
+    });
+    api = apiClient(server.baseUrl, KEY);
+    const settings = await api('POST', '/api/settings', {
+      llm_model: 'openai/gpt-4o',
+      llm_api_key: LLM_KEY,
+      llm_base_url: `${llm.url}/v1`,
+      git_user_name: 'Alice Agent',
+      git_user_email: 'alice@example.com',
+    });
+    expect(settings.status).toBe(200);
+    // The stand-in's origin is the self-managed GitLab: its API under /api/v4, its repositories beside it.
+    expect((await api('POST', '/api/add-git-providers', { provider_tokens: { gitlab: { token: TOKEN, host: gitlab.url } } })).status).toBe(200);
+    const source = await api('POST', '/api/automation/v1/webhooks', { name: 'Our GitLab', kind: 'gitlab', source: 'gitlab' });
+    expect(source.status, JSON.stringify(source.json)).toBe(201);
+    eventsPath = new URL(source.json.webhook_url).pathname;
+    secret = source.json.webhook_secret;
+    const created = await api('POST', '/api/automation/v1', {
+      name: 'Agent in GitLab',
+      trigger: { type: 'event', source: 'gitlab', mention: '@agent' },
+      allowed_actors: ['carol'],
+      instructions: 'Do what the note asks, and say what you did.',
+      report_to_github: true,
+    });
+    expect(created.status).toBe(201);
+    // Without `allowed_actors`: the project's writers, asked of GitLab (Developer and up).
+    const forWriters = await api('POST', '/api/automation/v1', {
+      name: 'Team agent',
+      trigger: { type: 'event', source: 'gitlab', mention: '@team-agent' },
+      instructions: 'Answer the note.',
+      report_to_github: true,
+    });
+    expect(forWriters.status).toBe(201);
+    gitlab.addMember('acme/app', 'dave', 30);
+    gitlab.addMember('acme/app', 'erin', 20);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (server) expect(await stopServer(server)).toBe(0);
+    await llm?.close();
+    await gitlab?.close();
+    await git?.close();
+    const logs = server?.output.join('') ?? '';
+    expect(logs).not.toContain(TOKEN);
+    expect(logs).not.toContain(LLM_KEY);
+  }, 60_000);
+
+  it('awards 👀, opens the merge request the agent asked for, labels, and answers with the outcome and a link to the run', async () => {
+    const issue = gitlab.addIssue('acme/app', { title: 'Crash on start' });
+    const asked = gitlab.addNote('acme/app', { issue }, { body: '@agent fix this', author: 'carol' });
+    const delivered = await sendNote('acme/app', { issue }, { ...asked, body: '@agent fix this', username: 'carol' });
+    expect(delivered.matched).toBe(1);
+    const run = await reportedRun(delivered.runs_created[0]!);
+
+    expect(run).toMatchObject({ status: 'COMPLETED', error_detail: null });
+    expect(gitlab.awards('acme/app', { issue }, asked.id).map((award) => [award.name, award.user.username])).toEqual([['eyes', AGENT]]);
+    expect(await git.readFile('acme/app', 'refs/heads/agent/fix-crash', 'fix.txt')).toBe('fixed\n');
+    expect(
+      gitlab.mergeRequests('acme/app').map((mr) => ({ title: mr.title, source: mr.sourceBranch, target: mr.targetBranch, author: mr.author.username })),
+    ).toEqual([{ title: 'Fix the crash on start', source: 'agent/fix-crash', target: 'main', author: AGENT }]);
+    expect(gitlab.mergeRequests('acme/app')[0]?.description).toContain('Fixes the crash reported in the issue.');
+    expect(gitlab.labels('acme/app', { issue })).toEqual(['bug']);
+    const answers = agentNotes('acme/app', { issue });
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.body).toContain('**Agent in GitLab** ✅ completed.');
+    expect(answers[0]!.body).toContain('Opened a merge request with the fix, and labelled this issue `bug`.');
+    expect(answers[0]!.body).toContain(`[Run \`${run.id}\`](https://agents.example.com/console/runs/${run.id})`);
+    expect(run.report).toMatchObject({
+      target: `acme/app#${issue}`,
+      reaction: 'added',
+      comment_id: answers[0]!.id,
+      comment_url: `${gitlab.url}/acme/app/-/issues/${issue}#note_${answers[0]!.id}`,
+      error: null,
+    });
+    expect(answers[0]!.body).not.toContain(TOKEN);
+    expect(gitlab.violations).toEqual([]);
+    firstIssue = issue;
+    firstRun = run;
+  });
+
+  it('starts nothing for someone the automation does not trust', async () => {
+    const issue = gitlab.addIssue('acme/app', { title: 'Please' });
+    const asked = gitlab.addNote('acme/app', { issue }, { body: '@agent delete everything', author: 'mallory' });
+    const delivered = await sendNote('acme/app', { issue }, { ...asked, body: '@agent delete everything', username: 'mallory' });
+    expect(delivered.runs_created).toEqual([]);
+    expect(gitlab.awards('acme/app', { issue }, asked.id)).toEqual([]);
+    expect(agentNotes('acme/app', { issue })).toEqual([]);
+  });
+
+  it('takes commands from the project’s writers by default, asked of GitLab: a Developer’s runs, a Reporter’s does not', async () => {
+    const issue = gitlab.addIssue('acme/app', { title: 'Greetings' });
+    const fromReporter = gitlab.addNote('acme/app', { issue }, { body: '@team-agent say hello', author: 'erin' });
+    expect((await sendNote('acme/app', { issue }, { ...fromReporter, body: '@team-agent say hello', username: 'erin' })).runs_created).toEqual([]);
+    const fromDeveloper = gitlab.addNote('acme/app', { issue }, { body: '@team-agent say hello', author: 'dave' });
+    const delivered = await sendNote('acme/app', { issue }, { ...fromDeveloper, body: '@team-agent say hello', username: 'dave' });
+    expect(delivered.runs_created).toHaveLength(1);
+    const run = await reportedRun(delivered.runs_created[0]!);
+    expect(run).toMatchObject({ status: 'COMPLETED', report: { target: `acme/app#${issue}`, reaction: 'added' } });
+    expect(agentNotes('acme/app', { issue }).map((note) => note.body)).toEqual([expect.stringContaining('Hello from the team agent.')]);
+    expect(gitlab.awards('acme/app', { issue }, fromReporter.id)).toEqual([]);
+    // Each was asked of GitLab once, by user id.
+    expect(gitlab.requests.filter((r) => r.operationId === 'getApiV4ProjectsIdMembersAllUserId').map((r) => r.status)).toEqual([200, 200]);
+    expect(gitlab.violations).toEqual([]);
+  });
+
+  it('continues the thread’s conversation on a follow-up, on the same branch, and refuses a second merge request', async () => {
+    expect(firstRun?.status).toBe('COMPLETED');
+    const issue = firstIssue;
+    const second = gitlab.addNote('acme/app', { issue }, { body: '@agent also the docs', author: 'carol' });
+    const run = await reportedRun((await sendNote('acme/app', { issue }, { ...second, body: '@agent also the docs', username: 'carol' })).runs_created[0]!);
+    expect(run, JSON.stringify(run.error_detail)).toMatchObject({ status: 'COMPLETED', conversation_id: firstRun.conversation_id });
+    expect(followUpsSawHistory).toEqual([true]);
+    expect(await git.readFile('acme/app', 'refs/heads/agent/fix-crash', 'docs.txt')).toBe('docs\n');
+    // One merge request per thread: the agent's second was refused before GitLab was asked.
+    expect(gitlab.mergeRequests('acme/app').map((mr) => mr.sourceBranch)).toEqual(['agent/fix-crash']);
+    const answers = agentNotes('acme/app', { issue });
+    expect(answers).toHaveLength(2);
+    expect(answers[1]!.body).toContain('Pushed the docs to the same branch.');
+    expect(gitlab.awards('acme/app', { issue }, second.id).map((award) => award.name)).toEqual(['eyes']);
+    expect(gitlab.violations).toEqual([]);
+  });
+
+  it('answers a note on a merge request’s diff line by a reply in its discussion', async () => {
+    const request = gitlab.addMergeRequest('acme/app', { sourceBranch: 'feature/cache', title: 'Add cache' });
+    const asked = gitlab.addNote('acme/app', { mergeRequest: request }, { body: '@agent why this line?', author: 'carol', type: 'DiffNote' });
+    const delivered = await sendNote('acme/app', { mergeRequest: request }, { ...asked, body: '@agent why this line?', username: 'carol', type: 'DiffNote' });
+    const run = await reportedRun(delivered.runs_created[0]!);
+    expect(run, JSON.stringify(run.error_detail)).toMatchObject({ status: 'COMPLETED', report: { target: `acme/app!${request}`, reaction: 'added' } });
+    const answers = agentNotes('acme/app', { mergeRequest: request });
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ discussionId: asked.discussionId, type: 'DiscussionNote' });
+    expect(answers[0]!.body).toContain('This line keeps the cache warm.');
+    expect(gitlab.awards('acme/app', { mergeRequest: request }, asked.id).map((award) => award.name)).toEqual(['eyes']);
+    expect(gitlab.violations).toEqual([]);
+  });
+
+  it('records a token GitLab refuses on the run, which still completes', async () => {
+    const issue = gitlab.addIssue('acme/locked', { title: 'Please look' });
+    const asked = gitlab.addNote('acme/locked', { issue }, { body: '@agent look', author: 'carol' });
+    const run = await reportedRun((await sendNote('acme/locked', { issue }, { ...asked, body: '@agent look', username: 'carol' })).runs_created[0]!);
+    expect(run).toMatchObject({ status: 'COMPLETED', report: { target: `acme/locked#${issue}`, reaction: 'failed', comment_id: null } });
+    expect(run.report.error).toMatch(/^the outcome comment could not be posted: GitLab answered 403: 403 Forbidden/);
+    expect(agentNotes('acme/locked', { issue })).toEqual([]);
+  });
+});
