@@ -11,7 +11,7 @@ import type { AgentJobServices } from '../agents/agent-job.js';
 import { stopWork } from '../agents/stop-reason.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { RecoveredRuns, RunQueue, RunRef } from '../ports/run-queue.js';
-import { runAttempt, type AttemptSettings } from './run-attempt.js';
+import { runAttempt, type AttemptEnd, type AttemptSettings } from './run-attempt.js';
 import { HeldRun, noteRunTransition } from './run-lifecycle.js';
 import { RunApprovals } from './run-approvals.js';
 import { context as otelContext, ROOT_CONTEXT } from '@opentelemetry/api';
@@ -230,9 +230,15 @@ export class RunExecutor {
       const controller = new AbortController();
       const heldUntil = run.lease_expires_at ? Date.parse(run.lease_expires_at) : this.context.clock.now().getTime() + this.leaseMs;
       const entry: InFlight = { ref: { orgId: run.org_id, id: run.id }, controller, done: Promise.resolve(), heldUntil };
-      this.inFlight.set(run.id, entry);
       const held = new HeldRun(this.context, this.queue, this.workerId, run);
-      entry.done = runAttempt(this.context, this.jobs, held, controller, this.attemptSettings)
+      // An earlier attempt of this run may still be ending here: its lease lapsed and the run came
+      // back to this executor. The earlier one is stopped and ended first, so one process never has
+      // two agents on one run (their writes pass the same owner's guards).
+      const earlier = this.inFlight.get(run.id);
+      if (earlier) stopWork(earlier.controller, 'lease-lost');
+      this.inFlight.set(run.id, entry);
+      entry.done = (earlier ? earlier.done.catch(() => {}) : Promise.resolve())
+        .then(() => this.execute(held, entry, earlier !== undefined))
         .then((end) => {
           if (end) this.notifyAfter(end.retryAfterMs);
         })
@@ -240,10 +246,35 @@ export class RunExecutor {
           // Storage failed while writing the outcome: the lease lapses and another attempt follows.
         })
         .finally(() => {
-          this.inFlight.delete(run.id);
+          if (this.inFlight.get(run.id) === entry) this.inFlight.delete(run.id);
           this.notify();
         });
     }
+  }
+
+  /**
+   * Runs a claimed attempt — unless its lease is already too short to be sure of: a claim that
+   * came back late (it waited on the storage, or on a link that stopped carrying packets, for
+   * most of a lease) may hold a run another executor is about to take back. Such a run is handed
+   * straight back, its attempt not counted, and its agent never starts.
+   */
+  private async execute(held: HeldRun, entry: InFlight, afterEarlier: boolean): Promise<AttemptEnd> {
+    if (entry.controller.signal.aborted) return null;
+    // The earlier attempt may have written the run's end before its stop reached it.
+    if (afterEarlier && !(await this.stillHeld(held))) return null;
+    if (entry.heldUntil - this.context.clock.now().getTime() < this.leaseMs / 2) {
+      this.context.logger.warn({ kind: 'run', runId: held.ref.id, orgId: held.ref.orgId }, 'run handed back unstarted: its claim came back with too little of its lease left');
+      stopWork(entry.controller, 'lease-lost');
+      await held.release({ error_detail: 'interrupted: its claim came back too late to be sure of its lease', not_before: null, attempt: Math.max(0, held.run.attempt - 1) }, 'released');
+      return null;
+    }
+    return runAttempt(this.context, this.jobs, held, entry.controller, this.attemptSettings);
+  }
+
+  /** Whether the run is still RUNNING on this attempt's claim. */
+  private async stillHeld(held: HeldRun): Promise<boolean> {
+    const current = await this.context.storage.runs.get(held.ref.orgId, held.ref.id);
+    return current?.status === 'RUNNING' && current.lease_owner === this.workerId && current.attempt === held.run.attempt;
   }
 
   /** Looks for work again after `ms` (a retry's backoff), unless the executor stops first. */
