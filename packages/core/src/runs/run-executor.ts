@@ -263,9 +263,15 @@ export class RunExecutor {
     // The earlier attempt may have written the run's end before its stop reached it.
     if (afterEarlier && !(await this.stillHeld(held))) return null;
     if (entry.heldUntil - this.context.clock.now().getTime() < this.leaseMs / 2) {
-      this.context.logger.warn({ kind: 'run', runId: held.ref.id, orgId: held.ref.orgId }, 'run handed back unstarted: its claim came back with too little of its lease left');
+      this.context.logger.warn(
+        { kind: 'run', runId: held.ref.id, orgId: held.ref.orgId },
+        'run handed back unstarted: its claim came back with too little of its lease left',
+      );
       stopWork(entry.controller, 'lease-lost');
-      await held.release({ error_detail: 'interrupted: its claim came back too late to be sure of its lease', not_before: null, attempt: Math.max(0, held.run.attempt - 1) }, 'released');
+      await held.release(
+        { error_detail: 'interrupted: its claim came back too late to be sure of its lease', not_before: null, attempt: Math.max(0, held.run.attempt - 1) },
+        'released',
+      );
       return null;
     }
     return runAttempt(this.context, this.jobs, held, entry.controller, this.attemptSettings);
