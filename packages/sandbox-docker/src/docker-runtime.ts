@@ -19,7 +19,7 @@ import { describeSpec, exposedUrls, normalizeSpecs, type DockerSandboxSpec, type
 import { DEFAULT_CAPABILITIES, DiskQuota, type HardeningOptions } from './hardening.js';
 import { allowedImages, ensureImage, imageInfo, withOwnerImage } from './images.js';
 import { SPEC_ID_LABEL, WORKING_DIR_LABEL, ownedBy, sandboxLabels } from './labels.js';
-import { limitNote } from './limit-notes.js';
+import { limitNote, stoppedSandboxNote } from './limit-notes.js';
 import { Containment, contain, type ContainmentOptions } from './runtime-class.js';
 import { EVENT_LOOP_TURN_MS, outputPieces } from './output-pieces.js';
 import { checkStdin } from '@agent-platform/core/adapter-kit';
@@ -408,8 +408,9 @@ class DockerRuntime implements SandboxRuntime {
       deferKill: (kill) => this.deferredKills.set(sandboxId, [...(this.deferredKills.get(sandboxId) ?? []), kill]),
       explain: (exitCode, stopped) => limitNote(facts, exitCode, stopped),
     });
-    await this.engine(() => run.start()).catch((error: unknown) => {
-      throw this.asSandboxError(sandboxId, error);
+    await this.engine(() => run.start()).catch(async (error: unknown) => {
+      const stopped = isNotFound(error) ? null : await stoppedSandboxNote(facts);
+      throw stopped ? new PlatformError('CONFLICT', stopped, { cause: error }) : this.asSandboxError(sandboxId, error);
     });
     const runs = this.execs.get(sandboxId) ?? new Set<DockerExec>();
     this.execs.set(sandboxId, runs);

@@ -157,3 +157,16 @@ function sizeOf(bytes: number | undefined): string {
   if (!bytes) return 'unset';
   return bytes % 1024 ** 3 === 0 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }
+
+/**
+ * Why a command could not even start, when the reason is that its sandbox stopped (gVisor ends its
+ * whole sandbox at a limit, and the engine then refuses an exec with its runtime's own error, such
+ * as `urpc method "containerManager.WaitPID" failed: EOF`): the same note a command gets when the
+ * sandbox stops under it. Null while the container runs, or when it cannot be read.
+ */
+export async function stoppedSandboxNote(facts: LimitFacts): Promise<string | null> {
+  const info = await facts.container.inspect().catch(() => null);
+  if (!info || info.State.Running) return null;
+  const note = await limitNote(facts, 137, { exitCode: info.State.ExitCode, oomKilled: info.State.OOMKilled });
+  return note?.trim() ?? null;
+}
