@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { timestampSchema } from './common.js';
 import { roleSchema } from './principal.js';
 
-export const apiKeyCreateInputSchema = z.object({
+/**
+ * `POST /api/keys`: strict, like every body of the platform's own API — a misspelled `role`
+ * (`"rle": "viewer"`) is a 422 naming it, never a key with the creator's whole role.
+ */
+export const apiKeyCreateInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).default('API key'),
   /** The new key's role: at most the creating key's own (the default). */
   role: roleSchema.optional(),
