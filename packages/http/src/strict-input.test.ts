@@ -53,7 +53,8 @@ const isOwn = (path: string): boolean => path.startsWith('/api/automation/v1') |
  * (`/api/v1/secrets`), V1 conversations and sandboxes, the agent-server subset.
  */
 const OPENHANDS_COMPATIBLE = ['/api/settings', '/api/add-git-providers', '/api/unset-provider-tokens', '/api/v1/', '/api/conversations/'];
-const isOpenHandsCompatible = (path: string): boolean => OPENHANDS_COMPATIBLE.some((prefix) => path === prefix || (prefix.endsWith('/') && path.startsWith(prefix)));
+const isOpenHandsCompatible = (path: string): boolean =>
+  OPENHANDS_COMPATIBLE.some((prefix) => path === prefix || (prefix.endsWith('/') && path.startsWith(prefix)));
 
 describe('the platform’s own routes refuse unknown fields', () => {
   const own = allRoutes().filter((route) => isOwn(route.path) && route.body);
@@ -65,9 +66,7 @@ describe('the platform’s own routes refuse unknown fields', () => {
     expect(unclassified).toEqual([]);
     // The own routes outside the automation API, and the team controls inside it, are checked.
     const checked = own.map((route) => `${route.method} ${route.path}`);
-    expect(checked).toEqual(
-      expect.arrayContaining(['POST /api/keys', 'PUT /api/automation/v1/budgets', 'PATCH /api/automation/v1/members/{user_id}']),
-    );
+    expect(checked).toEqual(expect.arrayContaining(['POST /api/keys', 'PUT /api/automation/v1/budgets', 'PATCH /api/automation/v1/members/{user_id}']));
   });
 
   it('every object of every body, at every level, is strict', () => {
