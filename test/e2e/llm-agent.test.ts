@@ -146,11 +146,13 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     expect(items.map((event) => event.kind)).toEqual([
       'MessageEvent',
       'agent_event',
+      'agent_event',
       ...Array(4).fill(['ActionEvent', 'ObservationEvent']).flat(),
       'ConversationStateUpdateEvent',
       'status',
     ]);
-    expect(items[1].data).toMatchObject({ type: 'agent_selected', agent: 'coding' });
+    expect(items[1].data).toMatchObject({ type: 'job_stages' });
+    expect(items[2].data).toMatchObject({ type: 'agent_selected', agent: 'coding' });
     const observations = items.filter((event) => event.kind === 'ObservationEvent');
     const catOutput = observations[2].data.observation.content[0].text as string;
     expect(catOutput).toContain('hello agents');

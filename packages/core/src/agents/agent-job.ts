@@ -10,9 +10,10 @@
  * returns it as its result. The sandbox, when it is to go, goes in one place: as the job ends.
  * @module
  */
-import type { ServiceContext } from '../kernel/context.js';
+import { nowIso, type ServiceContext } from '../kernel/context.js';
 import type { AgentHostTools, AgentOutcome, AgentPlatformTools, AgentRunInput, AgentRunner, AgentSettings } from '../ports/agent-runner.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
+import type { JobStagesNote } from '../schemas/agent-events.js';
 import type { AppConversationRecord, ConversationEvent } from '../schemas/app-conversation.js';
 import type { Principal } from '../schemas/principal.js';
 import { removeStoredSandbox, startStoredSandbox } from '../sandboxes/stored-sandbox.js';
@@ -146,6 +147,8 @@ class AgentJob {
   private settings: Promise<AgentSettings> | null = null;
   /** The owner's own image, when the fresh sandbox runs it: noted in the conversation once it opens. */
   private ownerImage: string | null = null;
+  /** When the stages before the conversation began and ended: noted in it once it opens. */
+  private readonly stageTimes: JobStagesNote['stages'] = [];
 
   constructor(
     private readonly services: AgentJobServices,
@@ -176,11 +179,13 @@ class AgentJob {
   private async work(): Promise<AgentJobResult> {
     const { signal } = this.plan;
     await this.progress.stage?.('sandbox', null);
-    await this.openSandbox();
+    await this.timed('sandbox', () => this.openSandbox());
     const failure = signal.aborted ? null : await this.prepareRepository();
     if (signal.aborted) return this.stoppedResult();
     await this.progress.stage?.('conversation', this.sandboxId);
     const { conversation, writer } = await this.openConversation();
+    // A run's only: an API conversation keeps the OpenHands agent-server's events.
+    if (this.plan.attempt !== undefined && this.stageTimes.length > 0) await this.noteStages(writer);
     if (this.ownerImage) await this.noteOwnerImage(writer, this.ownerImage);
     await this.progress.conversationOpened?.(conversation);
     if (signal.aborted) return this.stoppedResult();
@@ -276,7 +281,8 @@ class AgentJob {
     if (!target || !this.freshSandbox) return null;
     await this.progress.stage?.('repository', this.sandboxId);
     try {
-      await prepareOwnerRepository(this.services.runtime, this.sandbox(), await this.ownerSettings(), target, this.plan.signal);
+      const settings = await this.ownerSettings();
+      await this.timed('repository', () => prepareOwnerRepository(this.services.runtime, this.sandbox(), settings, target, this.plan.signal));
       return null;
     } catch (error) {
       if (!(error instanceof RepositoryError) || this.plan.signal.aborted || this.plan.repositoryFailureEndsJob) throw error;
@@ -346,6 +352,26 @@ class AgentJob {
     };
     if (!this.services.agent) throw new Error('no agent is configured');
     return runAgent(this.services.agent, input, writer, task.timeoutSeconds, meter);
+  }
+
+  /** Runs a stage before the conversation opens, keeping when it began and ended (whether it succeeded or not). */
+  private async timed<T>(stage: JobStagesNote['stages'][number]['stage'], work: () => Promise<T>): Promise<T> {
+    const started_at = nowIso(this.services.context);
+    try {
+      return await work();
+    } finally {
+      this.stageTimes.push({ stage, started_at, ended_at: nowIso(this.services.context) });
+    }
+  }
+
+  /** Says in the conversation when its sandbox started and its repository was cloned (a run's timeline shows them). */
+  private async noteStages(writer: ConversationWriter): Promise<void> {
+    const note: JobStagesNote = { type: 'job_stages', stages: this.stageTimes };
+    const words = this.stageTimes.map(
+      ({ stage, started_at, ended_at }) =>
+        `${stage === 'sandbox' ? 'the sandbox started' : 'the repository was cloned'} in ${Date.parse(ended_at) - Date.parse(started_at)} ms`,
+    );
+    await writer.append({ kind: 'agent_event', source: 'system', message: words.join('; '), data: note });
   }
 
   /** Says in the conversation which image the sandbox runs, when it is the owner's own (`sandbox_*_container_image`). */

@@ -67,10 +67,20 @@ describe('RunExecutor', () => {
     const conversation = await p.storage.conversations.get(run.conversation_id!);
     expect(conversation).toMatchObject({ trigger: 'automation', run_id: run.id, execution_status: 'finished', title: 'triage' });
     const events = await eventsOf(p, run.conversation_id!);
-    expect(events.map((event) => event.kind)).toEqual(['MessageEvent', 'agent_output', 'agent_event', 'agent_event', 'ConversationStateUpdateEvent', 'status']);
+    // The task, when the sandbox started (for the run's timeline), then the agent's output.
+    expect(events.map((event) => event.kind)).toEqual([
+      'MessageEvent',
+      'agent_event',
+      'agent_output',
+      'agent_event',
+      'agent_event',
+      'ConversationStateUpdateEvent',
+      'status',
+    ]);
     expect(events[0]?.message).toBe('Triage the issue\n\nEvent payload:\n{"issue":{"number":7}}');
-    expect(events[1]?.message).toBe('task: Triage the issue');
-    expect(events[3]?.data).toEqual({ issue: { number: 7 } });
+    expect(events[1]?.data).toMatchObject({ type: 'job_stages', stages: [{ stage: 'sandbox' }] });
+    expect(events[2]?.message).toBe('task: Triage the issue');
+    expect(events[4]?.data).toEqual({ issue: { number: 7 } });
     expect(JSON.stringify(events)).not.toContain('sk-executor-secret-1');
     expect((await p.storage.sandboxes.get(run.sandbox_id!))?.status).toBe('MISSING');
     expect((await runtime!.inspect(run.sandbox_id!)).status).toBe('MISSING');

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { metricsSnapshotSchema } from './metrics.js';
 import { securityRiskSchema } from './security-risk.js';
+import { timestampSchema } from './common.js';
 
 export const textContentSchema = z.object({ type: z.literal('text'), text: z.string() });
 export type TextContent = z.infer<typeof textContentSchema>;
@@ -120,3 +121,14 @@ export type RunnerEventDraft = AgentEventDraft | AgentOutputDraft | AgentNoteDra
 
 export const agentOutputDraft = (message: string): AgentOutputDraft => ({ kind: 'agent_output', source: 'agent', message, data: null });
 export const agentNoteDraft = (data: Record<string, unknown>): AgentNoteDraft => ({ kind: 'agent_event', source: 'agent', message: null, data });
+
+/**
+ * The stages of an agent job before its conversation opened (the sandbox started, the repository
+ * cloned), with when each began and ended: noted once the conversation opens (kind `agent_event`,
+ * source `system`), as nothing could be written to it before. A run's timeline reads them.
+ */
+export const jobStagesNoteSchema = z.object({
+  type: z.literal('job_stages'),
+  stages: z.array(z.object({ stage: z.enum(['sandbox', 'repository']), started_at: timestampSchema, ended_at: timestampSchema })),
+});
+export type JobStagesNote = z.infer<typeof jobStagesNoteSchema>;
