@@ -11,7 +11,7 @@ import { eventThread } from './event-thread.js';
 import type { GitHubToolScope } from './github-tools.js';
 
 /** `owner/name` of a repository as an automation names it (`owner/name`, `owner/name.git`, a github.com URL), or `null`. */
-function githubName(text: string | null): string | null {
+export function githubName(text: string | null): string | null {
   if (!text) return null;
   const name = text
     .trim()
@@ -35,8 +35,17 @@ export function githubToolScope(
       thread = null;
     }
   }
-  const names = [thread?.repository ?? null, githubName(automation.selected_repository), ...(automation.github_repositories ?? [])];
+  return { repositories: githubToolRepositories([thread?.repository ?? null, automation.selected_repository], automation.github_repositories), thread };
+}
+
+/**
+ * The repositories a run's GitHub tools reach, the first the default: `names` (the event's
+ * repository, the automation's `selected_repository`) where they name a GitHub repository, then
+ * `allowed` (the automation's `github_repositories`), each once whatever its case.
+ */
+export function githubToolRepositories(names: readonly (string | null)[], allowed: readonly string[] | undefined): string[] {
   const repositories: string[] = [];
-  for (const name of names) if (name && !repositories.some((known) => known.toLowerCase() === name.toLowerCase())) repositories.push(name);
-  return { repositories, thread };
+  for (const name of [...names.map(githubName), ...(allowed ?? [])])
+    if (name && !repositories.some((known) => known.toLowerCase() === name.toLowerCase())) repositories.push(name);
+  return repositories;
 }

@@ -86,7 +86,8 @@ export function createBitbucketAnswerHost(options: BitbucketAnswerHostOptions = 
     },
     agentTools(input) {
       const bitbucket = input.owner.settings.providerTokens.bitbucket;
-      if (!bitbucket?.token) return null;
+      // Outside a Bitbucket pull request (a manual dispatch, a push) the run gets no Bitbucket tools.
+      if (!bitbucket?.token || !input.thread) return null;
       const locator = input.thread.locator as unknown as BitbucketLocator;
       // The thread's repository, and the automation's when it names a Bitbucket repository.
       const repositories: string[] = [];

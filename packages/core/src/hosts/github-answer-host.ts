@@ -2,11 +2,17 @@
  * GitHub on the answer-back port: an event's thread is its issue or pull request (a review
  * comment's thread is that review thread), acknowledged with 👀 on what asked; the run's comment
  * goes in the issue's conversation, or as a reply in the review thread. With the owner's GitHub
- * token and host (`provider_tokens.github`), through `@octokit/rest`.
+ * token and host (`provider_tokens.github`), through `@octokit/rest`. The agent's GitHub tools
+ * (comment, label, open a pull request) reach the event's repository and the automation's
+ * (`selected_repository`, `github_repositories`) — also for a run whose event was written in no
+ * host's thread (a manual dispatch, a push, a custom source's event), when the automation names
+ * a GitHub repository.
  * @module
  */
 import { createGitHubApi, repositoryOf, type GitHubApi, type ReactionTarget } from '../github/github-api.js';
 import { eventThread } from '../github/event-thread.js';
+import { createAgentGitHubTools } from '../github/github-tools.js';
+import { githubToolRepositories } from '../github/tool-scope.js';
 import type { AnswerChannel, AnswerHost, AnswerThread } from '../ports/answer-host.js';
 import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 
@@ -55,6 +61,21 @@ export function createGitHubAnswerHost(options: GitHubAnswerHostOptions = {}): A
         return { none: error instanceof Error ? error.message : String(error) };
       }
       return gitHubChannel(api, thread.locator as unknown as GitHubLocator);
+    },
+    agentTools(input) {
+      const github = input.owner.settings.providerTokens.github;
+      if (!github?.token) return null;
+      const locator = input.thread ? (input.thread.locator as unknown as GitHubLocator) : null;
+      const thread = locator ? { repository: locator.repository, number: locator.number } : null;
+      const repositories = githubToolRepositories([thread?.repository ?? null, ...input.repositories], input.automation?.github_repositories);
+      // No GitHub repository to reach (the run is of another host's repository, or of none): no GitHub tools.
+      if (repositories.length === 0) return null;
+      return createAgentGitHubTools(
+        { repositories, thread, pullRequest: input.pullRequest, onPullRequest: input.onPullRequest, onThreadAction: input.onThreadAction },
+        github.token,
+        github.host,
+        apiFor,
+      );
     },
   };
 }

@@ -38,7 +38,8 @@ export function createGitLabAnswerHost(options: GitLabAnswerHostOptions = {}): A
     },
     agentTools(input) {
       const gitlab = input.owner.settings.providerTokens.gitlab;
-      if (!gitlab?.token) return null;
+      // Outside a GitLab thread (a manual dispatch, a push) the run gets no GitLab tools.
+      if (!gitlab?.token || !input.thread) return null;
       const locator = input.thread.locator as unknown as GitLabLocator;
       // Projects as GitLab names them: an automation's `selected_repository` may be a clone URL.
       const repositories: string[] = [];

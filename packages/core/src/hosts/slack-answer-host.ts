@@ -52,7 +52,8 @@ export function createSlackAnswerHost(options: SlackAnswerHostOptions = {}): Ans
     },
     agentTools({ thread, owner }) {
       const slack = owner.settings.providerTokens.slack;
-      if (!slack?.token) return null;
+      // Its one tool replies in the event's thread: outside one there is nothing to reply in.
+      if (!slack?.token || !thread) return null;
       const { team, channel, threadTs } = thread.locator as unknown as SlackLocator;
       return createSlackAgentTools({ thread: { team, channel, threadTs } }, slack, options.apiFor ? { apiFor: options.apiFor } : {});
     },

@@ -11,6 +11,7 @@
  * of a channel are {@link HostError}s: the host's status and words, never the credential.
  * @module
  */
+import type { AutomationRecord } from '../schemas/automation.js';
 import type { AgentHostTools, AgentSettings } from './agent-runner.js';
 
 /** Where an event was written, as its host names it. */
@@ -70,9 +71,12 @@ export interface AnswerHost {
   /** How to answer in `thread` with the owner's credentials (their settings, decrypted), or why it cannot (no token stored). */
   channel(thread: AnswerThread, owner: { userId: string; settings: AgentSettings }): AnswerChannel | { none: string };
   /**
-   * The agent's tools on this host for a run whose event was written in `thread` (comment; where
-   * the host has them, label and open a pull or merge request), with the owner's credentials;
-   * `null` when the owner has none. Absent: runs of this host's events get no host tools.
+   * The agent's tools on this host (comment; where the host has them, label and open a pull or
+   * merge request), with the owner's credentials, for a run whose event was written in
+   * `input.thread` — or, with `thread: null`, for a run whose event was written in no thread of a
+   * host (a manual dispatch, a push, a custom source's event), where a host may give tools for the
+   * repositories the automation names on it. `null`: none (no credentials, nothing to reach).
+   * Absent: runs of this host's events get no host tools.
    */
   agentTools?(input: HostToolsInput): AgentHostTools | null;
 }
@@ -92,9 +96,12 @@ export type HostThreadAction =
 
 /** What a run's host tools may reach and whom they tell. */
 export interface HostToolsInput {
-  thread: AnswerThread;
-  /** The repositories the tools may act on, the first the default: the thread's, and the automation's `selected_repository`. */
+  /** The thread the run's event was written in, on this host; `null` when it was written in none. */
+  thread: AnswerThread | null;
+  /** The repositories the tools may act on, the first the default: the thread's, and the automation's `selected_repository` (as the automation writes it: a host reads the names that are its own). */
   repositories: string[];
+  /** What else the automation allows the tools to reach: GitHub's `github_repositories`. Absent reads as nothing more. */
+  automation?: Pick<AutomationRecord, 'github_repositories'>;
   owner: { userId: string; settings: AgentSettings };
   /** The pull or merge request the run's conversation thread has already (a follow-up's): the agent pushes to it, and a second is refused. */
   pullRequest: { repository: string; number: number; url: string | null; branch: string | null } | null;

@@ -8,15 +8,13 @@
  */
 import type { AgentJobPlan } from '../agents/agent-job.js';
 import { runRepository } from '../agents/repository-target.js';
-import { createAgentGitHubTools, type AgentThreadAction, type GitHubToolScope } from '../github/github-tools.js';
-import { githubToolScope } from '../github/tool-scope.js';
 import type { AgentHostTools, AgentSettings } from '../ports/agent-runner.js';
+import type { AnswerHost, AnswerThread, HostToolsInput } from '../ports/answer-host.js';
 import { readEventsFrom } from '../storage/conversation-log.js';
 import type { ServiceContext } from '../kernel/context.js';
 import type { AutomationRecord } from '../schemas/automation.js';
 import type { RunRecord } from '../schemas/run.js';
 import type { SandboxRuntime } from '../ports/sandbox-runtime.js';
-import { GITHUB_SOURCE } from '../schemas/vocabulary.js';
 import { removeStoredSandbox } from '../sandboxes/stored-sandbox.js';
 import type { ThreadRecord } from '../schemas/thread.js';
 import { followUpMessage, keepPullRequest, recordPullRequest, recordThreadAction, threadOfRun, threadRepository } from './run-thread.js';
@@ -36,57 +34,61 @@ export async function fenceEarlierAttempt(context: ServiceContext, runtime: Sand
   if (stored && stored.status !== 'MISSING' && stored.runtime === runtime.name) await removeStoredSandbox(context, runtime, run.sandbox_id);
 }
 
-/** The agent's GitHub tools over `scope`, with the owner's GitHub token and host; none without a token. */
-function githubToolsFor(scope: GitHubToolScope, settings: AgentSettings): AgentHostTools | null {
-  const github = settings.providerTokens.github;
-  return github?.token ? createAgentGitHubTools(scope, github.token, github.host) : null;
-}
-
-/** The tools' scope in the run's thread: the pull request it has (a second is refused), and where one the agent opens is kept. */
-function threadScope(context: ServiceContext, run: RunRecord, thread: ThreadRecord | null, scope: GitHubToolScope, conversationId: string): GitHubToolScope {
-  const audited = { ...scope, onThreadAction: (action: AgentThreadAction) => recordThreadAction(context, run, action) };
-  if (!run.thread_key) return { ...audited, onPullRequest: (opened) => recordPullRequest(context, run, opened) };
-  const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
-  return { ...audited, pullRequest, onPullRequest: (opened) => keepPullRequest(context, run, conversationId, opened) };
-}
-
 /**
- * The agent's tools on the host of a run's event other than GitHub (GitLab, Bitbucket, Slack, or
- * one the embedder added): in the event's thread and repository and the automation's selected
- * one, with the owner's credentials; `null` when no host handles the source or gives tools.
+ * The agent's tools on a host, through the answer-back port: the host of the run's event, in the
+ * thread it was written in; for a run whose event was written in no host's thread (a manual
+ * dispatch, a push, a custom source's event, a host that gives no tools), the first host that
+ * gives tools for the automation's repositories. Each with the owner's credentials, told of what
+ * the agent does (the audit log, the thread's pull request).
  */
-function otherHostTools(
+function hostToolsOf(
   context: ServiceContext,
   run: RunRecord,
   automation: AutomationRecord,
   thread: ThreadRecord | null,
-  source: string,
+  source: string | null,
   payloadJson: string | null,
-): ((settings: AgentSettings, conversationId: string) => AgentHostTools | null) | null {
-  const host = context.answerHosts.find((candidate) => candidate.handles(source));
-  const agentTools = host?.agentTools?.bind(host);
-  if (!host || !agentTools || payloadJson === null) return null;
+): (settings: AgentSettings, conversationId: string) => AgentHostTools | null {
+  const own = source === null ? undefined : context.answerHosts.find((candidate) => candidate.handles(source));
+  const eventThread = own?.agentTools ? threadOfEvent(own, run.event_key, payloadJson) : null;
+  const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
+  const input = (where: AnswerThread | null, settings: AgentSettings, conversationId: string): HostToolsInput => ({
+    thread: where,
+    repositories: [where?.repository, automation.selected_repository].filter(
+      (name, index, all): name is string => typeof name === 'string' && name !== '' && all.indexOf(name) === index,
+    ),
+    automation,
+    owner: { userId: automation.created_by, settings },
+    pullRequest,
+    onPullRequest: (opened) => (run.thread_key ? keepPullRequest(context, run, conversationId, opened) : recordPullRequest(context, run, opened)),
+    onThreadAction: (action) => recordThreadAction(context, run, action),
+  });
+  if (own?.agentTools && eventThread) {
+    const agentTools = own.agentTools.bind(own);
+    return (settings, conversationId) => agentTools(input(eventThread, settings, conversationId));
+  }
+  // The event's own host first, then the others in the order the platform has them (the built-in one first).
+  const hosts = [...(own ? [own] : []), ...context.answerHosts.filter((host) => host !== own)];
+  return (settings, conversationId) => {
+    for (const host of hosts) {
+      const tools = host.agentTools?.(input(null, settings, conversationId)) ?? null;
+      if (tools) return tools;
+    }
+    return null;
+  };
+}
+
+/** The thread `host` reads in the run's event; `null` when it has none (or no payload to read). */
+function threadOfEvent(host: AnswerHost, eventKey: string | null, payloadJson: string | null): AnswerThread | null {
+  if (payloadJson === null) return null;
   let payload: unknown;
   try {
     payload = JSON.parse(payloadJson);
   } catch {
     return null;
   }
-  const found = host.threadOf(run.event_key, payload);
-  if ('none' in found) return null;
-  const repositories = [found.thread.repository, automation.selected_repository].filter(
-    (name, index, all): name is string => typeof name === 'string' && name !== '' && all.indexOf(name) === index,
-  );
-  const pullRequest = thread?.pull_request ? { ...thread.pull_request, branch: thread.branch } : null;
-  return (settings, conversationId) =>
-    agentTools({
-      thread: found.thread,
-      repositories,
-      owner: { userId: automation.created_by, settings },
-      pullRequest,
-      onPullRequest: (opened) => (run.thread_key ? keepPullRequest(context, run, conversationId, opened) : recordPullRequest(context, run, opened)),
-      onThreadAction: (action) => recordThreadAction(context, run, action),
-    });
+  const found = host.threadOf(eventKey, payload);
+  return 'thread' in found ? found.thread : null;
 }
 
 /** The run's event: its payload, and the source of the delivery (`null` for a manual dispatch). */
@@ -108,16 +110,8 @@ export async function planRunAttempt(
   const thread = await threadOfRun(context, run);
   const eventRepository = runRepository(automation.selected_repository, source, payloadJson);
   const repository = thread ? threadRepository(thread, eventRepository) : eventRepository;
-  const github = githubToolScope(automation, source, run.event_key, payloadJson);
-  const onHost = source === null || source === GITHUB_SOURCE ? null : otherHostTools(context, run, automation, thread, source, payloadJson);
   const agent = {
-    ...(onHost
-      ? { hostTools: onHost }
-      : github.repositories.length > 0
-        ? {
-            hostTools: (settings: AgentSettings, conversationId: string) => githubToolsFor(threadScope(context, run, thread, github, conversationId), settings),
-          }
-        : {}),
+    hostTools: hostToolsOf(context, run, automation, thread, source, payloadJson),
     runId: run.id,
     automationId: automation.id,
     instructions: automation.instructions,
