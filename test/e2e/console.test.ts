@@ -155,7 +155,7 @@ else
       await page.getByLabel('API key', { exact: true }).fill(ALICE);
       await shot('sign-in');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await heading('Deliveries');
+      await heading('Overview');
       await expect.poll(() => page.getByText('Signed in as alice (acme)').count()).toBe(1);
       // Page scripts as strings: this file is type-checked without the DOM's globals.
       const storage = (await page.evaluate('({ session: JSON.stringify(sessionStorage), local: localStorage.length, cookies: document.cookie })')) as {
@@ -165,7 +165,7 @@ else
       expect(storage).toMatchObject({ local: 0, cookies: '' });
       // A reload keeps the session (same tab).
       await page.reload();
-      await heading('Deliveries');
+      await heading('Overview');
     }, 90_000);
 
     it('registers a webhook and shows its secret once, with a note to copy it now', async () => {

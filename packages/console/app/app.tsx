@@ -12,6 +12,7 @@ import { ConversationsPage } from './pages/conversations.js';
 import { DeliveriesPage } from './pages/deliveries.js';
 import { DeliveryPage } from './pages/delivery.js';
 import { MembersPage } from './pages/members.js';
+import { OverviewPage } from './pages/overview.js';
 import { RunPage } from './pages/run.js';
 import { RunsPage } from './pages/runs.js';
 import { SandboxesPage } from './pages/sandboxes.js';
@@ -37,6 +38,7 @@ import {
 } from './session.js';
 
 const NAV = [
+  ['overview', 'Overview'],
   ['deliveries', 'Deliveries'],
   ['automations', 'Automations'],
   ['runs', 'Runs'],
@@ -105,7 +107,7 @@ export function App() {
 
 function Shell({ session }: { session: SignedIn }) {
   const route = useRoute();
-  const section = route.segments[0] ?? 'deliveries';
+  const section = route.segments[0] ?? 'overview';
   const { admin } = permissionsOf(session);
   // The user's language and sound setting, read before the first page is drawn (its dates and numbers follow the language).
   const preferences = useLoadedPreferences(session.client);
@@ -144,6 +146,8 @@ function Page({ route }: { route: Route }) {
   switch (section) {
     case undefined:
     case 'index.html':
+    case 'overview':
+      return <OverviewPage period={route.query.get('period')} />;
     case 'deliveries':
       return id ? <DeliveryPage id={id} /> : <DeliveriesPage />;
     case 'automations':
@@ -174,7 +178,7 @@ function Page({ route }: { route: Route }) {
         <>
           <PageTitle>Page not found</PageTitle>
           <p>
-            The console has no page here. <Link to="deliveries">Go to the deliveries</Link>.
+            The console has no page here. <Link to="overview">Go to the overview</Link>.
           </p>
         </>
       );
