@@ -7,6 +7,7 @@ import type {
   AutomationDispatchInput,
   AutomationUpdateInput,
   AutomationValidateInput,
+  CursorQueryInput,
   OrgRunsQueryInput,
   PageQueryInput,
 } from '../transport/types.js';
@@ -55,6 +56,12 @@ export function automationsNamespace(transport: Transport) {
       cursorIterator((page, call) => allRuns({ ...query, ...page }, call), options),
     /** One run by id, whichever automation it belongs to. */
     getRun,
+    /**
+     * A page of a run's events, oldest first (`limit` 1–100; `page_id` continues from the last
+     * page's `next_page_id`): its conversation's, readable by anyone in the run's org.
+     */
+    runEvents: (runId: string, query: CursorQueryInput = {}, options?: CallOptions) =>
+      transport.call('GET /api/automation/v1/runs/{run_id}/events', { params: { run_id: runId }, query }, options),
     /** Cancels a run that has not finished (a 409 `AgentPlatformError` when it has). */
     cancelRun: (runId: string, options?: CallOptions) => transport.call('POST /api/automation/v1/runs/{run_id}/cancel', { params: { run_id: runId } }, options),
     /**

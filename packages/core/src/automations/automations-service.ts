@@ -15,7 +15,9 @@ import {
   type AutomationList,
   type AutomationRecord,
 } from '../schemas/automation.js';
-import type { OrgRunPage, OrgRunsQuery, Run, RunList, RunStatus } from '../schemas/run.js';
+import type { OrgRunPage, OrgRunsQuery, Run, RunList, RunRecord, RunStatus } from '../schemas/run.js';
+import type { ConversationEvent } from '../schemas/app-conversation.js';
+import type { CursorQuery } from '../schemas/v1-pages.js';
 import { decodePageCursor, encodePageCursor } from '../storage/paging.js';
 import { checkReporting } from './reporting-rule.js';
 import type { TriggerMarks } from '../ingest/trigger-marks.js';
@@ -282,6 +284,23 @@ export class AutomationsService {
   }
 
   /**
+   * A run's events, oldest first, for anyone in the run's org: its conversation is its owner's,
+   * but the run's page (a link shared in the org) tells its story to all. The runs of a thread
+   * share one conversation: a thread run's events are those written from its (latest attempt's)
+   * start to its end.
+   */
+  async runEvents(principal: Principal, runId: string, query: CursorQuery): Promise<{ items: ConversationEvent[]; next_page_id: string | null }> {
+    const run = await this.context.storage.runs.get(principal.orgId, runId);
+    if (!run) throw notFound('Run');
+    if (!run.conversation_id) return { items: [], next_page_id: null };
+    const page = await this.context.storage.conversations.listEvents(run.conversation_id, {
+      limit: query.limit,
+      ...(query.page_id ? { pageId: query.page_id } : {}),
+    });
+    return { items: run.thread_key ? page.items.filter((event) => duringRun(run, event)) : page.items, next_page_id: page.nextPageId };
+  }
+
+  /**
    * Cancels a run that has not finished — one compare-and-set from PENDING or RUNNING, so it wins
    * or loses against the executor's own transitions as a whole; 409 when the run already ended.
    * The process executing it hears of it through the change feed and stops its agent.
@@ -315,4 +334,10 @@ export class AutomationsService {
     if (!record) throw notFound('Automation');
     return record;
   }
+}
+
+/** Whether a thread run wrote `event`: it was written between the run's start and its end. */
+function duringRun(run: RunRecord, event: ConversationEvent): boolean {
+  const at = Date.parse(event.created_at);
+  return at >= Date.parse(run.started_at ?? run.created_at) && (run.completed_at === null || at <= Date.parse(run.completed_at));
 }

@@ -1,4 +1,5 @@
 import {
+  cursorQuerySchema,
   automationCreateInputSchema,
   automationDispatchInputSchema,
   automationListSchema,
@@ -14,6 +15,7 @@ import {
 } from '@agent-platform/core';
 import { z } from 'zod';
 import { defineRoute } from '../routing/define-route.js';
+import { conversationEventPageSchema } from './conversation-routes.js';
 import { bodyErrors, errorDoc, invalid, notFoundDoc, unauthorized } from './shared-responses.js';
 
 const BASE = '/api/automation/v1';
@@ -154,6 +156,19 @@ export const automationRoutes = [
     responses: { 200: { description: 'The run', schema: runSchema }, 401: unauthorized, 404: notFoundDoc },
     async handle({ platform, principal, params }) {
       return { status: 200, body: await platform.automations.getRun(principal, params.run_id) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    role: 'viewer',
+    path: `${BASE}/runs/{run_id}/events`,
+    operationId: 'listRunEvents',
+    summary: 'A run’s events (its conversation’s, for anyone in the run’s org), oldest first, paged',
+    tag: TAG,
+    query: cursorQuerySchema,
+    responses: { 200: { description: 'A page of events', schema: conversationEventPageSchema }, 401: unauthorized, 404: notFoundDoc, 422: invalid },
+    async handle({ platform, principal, params, query }) {
+      return { status: 200, body: await platform.automations.runEvents(principal, params.run_id, query) };
     },
   }),
   defineRoute({

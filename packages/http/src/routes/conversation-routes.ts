@@ -21,7 +21,8 @@ const idsSchema = z.array(z.string()).max(MAX_BATCH, `at most ${MAX_BATCH} ids`)
 /** A page of conversations (one schema: two routes answer it). */
 export const appConversationPageSchema = nameSchema('AppConversationPage', pageSchema(appConversationSchema));
 const startTaskPageSchema = nameSchema('StartTaskPage', pageSchema(startTaskSchema));
-const conversationEventPageSchema = nameSchema('ConversationEventPage', pageSchema(conversationEventSchema));
+/** A page of conversation events (one schema: a conversation's and a run's answer it). */
+export const conversationEventPageSchema = nameSchema('ConversationEventPage', pageSchema(conversationEventSchema));
 
 export const conversationRoutes = [
   defineRoute({
