@@ -4,6 +4,7 @@
  */
 import type { RetryOptions } from 'ky';
 import { apiKeysNamespace } from './namespaces/api-keys.js';
+import { auditNamespace } from './namespaces/audit.js';
 import { automationsNamespace } from './namespaces/automations.js';
 import { budgetsNamespace } from './namespaces/budgets.js';
 import { conversationsNamespace } from './namespaces/conversations.js';
@@ -92,6 +93,7 @@ export function createClient(options: ClientOptions) {
     budgets: budgetsNamespace(transport),
     overview: overviewNamespace(transport),
     members: membersNamespace(transport),
+    audit: auditNamespace(transport),
     events: eventsNamespace(transport),
     conversations: conversationsNamespace(transport),
     sandboxes: sandboxesNamespace(transport),

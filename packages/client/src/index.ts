@@ -25,6 +25,7 @@ export type { StreamEventsOptions } from './conversation-events/event-stream.js'
 export { collect, MAX_PAGE_SIZE, type IterateOptions } from './iteration/paging.js';
 export type { WaitOptions } from './iteration/polling.js';
 export type { ReadyStartTask } from './namespaces/conversations.js';
+export type { AuditIterateOptions } from './namespaces/audit.js';
 export type { DeliveryIterateOptions } from './namespaces/deliveries.js';
 export type { MessageIterateOptions } from './namespaces/subscriptions.js';
 export * from './vocabulary.js';
@@ -43,6 +44,7 @@ export type {
   RouteQuery,
   RouteResponse,
   RouteResponseType,
+  RouteRole,
   StreamRouteKey,
   TextRouteKey,
 } from './transport/routes.js';

@@ -25,7 +25,11 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createClient,
   isAgentEvent,
+  type ApiRoutes,
   type AppConversation,
+  type AuditEntry,
+  type AuditPage,
+  type AuditVerification,
   type AutomationHealth,
   type BinaryRouteKey,
   type CurrentApiKey,
@@ -35,6 +39,7 @@ import {
   type MessageResponse,
   type RequestRouteKey,
   type RouteResponseType,
+  type RouteRole,
   type TextRouteKey,
   type AgentPlatformError,
   type AgentPlatformErrorCode,
@@ -167,6 +172,37 @@ describe('types', () => {
     expectTypeOf(client.system.automationHealth).returns.resolves.toEqualTypeOf<AutomationHealth>();
     // @ts-expect-error: a secret needs a value
     void (() => client.secrets.create({ name: 'TOKEN' }));
+  });
+});
+
+describe('roles', () => {
+  it('each endpoint carries the least role its caller needs, as the route table declares it', () => {
+    expectTypeOf<RouteRole<'GET /api/automation/v1'>>().toEqualTypeOf<'viewer'>();
+    expectTypeOf<RouteRole<'POST /api/automation/v1'>>().toEqualTypeOf<'member'>();
+    expectTypeOf<RouteRole<'POST /api/automation/v1/webhooks'>>().toEqualTypeOf<'admin'>();
+    expectTypeOf<RouteRole<'GET /api/automation/v1/audit'>>().toEqualTypeOf<'admin'>();
+    expectTypeOf<RouteRole<'PUT /api/automation/v1/budgets'>>().toEqualTypeOf<'owner'>();
+    expectTypeOf<RouteRole<'PATCH /api/automation/v1/members/{user_id}'>>().toEqualTypeOf<'owner'>();
+    expectTypeOf<ApiRoutes['POST /api/keys']['role']>().toEqualTypeOf<'viewer'>();
+    // No key, no role.
+    expectTypeOf<RouteRole<'GET /health'>>().toEqualTypeOf<undefined>();
+    expectTypeOf<RouteRole<'POST /api/automation/v1/events/github'>>().toEqualTypeOf<undefined>();
+    // Every endpoint that takes a key names a role.
+    type KeyedRouteKey = { [K in keyof ApiRoutes]: ApiRoutes[K]['credential'] extends 'none' ? never : K }[keyof ApiRoutes];
+    expectTypeOf<RouteRole<KeyedRouteKey>>().toEqualTypeOf<'viewer' | 'member' | 'admin' | 'owner'>();
+  });
+
+  it('the audit log: a page, every entry, the NDJSON export and the verification', () => {
+    expectTypeOf(client.audit.list).returns.resolves.toEqualTypeOf<AuditPage>();
+    expectTypeOf<AuditPage['next_after']>().toEqualTypeOf<number | null>();
+    expectTypeOf(client.audit.iterate()).toMatchTypeOf<AsyncIterable<AuditEntry>>();
+    expectTypeOf(client.audit.export).returns.resolves.toEqualTypeOf<Blob>();
+    expectTypeOf(client.audit.verify).returns.resolves.toEqualTypeOf<AuditVerification>();
+    expectTypeOf<AuditEntry['actor']['kind']>().toEqualTypeOf<'key' | 'thread' | 'system'>();
+    // @ts-expect-error: no such filter
+    void (() => client.audit.list({ actr: 'alice' }));
+    // @ts-expect-error: the iterator sets the cursor itself
+    void (() => client.audit.iterate({ after: 3 }));
   });
 });
 

@@ -1,8 +1,8 @@
 /**
- * Async iterators over paged lists. The API has two kinds of paging: `limit`/`offset` with a
- * `total` (automations, runs, webhooks, deliveries) and V1's `page_id` cursors (sandboxes,
- * conversations, events, start tasks); both are walked to the end, one page at a time, so memory
- * stays at one page whatever the list's length.
+ * Async iterators over paged lists. The API has three kinds of paging: `limit`/`offset` with a
+ * `total` (automations, runs, webhooks, deliveries), V1's `page_id` cursors (sandboxes,
+ * conversations, events, start tasks) and the audit log's `after` (the last `seq` read); each is
+ * walked to the end, one page at a time, so memory stays at one page whatever the list's length.
  * @module
  */
 import type { CallOptions } from '../transport/transport.js';
@@ -85,6 +85,31 @@ async function* walkCursorPages<T>(
     yield* page.items;
     if (page.next_page_id === null || page.next_page_id === pageId) return;
     pageId = page.next_page_id;
+  }
+}
+
+/**
+ * Every entry of a list paged by a number cursor (the audit log: `after` a `seq`, answered with
+ * `next_after`, `null` on the last page); `fetchPage` is its list call.
+ */
+export function afterIterator<T>(
+  fetchPage: (page: { limit: number; after?: number }, options: CallOptions) => Promise<{ entries: T[]; next_after: number | null }>,
+  { pageSize, signal }: IterateOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const limit = checkPageSize(pageSize);
+  const call = signal ? { signal } : {};
+  return walkAfterPages((after) => fetchPage(after === undefined ? { limit } : { limit, after }, call));
+}
+
+async function* walkAfterPages<T>(
+  fetchPage: (after: number | undefined) => Promise<{ entries: T[]; next_after: number | null }>,
+): AsyncGenerator<T, void, undefined> {
+  let after: number | undefined;
+  for (;;) {
+    const page = await fetchPage(after);
+    yield* page.entries;
+    if (page.next_after === null || page.next_after === after) return;
+    after = page.next_after;
   }
 }
 

@@ -44,6 +44,18 @@ export type TextRouteKey = { [K in RequestRouteKey]: RouteResponseType<K> extend
 /** The endpoints that answer bytes (`application/zip`, ...): `client.request` answers a `Blob`. */
 export type BinaryRouteKey = { [K in RequestRouteKey]: RouteResponseType<K> extends 'binary' ? K : never }[RequestRouteKey];
 
+/**
+ * The least role the caller's key needs for an endpoint (`viewer` < `member` < `admin` <
+ * `owner`), as the route table declares it: a weaker key gets a 403 naming it. `undefined` for
+ * an endpoint that takes no key (health, inbound events).
+ *
+ * @example
+ * ```ts
+ * type NeedsOwner = RouteRole<'PUT /api/automation/v1/budgets'>; // 'owner'
+ * ```
+ */
+export type RouteRole<K extends RouteKey> = ApiRoutes[K]['role'];
+
 /** The path parameters of an endpoint, by name (`{ run_id: string }`); `{}` for a path without any. */
 export type RouteParams<K extends RouteKey> = ApiRoutes[K]['params'];
 

@@ -16,6 +16,9 @@ export type {
   ApiKeyView,
   AppConversation,
   AppConversationUpdateInput,
+  AuditEntry,
+  AuditPage,
+  AuditVerification,
   Automation,
   AutomationCreateInput,
   AutomationDispatchInput,
@@ -126,6 +129,9 @@ export type OutboundMessageListQueryInput = RouteQuery<'GET /api/automation/v1/s
 
 /** The query of `budgets.usage`: `from` and `to` (UTC days, `YYYY-MM-DD`, both included); default the last 30 days. */
 export type UsageQueryInput = RouteQuery<'GET /api/automation/v1/usage'>;
+
+/** The query of `audit.list` and `audit.export`: `limit` 1–500, `after` (a `seq`), `action`, `actor`, `target_type`, `target_id`, `since`, `until`. */
+export type AuditQueryInput = RouteQuery<'GET /api/automation/v1/audit'>;
 
 /** The query of `overview.get`: `from` and `to` (ISO instants, `to` excluded; default the last 7 days) and `bucket` (`hour` or `day`). */
 export type OverviewQueryInput = RouteQuery<'GET /api/automation/v1/overview'>;

@@ -54,7 +54,7 @@ export const allRoutes = (): AnyRoute[] => routeGroups.flat();
  *
  * ```ts
  * type CreateAutomation = ApiRoutes['POST /api/automation/v1'];
- * // { operationId: 'createAutomation'; credential: 'bearer'; params: {}; query: undefined;
+ * // { operationId: 'createAutomation'; credential: 'bearer'; role: 'member'; params: {}; query: undefined;
  * //   body: AutomationCreateInput; bodyRequired: true; response: Automation }
  * ```
  *

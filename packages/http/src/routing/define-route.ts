@@ -8,7 +8,7 @@
  *   non-JSON one (`application/zip`), sent as they are with that content type and the result's
  *   `headers` (see `response-kind.ts`);
  * - {@link ApiRoutesOf} derives, from the route arrays, the table a typed client is built on
- *   (`ApiRoutes` in `route-table.ts`).
+ *   (`ApiRoutes` in `route-table.ts`), each entry with the role its caller needs.
  *
  * @example
  * ```ts
@@ -178,7 +178,13 @@ export interface RouteSpec<
   PS extends FieldsSchema | undefined,
   Q extends FieldsSchema | undefined,
   B extends RouteBody | undefined,
+  RO extends Role | undefined = Role | undefined,
 > extends RouteFields {
+  /**
+   * The least role a caller needs (`viewer` < `member` < `admin` < `owner`), for a route that
+   * takes credentials: a weaker key gets a 403 naming both. Every such route declares one.
+   */
+  readonly role?: RO;
   readonly method: M;
   /** Path with `{name}` parameters, e.g. `/api/keys/{id}`. */
   readonly path: P;
@@ -217,7 +223,10 @@ export interface DefinedRoute<
   PS extends FieldsSchema | undefined = FieldsSchema | undefined,
   Q extends FieldsSchema | undefined = FieldsSchema | undefined,
   B extends RouteBody | undefined = RouteBody | undefined,
+  RO extends Role | undefined = Role | undefined,
 > extends RouteFields {
+  /** The least role a caller needs; `undefined` when the route declares none. */
+  readonly role?: RO;
   readonly method: M;
   readonly path: P;
   readonly operationId: O;
@@ -262,9 +271,9 @@ export const isDefinedRoute = (route: AnyRoute): route is AnyDefinedRoute => typ
 export const credentialOf = (route: AnyRoute): Credential => (isDefinedRoute(route) ? route.credential : route.auth === false ? 'none' : 'bearer');
 
 /**
- * Declares a route. Nothing needs annotating: the method, path, `operationId`, credential and
- * schemas are inferred as literals (a `const` type parameter each), and `handle`, placed after
- * them, gets its context typed from them.
+ * Declares a route. Nothing needs annotating: the method, path, `operationId`, credential,
+ * role and schemas are inferred as literals (a `const` type parameter each), and `handle`, placed
+ * after them, gets its context typed from them.
  */
 export function defineRoute<
   const M extends HttpMethod,
@@ -275,7 +284,8 @@ export function defineRoute<
   const PS extends FieldsSchema | undefined = undefined,
   const Q extends FieldsSchema | undefined = undefined,
   const B extends RouteBody | undefined = undefined,
->(spec: RouteSpec<M, P, O, R, C, PS, Q, B>): DefinedRoute<M, P, O, R, C, PS, Q, B> {
+  const RO extends Role | undefined = undefined,
+>(spec: RouteSpec<M, P, O, R, C, PS, Q, B, RO>): DefinedRoute<M, P, O, R, C, PS, Q, B, RO> {
   const credential = (spec.credential ?? 'bearer') as C;
   return {
     ...spec,
@@ -298,9 +308,15 @@ export interface ApiRouteEntry<
   Response = unknown,
   Streamed extends boolean = boolean,
   RT extends ResponseType = ResponseType,
+  RO extends Role | undefined = Role | undefined,
 > {
   operationId: O;
   credential: C;
+  /**
+   * The least role the caller's key needs (`viewer` < `member` < `admin` < `owner`): a weaker
+   * key gets a 403 naming it. `undefined` for a route that takes no key (`credential: 'none'`).
+   */
+  role: RO;
   /** The path parameters, by name. */
   params: Params;
   /** The query parameters as a caller sends them (`z.input` of the query schema); `undefined` when the route takes none. */
@@ -327,12 +343,19 @@ export interface ApiRouteEntry<
 type ApiQuery<Q> = Q extends z.ZodType ? z.input<Q> : undefined;
 type ApiBody<B> = B extends RouteBody ? z.input<B['schema']> : undefined;
 type ApiBodyRequired<B> = B extends RouteBody ? B['required'] : false;
+/** The role a route's caller needs, as the handler checks it: none without a key, else its declared role (`owner` when it declares none). */
+type ApiRole<T extends AnyTypedRoute> = T['credential'] extends 'none'
+  ? undefined
+  : [Exclude<T['role'], undefined>] extends [never]
+    ? 'owner'
+    : Exclude<T['role'], undefined>;
 type IsStreamed<R> = true extends { [S in SuccessStatusOf<R>]: IsStream<R[S]> }[SuccessStatusOf<R>] ? true : false;
 
 type ApiEntryOf<T extends AnyTypedRoute> = Simplify<
   {
     operationId: T['operationId'];
     credential: T['credential'];
+    role: ApiRole<T>;
     params: Simplify<ParamsOf<T['path'], T['params']>>;
     query: ApiQuery<T['query']>;
     body: ApiBody<T['body']>;
@@ -353,4 +376,4 @@ export type ApiRoutesOf<T> = {
 
 /** Any {@link DefinedRoute}, whatever its type arguments. */
 // biome-ignore lint/suspicious/noExplicitAny: matches a route whatever its literal type arguments; no other type argument does (the defaults, or unknown, fail the constraints or the variance of handle, and routes would silently drop out of ApiRoutes)
-type AnyTypedRoute = DefinedRoute<any, any, any, any, any, any, any, any>;
+type AnyTypedRoute = DefinedRoute<any, any, any, any, any, any, any, any, any>;
