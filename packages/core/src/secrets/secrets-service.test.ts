@@ -127,4 +127,25 @@ describe('SecretsService (platform.secrets)', () => {
     ]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
   });
+
+  it('records each change in the org’s audit log by name, never the value; a refused change records nothing', async () => {
+    const { platform, alice } = setup();
+    await platform.secrets.create(alice, { name: 'NPM_TOKEN', value: 'npm-value-never-logged', description: 'publishes' });
+    await failure(platform.secrets.create(alice, { name: 'NPM_TOKEN', value: 'npm-value-2-never-logged' }));
+    await platform.secrets.update(alice, 'NPM_TOKEN', { name: 'NPM_PUBLISH_TOKEN', description: 'publishes' });
+    await platform.secrets.update(alice, 'NPM_PUBLISH_TOKEN', { name: 'NPM_PUBLISH_TOKEN' });
+    await failure(platform.secrets.update(alice, 'MISSING', { name: 'MISSING' }));
+    await platform.secrets.delete(alice, 'NPM_PUBLISH_TOKEN');
+    await failure(platform.secrets.delete(alice, 'NPM_PUBLISH_TOKEN'));
+
+    const { entries } = await platform.audit.list(alice, { limit: 100, after: 0 });
+    expect(entries.map(({ action, target, details, actor }) => ({ action, target, details, actor: actor.id }))).toEqual([
+      { action: 'secret.created', target: { type: 'secret', id: 'NPM_TOKEN' }, details: { description: true }, actor: 'alice' },
+      { action: 'secret.updated', target: { type: 'secret', id: 'NPM_TOKEN' }, details: { fields: ['name'], renamed_to: 'NPM_PUBLISH_TOKEN' }, actor: 'alice' },
+      { action: 'secret.updated', target: { type: 'secret', id: 'NPM_PUBLISH_TOKEN' }, details: { fields: ['description'] }, actor: 'alice' },
+      { action: 'secret.deleted', target: { type: 'secret', id: 'NPM_PUBLISH_TOKEN' }, details: {}, actor: 'alice' },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('never-logged');
+    expect(await platform.audit.verify(alice)).toEqual({ valid: true, checked: 4, broken_at: null });
+  });
 });

@@ -3,7 +3,9 @@
  * `secrets_store.custom_secrets` of the settings — stored sealed in the user's settings record,
  * given to the agent's commands as environment variables, and never returned. Each change is
  * one read-modify-write of that record inside a storage transaction, so concurrent changes (two
- * creates of different names, a create beside a settings store) all land.
+ * creates of different names, a create beside a settings store) all land. Each change is in
+ * the org's audit log (`secret.created`, `secret.updated`, `secret.deleted`) by the secret's
+ * name, never its value.
  * @module
  */
 import { PlatformError, notFound, validationError } from '../kernel/errors.js';
@@ -20,6 +22,7 @@ import { customSecretNameSchema, type SettingsRecord } from '../schemas/settings
 import { parseInput } from '../kernel/validation.js';
 import { nowIso, type ServiceContext } from '../kernel/context.js';
 import { emptySettingsRecord } from '../settings/settings-service.js';
+import { keyActor } from '../audit/audit-log.js';
 
 type StoredSecrets = NonNullable<SettingsRecord['custom_secrets']>;
 
@@ -67,6 +70,7 @@ export class SecretsService {
       if (Object.hasOwn(secrets, name)) throw new PlatformError('CONFLICT', `A secret named ${name} already exists`);
       return { ...secrets, [name]: secret };
     });
+    await this.recorded(principal, 'secret.created', name, { description: secret.description !== null });
     return { name, description: secret.description };
   }
 
@@ -77,13 +81,16 @@ export class SecretsService {
   async update(principal: Principal, name: string, input: unknown): Promise<CustomSecret> {
     const next = parseInput(customSecretUpdateInputSchema, input);
     const description = next.description ?? null;
+    let fields: string[] = [];
     await this.change(principal, (secrets) => {
       const current = Object.hasOwn(secrets, name) ? secrets[name] : undefined;
       if (!current) throw notFound('Secret');
       if (next.name !== name && Object.hasOwn(secrets, next.name)) throw new PlatformError('CONFLICT', `A secret named ${next.name} already exists`);
+      fields = [...(next.name !== name ? ['name'] : []), ...(current.description !== description ? ['description'] : [])];
       const { [name]: _renamed, ...rest } = secrets;
       return { ...rest, [next.name]: { secret: current.secret, description } };
     });
+    await this.recorded(principal, 'secret.updated', name, { fields, ...(next.name !== name ? { renamed_to: next.name } : {}) });
     return { name: next.name, description };
   }
 
@@ -94,6 +101,12 @@ export class SecretsService {
       const { [name]: _deleted, ...rest } = secrets;
       return rest;
     });
+    await this.recorded(principal, 'secret.deleted', name, {});
+  }
+
+  /** The change's audit entry: the secret by its name (never its value), after the change. */
+  private recorded(principal: Principal, action: string, name: string, details: Record<string, unknown>): Promise<void> {
+    return this.context.audit.record(principal.orgId, keyActor(principal), { action, target: { type: 'secret', id: name }, details });
   }
 
   /** One read-modify-write of the user's custom secrets, in a transaction (run again on a serialization failure: `edit` is pure). */
