@@ -58,7 +58,7 @@ export { AutomationIndex, type AutomationIndexOptions } from './matching/automat
 export { SourceIndex } from './matching/source-index.js';
 export { compileAutomation, type CompiledAutomation } from './matching/compiled-automation.js';
 export { matchEvent, PATTERN_MISS_OUTCOME_LIMIT, type MatchResult } from './matching/match-event.js';
-export type { ActorTrust, HostRoleLookup, RoleLookup, TrustDecision } from './threads/actor-trust.js';
+export type { ActorTrust, HostLookups, HostRoleLookup, RoleLookup, SlackUserGroupLookup, TrustDecision } from './threads/actor-trust.js';
 export { actorOf, inboundHostName, inboundHostOf } from './threads/inbound-hosts.js';
 export type { EventKeyResult, InboundHeaders, InboundHost, InboundHostName, InboundThread, InboundThreadResult } from './inbound/inbound-host.js';
 export { gitlabInbound } from './inbound/gitlab.js';
@@ -108,6 +108,7 @@ export { createBitbucketAgentTools, BITBUCKET_REPOSITORY_PATTERN, type Bitbucket
 export { createBitbucketRoleLookup, type BitbucketRoleLookupOptions } from './hosts/bitbucket-roles.js';
 export { bitbucketRepositoryTarget } from './agents/bitbucket-repository.js';
 export { createSlackAnswerHost, type SlackAnswerHostOptions } from './hosts/slack-answer-host.js';
+export { createSlackUserGroupLookup, type SlackUserGroupLookupOptions } from './hosts/slack-user-groups.js';
 export { SLACK_HOST, type SlackLocator } from './hosts/slack-thread.js';
 export { createSlackAgentTools, slackToolScope, type SlackAgentToolsOptions, type SlackToolScope } from './hosts/slack-tools.js';
 export {

@@ -33,6 +33,7 @@ import { createGitHubApi, repositoryOf } from './github/github-api.js';
 import { ActorTrust } from './threads/actor-trust.js';
 import { createBitbucketRoleLookup } from './hosts/bitbucket-roles.js';
 import { createGitLabRoleLookup } from './hosts/gitlab-roles.js';
+import { createSlackUserGroupLookup } from './hosts/slack-user-groups.js';
 import { AuditLog } from './audit/audit-log.js';
 import { BudgetsService } from './budgets/budgets-service.js';
 import { OverviewService } from './overview/overview-service.js';
@@ -376,6 +377,8 @@ export function createAgentPlatform(options: AgentPlatformOptions): AgentPlatfor
       bitbucket: createBitbucketRoleLookup({ settingsOf: (userId) => settings.agentSettings(userId) }),
       // GitLab: the member's access level on the project (groups' included), asked with the owner's GitLab token.
       gitlab: createGitLabRoleLookup({ settingsOf: (userId) => settings.agentSettings(userId) }),
+      // Slack: the members of an automation's `slack_user_groups`, asked with the owner's Slack bot token.
+      slackUserGroups: createSlackUserGroupLookup({ settingsOf: (userId) => settings.agentSettings(userId) }),
     },
   );
   // Failed checks on the agent's own pull requests get one comment offering the fix (the owner's setting).

@@ -136,6 +136,8 @@ export class AutomationsService {
       report_to_github: parsed.report_to_github ?? Boolean(trigger.mention || trigger.label),
       github_repositories: parsed.github_repositories ?? [],
       allowed_actors: parsed.allowed_actors ?? null,
+      slack_channels: parsed.slack_channels ?? null,
+      slack_user_groups: parsed.slack_user_groups ?? null,
       created_at: now,
       updated_at: now,
       last_triggered_at: null,
@@ -191,6 +193,8 @@ export class AutomationsService {
       report_to_github: parsed.report_to_github ?? record.report_to_github ?? false,
       github_repositories: parsed.github_repositories ?? record.github_repositories ?? [],
       allowed_actors: parsed.allowed_actors !== undefined ? parsed.allowed_actors : (record.allowed_actors ?? null),
+      slack_channels: parsed.slack_channels !== undefined ? parsed.slack_channels : (record.slack_channels ?? null),
+      slack_user_groups: parsed.slack_user_groups !== undefined ? parsed.slack_user_groups : (record.slack_user_groups ?? null),
       updated_at: nowIso(this.context),
     };
     checkReporting(updated);

@@ -2,7 +2,8 @@
  * The few Slack Web API calls the platform makes in a workspace with its app's bot token — who
  * the token is (`auth.test`), 👀 on a message (`reactions.add`), a reply in a thread
  * (`chat.postMessage` with `thread_ts`), an edit (`chat.update`), a thread's messages with their
- * metadata (`conversations.replies`) and a message's link (`chat.getPermalink`) — as one small
+ * metadata (`conversations.replies`), a message's link (`chat.getPermalink`) and a user group's
+ * members (`usergroups.users.list`, for an automation's `slack_user_groups`) — as one small
  * interface, and its implementation over `@slack/web-api`, loaded on first use (a platform that
  * never answers in Slack never needs it).
  *
@@ -85,6 +86,8 @@ export interface SlackApi {
   permalink(channel: string, ts: string): Promise<string>;
   /** The thread's messages written at or after `oldest` (a Slack `ts`), oldest first, with their metadata. */
   threadMessages(channel: string, threadTs: string, oldest: string): Promise<SlackThreadMessage[]>;
+  /** The user ids (`U…`) of user group `group`'s members (`usergroups.users.list`, scope `usergroups:read`). */
+  userGroupMembers(group: string): Promise<string[]>;
 }
 
 /** A Slack call that failed: the HTTP status its error means (`null`: Slack was not reached) and why, in words a user acts on. */
@@ -125,6 +128,8 @@ const KNOWN: Readonly<Record<string, { status: number; words: string }>> = {
   cant_update_message: { status: 403, words: 'the Slack message was not written by the app, so it cannot edit it' },
   msg_too_long: { status: 400, words: 'the message is too long for Slack' },
   invalid_blocks: { status: 400, words: "Slack refused the message's blocks" },
+  no_such_subteam: { status: 404, words: "the Slack user group was not found: check its id (S…) in the automation's slack_user_groups" },
+  subteam_disabled: { status: 404, words: 'the Slack user group is disabled: it has no members to command the agent' },
 };
 
 interface SlackClientError {
@@ -291,6 +296,11 @@ export function createSlackApi(token: string, host: string | null): SlackApi {
           if (!answer.has_more || !cursor) break;
         }
         return messages;
+      }),
+    userGroupMembers: (group) =>
+      call(async (api) => {
+        const answer = await api.usergroups.users.list({ usergroup: group });
+        return answer.users ?? [];
       }),
   };
 }

@@ -39,6 +39,8 @@ export interface EventActor {
   repository?: string | null;
   /** Slack: whether the sender belongs to the workspace the event came from (not another workspace of a shared channel). */
   inWorkspace?: boolean;
+  /** Slack: the channel the event was written in (its id, `C…`), for an automation's `slack_channels`. */
+  channel?: string | null;
   /**
    * The held action an approval answers, when the host names it (Slack's buttons carry it): an
    * answer to an action no longer held (a click on an older request) answers nothing.

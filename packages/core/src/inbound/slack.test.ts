@@ -126,6 +126,7 @@ describe('Slack requests', () => {
       repository: null,
       mentionedAs: '<@U0BOT>',
       inWorkspace: true,
+      channel: 'C0DEV',
     });
     // Without authorizations, an app_mention's first mention is the app's.
     const { authorizations: _dropped, ...bare } = mention;
@@ -148,7 +149,14 @@ describe('Slack requests', () => {
   });
 
   it('reads an approval button’s click as the command it is', () => {
-    expect(slackActor('block_actions', blockActions)).toMatchObject({ login: 'U0ALICE', bot: false, text: '/approve', inWorkspace: true, answers: 'evt_9' });
+    expect(slackActor('block_actions', blockActions)).toMatchObject({
+      login: 'U0ALICE',
+      bot: false,
+      text: '/approve',
+      inWorkspace: true,
+      answers: 'evt_9',
+      channel: 'C0DEV',
+    });
     const unnamed = { ...blockActions, actions: [{ action_id: SLACK_APPROVE_ACTION, type: 'button', value: 'something else entirely' }] };
     expect(slackActor('block_actions', unnamed).answers).toBeNull();
     const reject = { ...blockActions, actions: [{ action_id: SLACK_REJECT_ACTION, type: 'button' }] };

@@ -13,7 +13,8 @@
  *   `bot_profile` or the `bot_message` subtype is a bot's; one the platform's own app wrote
  *   (its `app_id` is the envelope's `api_app_id`, or its user is the installation's bot user) is
  *   the platform's (Slack has no hidden markers). Slack writes a mention of the app as `<@U…>`
- *   of its bot user, named in the envelope's `authorizations`.
+ *   of its bot user, named in the envelope's `authorizations`. The channel it was written in
+ *   (`event.channel`; a click's `channel.id`) is read for an automation's `slack_channels`.
  * - **Thread**: the team, the channel and the thread's first message (`thread_ts`, or the
  *   message's own `ts` when it starts one).
  * @module
@@ -131,6 +132,7 @@ function eventActor(body: Record<string, unknown>, eventKey: string): EventActor
     repository: null,
     mentionedAs,
     inWorkspace: workspace === null || senderTeam === null || senderTeam === workspace,
+    channel: text(event.channel),
   };
 }
 
@@ -158,6 +160,7 @@ function interactionActor(body: Record<string, unknown>): EventActor {
     repository: null,
     mentionedAs: null,
     inWorkspace: workspace === null || senderTeam === null || senderTeam === workspace,
+    channel: text(object(body.channel)?.id) ?? text(object(body.container)?.channel_id),
     answers,
   };
 }

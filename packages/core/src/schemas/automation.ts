@@ -120,6 +120,29 @@ const actorLoginSchema = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9_.:-]{0,127}
 export const allowedActorsSchema = z.union([z.enum(ALLOWED_ACTOR_GROUPS), z.array(actorLoginSchema).min(1).max(500)]);
 export type AllowedActors = z.infer<typeof allowedActorsSchema>;
 
+/** Most channels or user groups `slack_channels` and `slack_user_groups` may name. */
+export const MAX_SLACK_TRUST_ENTRIES = 100;
+
+/**
+ * Slack's narrowing of who may command the agent, besides the workspace (applied to every Slack
+ * event of the automation, whatever `allowed_actors` says): `slack_channels`, the channels it
+ * takes commands in (their ids, `C…` or `G…`: Slack's events name a channel by id, never by
+ * name); `slack_user_groups`, the user groups (`S…`) whose members may command it, read with
+ * the app's bot token (`usergroups:read`). Absent or `null`: any channel, anyone of the workspace.
+ */
+const slackTrustInputShape = {
+  slack_channels: z
+    .array(z.string().regex(/^[CG][A-Z0-9]{2,30}$/, "must be a Slack channel's id, such as C0123ABCD (a channel's name is not one)"))
+    .min(1)
+    .max(MAX_SLACK_TRUST_ENTRIES)
+    .nullish(),
+  slack_user_groups: z
+    .array(z.string().regex(/^S[A-Z0-9]{2,30}$/, "must be a Slack user group's id, such as S0123ABCD"))
+    .min(1)
+    .max(MAX_SLACK_TRUST_ENTRIES)
+    .nullish(),
+};
+
 /** `owner/name` of a GitHub repository. */
 export const GITHUB_REPOSITORY_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
 
@@ -158,6 +181,7 @@ export const automationCreateInputSchema = z.strictObject({
     .nullish(),
   ...flowControlInputShape,
   ...githubInputShape,
+  ...slackTrustInputShape,
 });
 export type AutomationCreateInput = z.input<typeof automationCreateInputSchema>;
 
@@ -181,6 +205,7 @@ export const automationUpdateInputSchema = z.strictObject({
     .nullish(),
   ...flowControlInputShape,
   ...githubInputShape,
+  ...slackTrustInputShape,
 });
 export type AutomationUpdateInput = z.input<typeof automationUpdateInputSchema>;
 
@@ -226,6 +251,10 @@ export const automationSchema = z.object({
   github_repositories: z.array(z.string()).optional(),
   /** Who may command it through code-host events; absent or `null` reads as `writers`. */
   allowed_actors: allowedActorsSchema.nullish(),
+  /** Slack channels (ids) it takes commands in; absent or `null`: any. */
+  slack_channels: z.array(z.string()).nullish(),
+  /** Slack user groups (ids) whose members may command it; absent or `null`: anyone of the workspace. */
+  slack_user_groups: z.array(z.string()).nullish(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   last_triggered_at: timestampSchema.nullable(),

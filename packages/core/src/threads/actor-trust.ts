@@ -4,8 +4,12 @@
  * `writers` (the default: write permission on the repository), `members` (any role on it), a list
  * of logins, or `anyone`. GitHub's `author_association` settles most cases without a call (an
  * `OWNER` is trusted, someone with no association to the repository is not); the rest are asked
- * of the host with the automation owner's token, and the answer is kept for minutes. A host that
- * cannot answer refuses the command (fail closed), and every refusal says who and why.
+ * of the host with the automation owner's token, and the answer is kept for minutes. In Slack,
+ * the people of the event's workspace are its writers and members, and an automation may narrow
+ * that further, whatever `allowed_actors` says: to commands written in its `slack_channels`, by
+ * members of its `slack_user_groups` (asked of Slack with the app's bot token, kept for minutes
+ * like a role). A host that cannot answer refuses the command (fail closed), and every refusal
+ * says who and why.
  * @module
  */
 import type { Clock } from '../ports/clock.js';
@@ -26,6 +30,19 @@ export type RoleLookup = (ownerUserId: string, repository: string, login: string
  */
 export type HostRoleLookup = (ownerUserId: string, repository: string, actor: { login: string; id: string | null }) => Promise<RepositoryRole>;
 
+/** Asks Slack for the user ids (`U…`) of the members of user group `group` (`S…`), with the bot token of `ownerUserId`. */
+export type SlackUserGroupLookup = (ownerUserId: string, group: string) => Promise<readonly string[]>;
+
+/** How the hosts other than GitHub are asked about their people (the answer-back's clients). */
+export interface HostLookups {
+  /** A member's access level on a GitLab project. */
+  gitlab?: HostRoleLookup;
+  /** A person's permission on a Bitbucket repository. */
+  bitbucket?: HostRoleLookup;
+  /** A Slack user group's members, for an automation's `slack_user_groups`. */
+  slackUserGroups?: SlackUserGroupLookup;
+}
+
 /** The hosts' names in what a refusal says. */
 const HOST_TITLES: Readonly<Record<'github' | HostSourceKind, string>> = { github: 'GitHub', gitlab: 'GitLab', bitbucket: 'Bitbucket', slack: 'Slack' };
 
@@ -43,11 +60,15 @@ export const ROLE_TTL_MS = 5 * 60_000;
 const FAILURE_TTL_MS = 30_000;
 const MAX_CACHED = 10_000;
 
-/** Whether the event's actor must be trusted: a host's comments and messages, mention and label triggers, and automations that name `allowed_actors`. */
-export function needsTrust(automation: Pick<AutomationRecord, 'trigger' | 'allowed_actors'>, eventKey: string): boolean {
+/** Whether the event's actor must be trusted: a host's comments and messages, mention and label triggers, and automations that name `allowed_actors` (or, on Slack, channels or user groups). */
+export function needsTrust(
+  automation: Pick<AutomationRecord, 'trigger' | 'allowed_actors' | 'slack_channels' | 'slack_user_groups'>,
+  eventKey: string,
+): boolean {
   const host = inboundHostOf(automation.trigger.source);
   if (host === null) return false;
-  return host.isComment(eventKey) || Boolean(automation.trigger.mention || automation.trigger.label || automation.allowed_actors);
+  const narrowed = host.host === 'slack' && Boolean(automation.slack_channels?.length || automation.slack_user_groups?.length);
+  return host.isComment(eventKey) || narrowed || Boolean(automation.trigger.mention || automation.trigger.label || automation.allowed_actors);
 }
 
 const describeAllowed = (allowed: AllowedActors): string =>
@@ -59,24 +80,34 @@ const describeAllowed = (allowed: AllowedActors): string =>
 
 export class ActorTrust {
   private readonly roles = new LruMap<{ role: RepositoryRole | Error; until: number }>(MAX_CACHED);
+  private readonly groups = new LruMap<{ members: ReadonlySet<string> | Error; until: number }>(MAX_CACHED);
 
   /**
    * `lookup` asks GitHub; `hostLookups` ask GitLab and Bitbucket (the answer-back's clients);
    * without one, `writers` and `members` on that host trust nobody (a list of people, or
-   * `anyone`, still works). Slack needs none: its people are those of the event's workspace.
+   * `anyone`, still works). Slack's people are those of the event's workspace; without its
+   * user-group lookup an automation that names `slack_user_groups` trusts nobody in Slack.
    */
   constructor(
     private readonly clock: Clock,
     private readonly lookup: RoleLookup | null,
-    private readonly hostLookups: Partial<Record<'gitlab' | 'bitbucket', HostRoleLookup>> = {},
+    private readonly hostLookups: HostLookups = {},
   ) {}
 
-  async decide(automation: Pick<AutomationRecord, 'created_by' | 'allowed_actors'>, payload: unknown, actor: EventActor): Promise<TrustDecision> {
+  async decide(
+    automation: Pick<AutomationRecord, 'created_by' | 'allowed_actors' | 'slack_channels' | 'slack_user_groups'>,
+    payload: unknown,
+    actor: EventActor,
+  ): Promise<TrustDecision> {
     const login = actor.login;
     const refuse = (why: string): TrustDecision => ({ trusted: false, actor: login, why });
     if (actor.bot) return refuse(`${login ? `@${login}` : 'the sender'} is a bot: bots never command the agent`);
     if (sentByPlatform(actor)) return refuse('the platform wrote this itself (its own comment or pull request): it never commands itself');
     if (!login) return refuse('the event names no sender');
+    if (actor.host === 'slack') {
+      const narrowed = await this.slackNarrowing(automation, actor, login);
+      if (narrowed) return refuse(narrowed);
+    }
     const allowed = automation.allowed_actors ?? 'writers';
     if (allowed === 'anyone') return { trusted: true, actor: login };
     if (Array.isArray(allowed)) {
@@ -108,6 +139,46 @@ export class ActorTrust {
     return refuse(
       `@${login} has ${role === 'none' ? 'no role' : `the ${role} role`} on ${repository}; this automation takes commands from ${describeAllowed(allowed)}`,
     );
+  }
+
+  /** Why Slack's `slack_channels` or `slack_user_groups` keep `login` from commanding here; `null` when they do not. */
+  private async slackNarrowing(
+    automation: Pick<AutomationRecord, 'created_by' | 'slack_channels' | 'slack_user_groups'>,
+    actor: EventActor,
+    login: string,
+  ): Promise<string | null> {
+    const channels = automation.slack_channels ?? [];
+    if (channels.length > 0 && !(actor.channel && channels.includes(actor.channel)))
+      return `${actor.channel ? `the command was written in channel ${actor.channel}` : 'the event names no Slack channel'}; this automation takes commands only in the channels of slack_channels (${channels.join(', ')})`;
+    const groups = automation.slack_user_groups ?? [];
+    if (groups.length === 0) return null;
+    const failures: string[] = [];
+    for (const group of groups) {
+      const members = await this.membersOf(automation.created_by, group);
+      if (members instanceof Error) failures.push(`${group}: ${members.message}`);
+      else if (members.has(login)) return null;
+    }
+    const asked = failures.length > 0 ? `; could not ask Slack for the members of ${failures.join('; ')}` : '';
+    return `@${login} is in none of the Slack user groups this automation takes commands from (slack_user_groups: ${groups.join(', ')})${asked}`;
+  }
+
+  /** A Slack user group's members as Slack told them (cached like a role), or why they could not be had. */
+  private async membersOf(ownerUserId: string, group: string): Promise<ReadonlySet<string> | Error> {
+    const key = `${ownerUserId}\n${group}`;
+    const now = this.clock.now().getTime();
+    const known = this.groups.get(key);
+    if (known && known.until > now) return known.members;
+    const lookup = this.hostLookups.slackUserGroups;
+    if (!lookup) return new Error('no way to ask Slack is configured');
+    try {
+      const members = new Set(await lookup(ownerUserId, group));
+      this.groups.set(key, { members, until: now + ROLE_TTL_MS });
+      return members;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      this.groups.set(key, { members: failure, until: now + FAILURE_TTL_MS });
+      return failure;
+    }
   }
 
   /** GitLab's and Bitbucket's `writers` and `members`: the member's role, asked of the host. */

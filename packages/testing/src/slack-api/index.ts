@@ -7,4 +7,4 @@
 export { startSlackApi, DEFAULT_SCOPES } from './server.js';
 export type { RecordedSlackRequest, SlackApiOptions, SlackApiServer, SlackViolation, SlackViolationKind } from './server.js';
 export { signedSlackRequest, type SlackRequest } from './events.js';
-export type { SlackBot, SlackChannelRecord, SlackMessageRecord, SlackState, SlackUserRecord } from './state.js';
+export type { SlackBot, SlackChannelRecord, SlackMessageRecord, SlackState, SlackUserGroupRecord, SlackUserRecord } from './state.js';

@@ -2,7 +2,7 @@
  * The Web API methods the stand-in answers, as Slack answers them: HTTP 200 with `ok: true` and
  * the method's fields, or `ok: false` and Slack's error code (`channel_not_found`,
  * `not_in_channel`, `message_not_found`, `cant_update_message`, `already_reacted`, `no_text`,
- * `invalid_blocks`, `invalid_metadata_format` …). Arguments arrive already checked against the
+ * `invalid_blocks`, `invalid_metadata_format`, `no_such_subteam` …). Arguments arrive already checked against the
  * description and typed (see `spec.ts`).
  * @module
  */
@@ -183,6 +183,15 @@ const methods: Record<string, (context: MethodContext, args: MethodArguments) =>
     const message = channel.messages.find((one) => one.ts === args.message_ts);
     if (!message) return fail('message_not_found');
     return { ok: true, channel: channel.id, permalink: context.state.permalink(channel.id, message) };
+  },
+
+  'usergroups.users.list': (context, args) => {
+    const missing = needScope(context, 'usergroups:read');
+    if (missing) return missing;
+    const group = typeof args.usergroup === 'string' ? context.state.userGroups.get(args.usergroup) : undefined;
+    if (!group) return fail('no_such_subteam');
+    if (!group.enabled && args.include_disabled !== true) return fail('subteam_disabled');
+    return { ok: true, users: [...group.users] };
   },
 
   'conversations.replies': (context, args) => {

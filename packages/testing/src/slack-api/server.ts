@@ -21,7 +21,7 @@ import { createState, type SlackBot, type SlackMessageRecord, type SlackState } 
 const API_ROOT = '/api/';
 
 /** The scopes a bot token has unless a test says otherwise: what the platform's Slack app asks for. */
-export const DEFAULT_SCOPES = ['app_mentions:read', 'chat:write', 'reactions:write', 'channels:history', 'groups:history'] as const;
+export const DEFAULT_SCOPES = ['app_mentions:read', 'chat:write', 'reactions:write', 'channels:history', 'groups:history', 'usergroups:read'] as const;
 
 export interface SlackApiOptions {
   /** Accepted bot tokens (`xoxb-…`) → their scopes (default {@link DEFAULT_SCOPES}). Absent: any Bearer token is the bot's. */
@@ -69,6 +69,8 @@ export interface SlackApiServer {
   state: SlackState;
   /** Adds a person (`U…`) of the workspace, or of `team` (a guest from another workspace in a shared channel). */
   addUser(id: string, setup?: { name?: string; team?: string }): void;
+  /** Adds a user group (`S…`) with these members (user ids); a disabled one lists them only with `include_disabled`. */
+  addUserGroup(id: string, members: string[], setup?: { handle?: string; enabled?: boolean }): void;
   /** Adds a channel (`C…`; private ones `G…` or `C…` with `private`), with the bot in it unless `botIsMember` is false. */
   addChannel(id: string, setup?: { name?: string; private?: boolean; members?: string[]; botIsMember?: boolean }): void;
   /** The bot leaves the channel (posting there answers `not_in_channel`). */
@@ -280,6 +282,9 @@ export async function startSlackApi(options: SlackApiOptions = {}): Promise<Slac
     state,
     addUser(id, setup = {}) {
       state.users.set(id, { id, name: setup.name ?? id.toLowerCase(), team: setup.team ?? teamId });
+    },
+    addUserGroup(id, members, setup = {}) {
+      state.userGroups.set(id, { id, handle: setup.handle ?? id.toLowerCase(), users: [...members], enabled: setup.enabled ?? true });
     },
     addChannel(id, setup = {}) {
       const members = new Set(setup.members ?? []);

@@ -115,6 +115,27 @@ describe('the Slack stand-in', () => {
     expect(slack.violations).toEqual([]);
   });
 
+  it("lists a user group's members as Slack does, with the usergroups:read scope", async () => {
+    slack.addUserGroup('S0ONCALL001', [FRANK, 'U0GRACE0001'], { handle: 'oncall' });
+    slack.addUserGroup('S0RETIRED01', [FRANK], { enabled: false });
+    await expect(client.usergroups.users.list({ usergroup: 'S0ONCALL001' })).resolves.toMatchObject({ ok: true, users: [FRANK, 'U0GRACE0001'] });
+    await expect(client.usergroups.users.list({ usergroup: 'S0NOSUCH001' })).rejects.toMatchObject({ data: { error: 'no_such_subteam' } });
+    await expect(client.usergroups.users.list({ usergroup: 'S0RETIRED01' })).rejects.toMatchObject({ data: { error: 'subteam_disabled' } });
+    await expect(client.usergroups.users.list({ usergroup: 'S0RETIRED01', include_disabled: true })).resolves.toMatchObject({ users: [FRANK] });
+    const scoped = await startSlackApi({ tokens: { [TOKEN]: { scopes: ['chat:write'] } } });
+    try {
+      const narrow = new WebClient(TOKEN, { slackApiUrl: scoped.apiUrl, retryConfig: { retries: 0 } });
+      await expect(narrow.usergroups.users.list({ usergroup: 'S0ONCALL001' })).rejects.toMatchObject({
+        data: { error: 'missing_scope', needed: 'usergroups:read' },
+      });
+      expect(scoped.violations).toEqual([]);
+    } finally {
+      await scoped.close();
+    }
+    await client.apiCall('usergroups.users.list', {}).catch(() => null);
+    expect(slack.violations).toEqual([{ kind: 'argument', method: 'usergroups.users.list', problems: ['usergroup is required'] }]);
+  });
+
   it('records calls that do not conform to the description as violations', async () => {
     await client.apiCall('chat.postMessage', { channel: CHANNEL, text: 'x', not_an_argument: 'y' }).catch(() => null);
     await client.apiCall('chat.update', { channel: CHANNEL, text: 'x' }).catch(() => null);

@@ -1,6 +1,6 @@
 /**
- * The stand-in's in-memory Slack workspace: its team, the app's bot user, people, channels (with
- * who is in them) and their messages — top-level messages, thread replies, reactions, blocks and
+ * The stand-in's in-memory Slack workspace: its team, the app's bot user, people, user groups,
+ * channels (with who is in them) and their messages — top-level messages, thread replies, reactions, blocks and
  * message metadata. Tests seed it through the server's methods and read it back; the Web API
  * methods change it. Ids look like Slack's (`T…`, `U…`, `B…`, `C…`), and a message's `ts` is
  * seconds with six decimals, unique and increasing, as Slack makes them.
@@ -44,6 +44,16 @@ export interface SlackUserRecord {
   team: string;
 }
 
+/** A user group (`S…`, `@handle` in Slack) and its members. */
+export interface SlackUserGroupRecord {
+  id: string;
+  handle: string;
+  /** User ids of its members. */
+  users: string[];
+  /** A disabled group lists its members only with `include_disabled`. */
+  enabled: boolean;
+}
+
 export interface SlackBot {
   userId: string;
   botId: string;
@@ -57,6 +67,7 @@ export interface SlackState {
   bot: SlackBot;
   users: Map<string, SlackUserRecord>;
   channels: Map<string, SlackChannelRecord>;
+  userGroups: Map<string, SlackUserGroupRecord>;
   /** A new `ts`, later than every one before. */
   nextTs(): string;
   /** The message `ts` in `channel`, or `undefined`. */
@@ -73,6 +84,7 @@ export function createState(setup: { teamId: string; domain: string; bot: SlackB
     bot: setup.bot,
     users: new Map([[setup.bot.userId, { id: setup.bot.userId, name: 'agent-platform', team: setup.teamId }]]),
     channels: new Map(),
+    userGroups: new Map(),
     nextTs() {
       // Microseconds since the epoch, never repeated: Slack's ts is unique per channel and ordered.
       last = Math.max(last + 1, Date.now() * 1000);
