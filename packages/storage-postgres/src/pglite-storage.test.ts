@@ -5,7 +5,11 @@
 import { testStorageAdapter } from '@agent-platform/testing';
 import { createPGliteStorage } from './index.js';
 import { useMigratedPGlite } from '../test-support/pglite-instance.js';
+import { tamperAuditEntry } from '../test-support/tamper-audit.js';
 
 const db = useMigratedPGlite();
 
-testStorageAdapter('pglite', () => createPGliteStorage({ db: db() }), { timeout: 30_000 });
+testStorageAdapter('pglite', () => createPGliteStorage({ db: db() }), {
+  timeout: 30_000,
+  tamperAuditEntry: tamperAuditEntry((text, params) => db().query(text, params)),
+});

@@ -3,12 +3,14 @@
  * org's last entry (`null` for the first) and stores what it returns, refusing one that is not the
  * org's next; concurrent appends of one org form one unbroken chain; orgs are separate chains;
  * `list` returns entries exactly as appended, by seq, filtered and paged; an append is part of a
- * transaction like any other write.
+ * transaction like any other write. With the adapter test's `tamperAuditEntry` hook: an entry
+ * edited in the backend itself is read back as edited, and core's verification (what
+ * `GET /api/automation/v1/audit/verify` answers) names it.
  * @module
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { StorageConflictError } from '@agent-platform/core';
+import { AuditLog, entryHash, noopLogger, StorageConflictError } from '@agent-platform/core';
 import type { AuditEntry, StorageRepositories } from '@agent-platform/core';
 import { fixtureTime, makeAuditEntry, uniqueId } from '../fixtures/records.js';
 import type { SuiteContext } from './context.js';
@@ -34,6 +36,11 @@ function append(repos: StorageRepositories, orgId: string, overrides: Partial<Au
 }
 
 const ALL = { afterSeq: 0, limit: 1000 };
+
+/** Core's audit log over `ctx.adapter`: the chain as the platform writes and verifies it. */
+function auditLogOver(ctx: SuiteContext): AuditLog {
+  return new AuditLog({ storage: ctx.adapter, clock: { now: () => new Date() }, ids: { newId: (prefix) => uniqueId(prefix) }, logger: noopLogger });
+}
 
 export function describeAudit(ctx: SuiteContext): void {
   describe('audit', () => {
@@ -167,6 +174,39 @@ export function describeAudit(ctx: SuiteContext): void {
       expect(inside[0]).toMatchObject({ seq: 2, prev_hash: first.hash });
       expect(await ctx.adapter.audit.list(orgId, ALL)).toEqual([first, ...inside]);
     });
+
+    it.runIf(ctx.tamperAuditEntry !== undefined)(
+      'an entry edited in the backend breaks verification at that entry; recomputing its hash moves the break to the next',
+      async () => {
+        const tamper = ctx.tamperAuditEntry as NonNullable<SuiteContext['tamperAuditEntry']>;
+        const orgId = uniqueId('org');
+        const admin = { userId: 'alice', orgId, role: 'admin' as const };
+        const log = auditLogOver(ctx);
+        const actor = { kind: 'key' as const, id: 'alice', role: 'admin' as const };
+        await log.record(orgId, actor, { action: 'automation.created', target: { type: 'automation', id: 'auto_1' }, details: { name: 'Deploys' } });
+        await log.record(orgId, actor, { action: 'automation.updated', target: { type: 'automation', id: 'auto_1' }, details: { fields: ['filter'] } });
+        await log.record(orgId, actor, { action: 'automation.deleted', target: { type: 'automation', id: 'auto_1' }, details: {} });
+        await log.record(orgId, actor, { action: 'api_key.created', target: { type: 'api_key', id: 'key_1' }, details: { role: 'member' } });
+        expect(await log.verify(admin)).toEqual({ valid: true, checked: 4, broken_at: null });
+        const stored = await ctx.adapter.audit.list(orgId, ALL);
+
+        // Someone hides what the update changed: the entry reads as edited, and verification names it.
+        const edited: AuditEntry = { ...(stored[1] as AuditEntry), details: { fields: ['name'] } };
+        await tamper(orgId, 2, edited);
+        expect((await ctx.adapter.audit.list(orgId, ALL))[1]).toEqual(edited);
+        expect(await log.verify(admin)).toEqual({ valid: false, checked: 1, broken_at: 2 });
+
+        // Back as it was, the chain holds again: verification reads what is stored, nothing else.
+        await tamper(orgId, 2, stored[1] as AuditEntry);
+        expect(await log.verify(admin)).toEqual({ valid: true, checked: 4, broken_at: null });
+
+        // Someone rewrites the deletion and recomputes its hash: the next entry's link no longer holds.
+        const { hash: _hash, ...rest } = stored[2] as AuditEntry;
+        const rewritten = { ...rest, action: 'automation.updated', details: { fields: ['enabled'] } };
+        await tamper(orgId, 3, { ...rewritten, hash: entryHash(rewritten) });
+        expect(await log.verify(admin)).toEqual({ valid: false, checked: 3, broken_at: 4 });
+      },
+    );
 
     it('rolls back an append inside a transaction that throws', async () => {
       const orgId = uniqueId('org');
