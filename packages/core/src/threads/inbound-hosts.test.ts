@@ -118,6 +118,34 @@ describe('mention triggers on every host', () => {
     expect(read('bitbucket', 'pullrequest:comment_created', bitbucketComment('nothing for you')).kind).toBe('none');
   });
 
+  it('read /approve, /reject and stop in a Bitbucket comment’s content.raw as on GitHub', () => {
+    const read = (raw: string, trigger: { mention?: string } = { mention: '@agent' }) =>
+      threadCommand(trigger, 'pullrequest:comment_created', bitbucketComment(raw), actorOf('bitbucket', 'pullrequest:comment_created', bitbucketComment(raw)));
+    expect(read('/approve')).toEqual({ kind: 'approve', reason: '' });
+    expect(read('/approve looks right\nthanks')).toEqual({ kind: 'approve', reason: 'looks right' });
+    expect(read('/reject not on main')).toEqual({ kind: 'reject', reason: 'not on main' });
+    expect(read('/stop')).toEqual({ kind: 'stop' });
+    expect(read('@agent stop')).toEqual({ kind: 'stop' });
+    expect(read('@agent stop.')).toEqual({ kind: 'stop' });
+    expect(read('@agent stop using tabs')).toEqual({ kind: 'work' });
+    expect(read('@agent /approve go ahead')).toEqual({ kind: 'approve', reason: 'go ahead' });
+    // Quoted or in code, an earlier command is not a new one.
+    expect(read('> /approve\n\nnot yet').kind).toBe('none');
+    expect(read('`/approve`').kind).toBe('none');
+    // An automation without a handle (a filter decides): "@someone stop" stops, "@someone /reject" answers.
+    expect(read('@agent stop', {})).toEqual({ kind: 'stop' });
+    expect(read('@agent /reject too risky', {})).toEqual({ kind: 'reject', reason: 'too risky' });
+  });
+
+  it('read "@agent /approve" in a GitLab note (a note that starts with /approve is GitLab’s own quick action on a merge request)', () => {
+    const read = (note: string) => threadCommand({ mention: '@agent' }, 'note.create', gitlabNote(note), actorOf('gitlab', 'note.create', gitlabNote(note)));
+    expect(read('@agent /approve')).toEqual({ kind: 'approve', reason: '' });
+    expect(read('@agent /reject wrong branch')).toEqual({ kind: 'reject', reason: 'wrong branch' });
+    expect(read('/reject wrong branch')).toEqual({ kind: 'reject', reason: 'wrong branch' });
+    expect(read('/stop')).toEqual({ kind: 'stop' });
+    expect(read('@agent please approve the plan')).toEqual({ kind: 'work' });
+  });
+
   it('match a Slack app_mention by the app’s own mention (<@U…>), whatever the handle', () => {
     const read = (text: string) => threadCommand({ mention: '@agent' }, 'app_mention', slackMention(text), actorOf('slack', 'app_mention', slackMention(text)));
     expect(read('<@U0BOT> the build is red')).toEqual({ kind: 'work' });

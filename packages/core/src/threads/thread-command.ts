@@ -2,7 +2,9 @@
  * What a code-host event asks of a thread automation: work (a mention, the trigger label added,
  * or any matching event of an automation without a mention or label), a stop (`<mention> stop`,
  * `/stop`, the trigger label removed), or an answer to an action held for approval (`/approve`,
- * `/reject`). Mentions count as the host shows them: whole words, in any case, outside code and
+ * `/reject`, or after a mention: `<mention> /approve` — on a GitLab merge request a note that
+ * starts with `/approve` is GitLab's own quick action, which approves the merge request and posts
+ * no note, so the platform never sees it). Mentions count as the host shows them: whole words, in any case, outside code and
  * quotes (a quoted earlier command is not a new one). Pure: matching calls it for every candidate.
  * @module
  */
@@ -42,6 +44,14 @@ function slashCommand(text: string): { name: string; rest: string } | null {
   return found ? { name: (found[1] as string).toLowerCase(), rest: (found[2] ?? '').trim() } : null;
 }
 
+/** An answer to a held action written after a mention (`@agent /approve looks right`), or `null`. */
+function answerAfterMention(rest: string, answers: { action?: string }): ThreadCommand | null {
+  const slash = slashCommand(rest);
+  if (slash?.name === 'approve') return { kind: 'approve', reason: slash.rest, ...answers };
+  if (slash?.name === 'reject') return { kind: 'reject', reason: slash.rest, ...answers };
+  return null;
+}
+
 /** The command `trigger`'s automation reads in an event (`actor`: from {@link eventActor}). */
 export function threadCommand(trigger: Pick<StoredTrigger, 'mention' | 'label'>, eventKey: string, payload: unknown, actor: EventActor): ThreadCommand {
   const action = eventKey.split('.')[1] ?? '';
@@ -62,11 +72,15 @@ export function threadCommand(trigger: Pick<StoredTrigger, 'mention' | 'label'>,
     const ends = [trigger.mention, actor.mentionedAs].flatMap((handle) => (handle && text !== null ? [mentionEnd(text, handle)] : [])).filter((at) => at >= 0);
     const end = ends.length > 0 ? Math.min(...ends) : -1;
     if (end < 0) return { kind: 'none', why: `the event's text does not mention ${trigger.mention}` };
-    return /^\s*\/?stop\b[\s.!]*$/i.test((text as string).slice(end).split('\n')[0] ?? '') ? { kind: 'stop' } : { kind: 'work' };
+    const rest = (text as string).slice(end).split('\n')[0] ?? '';
+    return answerAfterMention(rest, answers) ?? (/^\s*\/?stop\b[\s.!]*$/i.test(rest) ? { kind: 'stop' } : { kind: 'work' });
   }
   if (trigger.label)
     return { kind: 'none', why: `only adding or removing the label ${JSON.stringify(trigger.label)} (or /approve, /reject, /stop) commands it` };
-  // No handle of its own (a filter decides what it answers): a comment that is only "@someone stop" stops it.
+  // No handle of its own (a filter decides what it answers): a comment that is only "@someone stop" stops it, "@someone /approve" answers.
+  const addressed = text === null ? null : /^\s*@[A-Za-z0-9][A-Za-z0-9_.-]*(?:\[bot\])?\s+([^\n]*)/.exec(text);
+  const answered = addressed ? answerAfterMention(addressed[1] ?? '', answers) : null;
+  if (answered) return answered;
   if (text !== null && /^\s*@[A-Za-z0-9][A-Za-z0-9_.-]*(?:\[bot\])?\s+\/?stop[\s.!]*$/i.test(text)) return { kind: 'stop' };
   return { kind: 'work' };
 }
