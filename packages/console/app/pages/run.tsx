@@ -1,13 +1,17 @@
-/** One run: its fields, its automation by name, its conversation's events as they arrive, and cancel. */
-import { isAgentPlatformError, type RunReport } from '@agent-platform/client';
+/**
+ * One run: its fields, its automation by name, a link to share in the org, cancel, and its story
+ * (run-story.tsx: the timeline, the transcript and the answer on its host), live.
+ */
+import { isAgentPlatformError } from '@agent-platform/client';
 import type { ComponentChildren } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import { Badge, ConfirmButton, ErrorNotice, Fields, Link, Muted, PageTitle, StatusNote, Time } from '../components.js';
-import { EventLog } from '../event-log.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
-import { segment } from '../router.js';
+import { consoleRoot, segment } from '../router.js';
 import { useClient, usePermissions } from '../session.js';
 import { runStatus, useStatusSound } from '../status-sound.js';
 import { heldReason, isFinal } from './run-status.js';
+import { RunStory } from './run-story.js';
 import { ThreadName, ThreadRuns } from './run-thread.js';
 
 export function RunPage({ id }: { id: string }) {
@@ -26,10 +30,11 @@ export function RunPage({ id }: { id: string }) {
       <PageTitle>Run {id}</PageTitle>
       <ErrorNotice error={run.error} context="Loading the run failed" />
       {record && (
-        <>
-          <p>
+        <div class="run-page">
+          <div class="run-links">
             <Link to={`runs?automation=${encodeURIComponent(record.automation_id)}`}>Runs of this automation</Link>
-          </p>
+            <CopyLink runId={record.id} />
+          </div>
           <Fields
             rows={[
               ['Status', <Badge value={record.status} />],
@@ -46,7 +51,6 @@ export function RunPage({ id }: { id: string }) {
               ['Error', record.error_detail],
               ['Sandbox', record.sandbox_id],
               ['Conversation', record.conversation_id ? <Link to={`conversations/${segment(record.conversation_id)}`}>{record.conversation_id}</Link> : null],
-              ...(record.report ? ([['Reported on GitHub', <GitHubReport report={record.report} />]] as [string, ComponentChildren][]) : []),
             ]}
           />
           {can.write && !isFinal(record) && (
@@ -64,12 +68,8 @@ export function RunPage({ id }: { id: string }) {
           <ErrorNotice error={cancel.error} context="Cancelling failed" />
           {record.status === 'CANCELLED' && <StatusNote>The run is cancelled.</StatusNote>}
           {record.thread_key && <ThreadRuns automationId={record.automation_id} threadKey={record.thread_key} currentId={record.id} />}
-          {record.conversation_id ? (
-            <EventLog conversationId={record.conversation_id} />
-          ) : (
-            <p class="muted">{isFinal(record) ? 'This run had no conversation.' : 'The conversation starts with the run.'}</p>
-          )}
-        </>
+          <RunStory key={record.id} run={record} />
+        </div>
       )}
     </>
   );
@@ -103,25 +103,37 @@ function AutomationName({ id }: { id: string }) {
   return <Link to={`automations/${segment(id)}`}>{automation.data?.name ?? id}</Link>;
 }
 
-/** What the run reported back to GitHub (automations with `report_to_github`): where, the reaction, the comment, and why anything failed. */
-function GitHubReport({ report }: { report: RunReport }) {
+/**
+ * Copies the run's address: anyone signed in to the run's org opens it (its events are the org's
+ * to read). Where the clipboard is not allowed, the address is shown selected, to copy by hand.
+ */
+function CopyLink({ runId }: { runId: string }) {
+  const url = new URL(`runs/${segment(runId)}`, consoleRoot).href;
+  const [note, setNote] = useState<string | null>(null);
+  const [shown, setShown] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setNote('Link copied: anyone signed in to this org can open the run.');
+    } catch {
+      setShown(true);
+      setNote('Copying was not allowed here: copy the selected link with the keyboard.');
+      requestAnimationFrame(() => inputRef.current?.select());
+    }
+  };
   return (
-    <>
-      {report.target ? <code>{report.target}</code> : <Muted>nowhere</Muted>}
-      {report.reaction && <small class="detail">reaction {report.reaction === 'added' ? 'added' : 'failed'}</small>}
-      {report.comment_url && (
-        <small class="detail">
-          <a href={report.comment_url} rel="noreferrer" target="_blank">
-            outcome comment
-          </a>
-        </small>
+    <span class="copy-link">
+      <button type="button" class="secondary outline" onClick={() => void copy()}>
+        Copy link
+      </button>
+      {shown && (
+        <label>
+          Link to this run
+          <input ref={inputRef} type="text" readOnly value={url} />
+        </label>
       )}
-      {report.comment_due && !report.comment_url && <small class="detail">outcome comment to come</small>}
-      {report.error && (
-        <small class="detail" role="status">
-          {report.error}
-        </small>
-      )}
-    </>
+      {note && <span role="status">{note}</span>}
+    </span>
   );
 }
