@@ -199,6 +199,24 @@ describe('answering in a GitLab thread', () => {
     expect(gitlab.violations).toEqual([]);
   });
 
+  it('asks for approval on a merge request with the mention first (a bare /approve is GitLab’s own quick action there), on an issue as written', async () => {
+    const howTo = 'Reply `/approve` to let it, or `/reject` with a reason to refuse.';
+    const held = { runId: 'run_1', actionId: 'evt_1', mention: '@agent' };
+    const request = gitlab.addMergeRequest(PROJECT, { sourceBranch: 'held', title: 'Held' });
+    const onRequest = channelFor(
+      threadOf('merge_request.open', { object_kind: 'merge_request', project: project(), object_attributes: { iid: request, title: 'Held' } }),
+    );
+    await onRequest.askApproval?.(`May I run it?\n\n${howTo}`, held);
+    expect(gitlab.notes(PROJECT, { mergeRequest: request }).map((note) => note.body)).toEqual([
+      'May I run it?\n\nReply `@agent /approve` to let it, or `@agent /reject` with a reason to refuse.',
+    ]);
+    const issue = gitlab.addIssue(PROJECT, { title: 'Held too' });
+    const asked = gitlab.addNote(PROJECT, { issue }, { body: '@agent deploy', author: 'carol' });
+    await channelFor(threadOf('note.create', notePayload({ issue }, asked))).askApproval?.(howTo, held);
+    expect(gitlab.notes(PROJECT, { issue }).map((note) => note.body)).toEqual(['@agent deploy', howTo]);
+    expect(gitlab.violations).toEqual([]);
+  });
+
   it('awards 👀 on a merge request a new one opened, and on an issue', async () => {
     const request = gitlab.addMergeRequest(PROJECT, { sourceBranch: 'other', title: 'Other' });
     await channelFor(

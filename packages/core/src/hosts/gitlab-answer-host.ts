@@ -60,11 +60,18 @@ export function createGitLabAnswerHost(options: GitLabAnswerHostOptions = {}): A
   };
 }
 
+/** `body` with each `` `/approve` `` and `` `/reject` `` it tells people to write put after `mention`. */
+const afterMention = (body: string, mention: string): string => body.replace(/`\/(approve|reject)`/g, (_, command: string) => `\`${mention} /${command}\``);
+
 function gitLabChannel(api: GitLabApi, locator: GitLabLocator): AnswerChannel {
   const on: GitLabNoteable = { kind: locator.kind, iid: locator.iid };
   return {
     acknowledge: () => api.awardEmoji(locator.project, on, locator.note_id, 'eyes'),
     post: (body) => api.createNote(locator.project, on, body, locator.discussion_id),
+    // On a merge request GitLab runs a note that starts with `/approve` as its own quick action
+    // (approving the merge request, posting no note): the request says to mention the agent first.
+    askApproval: (body, held) =>
+      api.createNote(locator.project, on, locator.kind === 'merge_request' && held.mention ? afterMention(body, held.mention) : body, locator.discussion_id),
     // A note is edited by its id wherever it is (a reply in a discussion too).
     edit: (id, body) => api.editNote(locator.project, on, Number(id), body),
     // The issue's or merge request's notes hold the replies in its discussions too.

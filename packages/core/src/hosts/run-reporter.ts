@@ -227,7 +227,8 @@ export class RunReporter {
     const body = heldComment(run, reporting.automation.name, action, this.options.runUrl(run), reporting.language);
     try {
       const { channel } = reporting;
-      await (channel.askApproval ? channel.askApproval(body, { runId: run.id, actionId: action.actionEventId }) : channel.post(body));
+      const held = { runId: run.id, actionId: action.actionEventId, mention: reporting.automation.trigger.mention ?? null };
+      await (channel.askApproval ? channel.askApproval(body, held) : channel.post(body));
     } catch (error) {
       const current = await this.context.storage.runReports.get(run.org_id, run.id);
       await this.write(run, { ...blank(current), error: refusal('the approval request', error) });

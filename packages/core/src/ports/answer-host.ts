@@ -55,10 +55,12 @@ export interface AnswerChannel {
   find(marker: string, since: string): Promise<PostedAnswer | null>;
   /**
    * An approval request for the action the run holds (`held`), with the host's own way of
-   * answering it (Slack's buttons). Optional: without it the request is {@link post}ed, and
-   * people answer with `/approve` or `/reject`.
+   * answering it (Slack's buttons; on a GitLab merge request, the answer written after the
+   * automation's `mention`, since GitLab takes a bare `/approve` there as its own quick action).
+   * Optional: without it the request is {@link post}ed, and people answer with `/approve` or
+   * `/reject`.
    */
-  askApproval?(body: string, held: { runId: string; actionId: string }): Promise<PostedAnswer>;
+  askApproval?(body: string, held: { runId: string; actionId: string; mention?: string | null }): Promise<PostedAnswer>;
 }
 
 export interface AnswerHost {
