@@ -39,7 +39,8 @@ describe('the console’s files', () => {
     const sizes = Object.fromEntries(
       [...assets].map(([name, asset]) => [name.replace(/\.[^.]+\.(js|css)$/, '.$1'), { bytes: asset.body.byteLength, gzip: asset.gzip?.byteLength }]),
     );
-    expect(sizes['app.js']!.bytes).toBeLessThan(160_000);
+    // A run's story (its timeline, transcript, Markdown, ANSI colours and diffs) took about 21 kB of it.
+    expect(sizes['app.js']!.bytes).toBeLessThan(185_000);
     expect(sizes['app.css']!.bytes).toBeLessThan(120_000);
     expect(sizes['swagger-ui-bundle.js']!.gzip).toBeLessThan(sizes['swagger-ui-bundle.js']!.bytes / 2);
     expect([...assets.keys()].filter((name) => name.endsWith('.js'))).toHaveLength(2);

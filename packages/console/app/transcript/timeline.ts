@@ -65,7 +65,8 @@ function eventMarks(events: readonly ConversationEvent[]): { marks: Mark[]; next
             marks.push({ at: Date.parse(stage.started_at), label: first ? 'Claimed: the attempt prepared' : 'Sandbox ready', kind: 'platform' });
             marks.push({ at: Date.parse(stage.ended_at), label: first ? 'Sandbox started' : 'Repository checked out', kind: 'platform' });
           }
-        } else if (event.source === 'agent') {
+        } else if (data.type === 'agent_selected') mark('Agent chosen', 'platform');
+        else if (event.source === 'agent') {
           mark('Agent at work', 'agent');
           next = { label: 'Agent at work', kind: 'agent' };
         }
