@@ -303,7 +303,8 @@ else
       await heading(`Run ${runId}`);
       // The run names its automation, linking to it.
       await page.locator('dl.fields dt:text-is("Automation") + dd').getByRole('link', { name: 'triage crashes', exact: true }).waitFor(WAIT);
-      const log = page.getByRole('log', { name: 'Conversation events' });
+      // The run's transcript: the agent's output lines in a terminal block.
+      const log = page.getByRole('log', { name: 'Transcript' });
       await log.getByText('Task: Triage the issue').first().waitFor(WAIT);
       await log.getByText('Looked at the triggering event').first().waitFor(WAIT);
       await status('COMPLETED');
@@ -335,9 +336,10 @@ else
       await heading('Runs');
       await page.getByRole('link', { name: slowRun, exact: true }).click();
       await heading(`Run ${slowRun}`);
-      const log = page.getByRole('log', { name: 'Conversation events' });
+      const log = page.getByRole('log', { name: 'Transcript' });
       await log.getByText('still working (1)', { exact: true }).waitFor(WAIT);
-      const items = log.getByRole('listitem');
+      // Each line the agent prints is a line of its output block.
+      const items = log.locator('.term-line');
       const seen = await items.count();
       // New events arrive on the open page.
       await expect.poll(() => items.count(), { timeout: 30_000 }).toBeGreaterThan(seen + 1);

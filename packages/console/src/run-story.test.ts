@@ -157,7 +157,7 @@ function scenario() {
     ),
     event('agent_event', 5, { type: 'job_stages', stages: [{ stage: 'sandbox', started_at: at(2.5), ended_at: at(4) }] }, { source: 'system' }),
     action(7, 'call_1', 'resp_1', 'terminal', { kind: 'TerminalAction', command: 'ls' }, { metrics: metrics(1, 1000, 50, 0.003) }),
-    observation(8, 'call_1', 'terminal', 'a\nb\n', { exit_code: 0 }),
+    observation(8, 'call_1', 'terminal', 'a\nb\n\n[exit code 0]', { exit_code: 0 }),
     action(
       10,
       'call_2',
@@ -196,7 +196,8 @@ describe('a run’s transcript', () => {
     expect(story.map((entry) => entry.type)).toEqual(['message', 'note', 'step', 'command', 'step', 'edit', 'step', 'message', 'end']);
     expect(story[0]).toMatchObject({ from: 'task', text: 'Fix **it**' });
     expect(story[2]).toMatchObject({ index: 1, thought: 'thinking about call_1', usage: { input: 1000, output: 50, cost: 0.003 } });
-    expect(story[3]).toMatchObject({ command: 'ls', result: 'a\nb\n', exitCode: 0, approval: null });
+    // The exit code the tool adds for the model is shown apart.
+    expect(story[3]).toMatchObject({ command: 'ls', result: 'a\nb', exitCode: 0, approval: null });
     expect(story[4]).toMatchObject({ index: 2, usage: { input: 1500, output: 40 } });
     expect(story[5]).toMatchObject({
       path: 'a.txt',

@@ -43,7 +43,13 @@ export function RunStory({ run }: { run: Run }) {
               trusted person with <code>/approve</code> or <code>/reject</code> in the thread.
             </p>
           )}
-          {raw ? <RawEvents events={events} /> : <Transcript entries={story} />}
+          {final && !run.conversation_id ? (
+            <p class="muted">This run had no conversation.</p>
+          ) : raw ? (
+            <RawEvents events={events} />
+          ) : (
+            <Transcript entries={story} />
+          )}
         </section>
         <aside aria-labelledby="answer-title" class="host-answer">
           <h2 id="answer-title">The answer</h2>
@@ -102,7 +108,7 @@ function HostReport({ report }: { report: RunReport }) {
 function RawEvents({ events }: { events: readonly ConversationEvent[] }) {
   if (events.length === 0) return <p class="muted">No events yet.</p>;
   return (
-    <ol class="raw-events" aria-label="Raw events">
+    <ol class="raw-events" aria-label="Events as stored">
       {events.map((event) => (
         <li key={event.id}>
           <span class="event-meta">

@@ -6,6 +6,7 @@ import { isAgentPlatformError } from '@agent-platform/client';
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { Badge, ConfirmButton, ErrorNotice, Fields, Link, Muted, PageTitle, StatusNote, Time } from '../components.js';
+import { formatNumber, formatUsd } from '../format.js';
 import { LIVE_POLL_MS, useAction, useResource } from '../hooks.js';
 import { consoleRoot, segment } from '../router.js';
 import { useClient, usePermissions } from '../session.js';
@@ -50,6 +51,12 @@ export function RunPage({ id }: { id: string }) {
               ['Finished', <Time value={record.completed_at} />],
               ['Error', record.error_detail],
               ['Sandbox', record.sandbox_id],
+              [
+                'Model usage',
+                record.metrics
+                  ? `${record.metrics.model_name}: ${formatNumber(record.metrics.llm_calls)} calls, ${formatNumber(record.metrics.accumulated_token_usage.prompt_tokens)} tokens in, ${formatNumber(record.metrics.accumulated_token_usage.completion_tokens)} out, ${record.metrics.cost_known ? formatUsd(record.metrics.accumulated_cost) : 'cost unknown'}`
+                  : null,
+              ],
               ['Conversation', record.conversation_id ? <Link to={`conversations/${segment(record.conversation_id)}`}>{record.conversation_id}</Link> : null],
             ]}
           />

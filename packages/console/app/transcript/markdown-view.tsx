@@ -47,7 +47,7 @@ function blocks(nodes: MdBlock[]): ComponentChildren {
         return (
           <ul key={index}>
             {node.items.map((item, at) => (
-              <li key={at}>{blocks(item)}</li>
+              <li key={at}>{listItem(item)}</li>
             ))}
           </ul>
         );
@@ -55,7 +55,7 @@ function blocks(nodes: MdBlock[]): ComponentChildren {
         return (
           <ol key={index} start={node.start}>
             {node.items.map((item, at) => (
-              <li key={at}>{blocks(item)}</li>
+              <li key={at}>{listItem(item)}</li>
             ))}
           </ol>
         );
@@ -67,6 +67,9 @@ function blocks(nodes: MdBlock[]): ComponentChildren {
     return null;
   });
 }
+
+/** A list item of one paragraph is its text (a tight list); of more, its blocks. */
+const listItem = (item: MdBlock[]): ComponentChildren => (item.length === 1 && item[0]?.t === 'p' ? inline(item[0].c) : blocks(item));
 
 /** `text` read as Markdown. */
 export function Markdown({ text }: { text: string }) {

@@ -50,6 +50,16 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 const textOf = (content: unknown): string =>
   Array.isArray(content) ? content.map((part) => str((part as Data | null)?.text)).join('') : typeof content === 'string' ? content : '';
 
+/** A structured note in words: the agent chosen and why, else its type and its fields (`observation: source event, payload_bytes 17`). */
+function noteText(data: Data): string {
+  if (data.type === 'agent_selected') return `The ${str(data.agent)} agent was chosen: ${str(data.reason)}.`;
+  const { type, ...fields } = data;
+  const rest = Object.entries(fields)
+    .map(([key, value]) => `${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+  return [str(type), rest].filter(Boolean).join(': ');
+}
+
 /** The usage between two cumulative snapshots (`before` null: the first call). */
 export function usageBetween(before: MetricsSnapshot | null, after: MetricsSnapshot): StepUsage {
   const used = after.accumulated_token_usage;
@@ -156,7 +166,11 @@ export function storyOf(events: readonly ConversationEvent[], final: MetricsSnap
           if (entry.approval?.state === 'waiting') entry.approval = { state: 'approved' };
           entry.result = event.kind === 'AgentErrorEvent' ? str(data.error) : textOf(observation.content) || (event.message ?? '');
           entry.failed = event.kind === 'AgentErrorEvent' || observation.is_error === true;
-          if (entry.type === 'command' && typeof observation.exit_code === 'number') entry.exitCode = observation.exit_code;
+          if (entry.type === 'command' && typeof observation.exit_code === 'number') {
+            entry.exitCode = observation.exit_code;
+            // The tool tells the model the exit code at the output's end: the block shows it apart.
+            entry.result = entry.result.replace(/\n*\[exit code -?\d+\]\s*$/, '');
+          }
         }
         if (waiting === entry) waiting = null;
         break;
@@ -177,7 +191,7 @@ export function storyOf(events: readonly ConversationEvent[], final: MetricsSnap
         break;
       }
       case 'agent_event':
-        entries.push({ type: 'note', id: event.id, at: event.created_at, text: event.message ?? JSON.stringify(data) });
+        entries.push({ type: 'note', id: event.id, at: event.created_at, text: event.message ?? noteText(data) });
         break;
       case 'status':
         entries.push({

@@ -17,7 +17,9 @@ export function TimelineView({ timeline, live }: { timeline: Timeline; live: boo
       <ol class="timeline" data-total-ms={timeline.ms}>
         {timeline.stages.map((stage, index) => (
           <li key={index} class={`stage stage-${stage.kind}${stage.live ? ' stage-live' : ''}`} data-ms={stage.ms}>
-            <span class="stage-label">{stage.label}</span>
+            <span class="stage-label" title={stage.label}>
+              {stage.label}
+            </span>
             <span class="stage-duration">
               {formatDuration(stage.ms)}
               {stage.live ? ' so far' : ''}
