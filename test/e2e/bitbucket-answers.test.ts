@@ -6,7 +6,9 @@
  * the agent's final answer and a link to the run — when it ends. The agent, in the repository
  * cloned from Bitbucket at the pull request's branch, pushes a branch and opens a pull request
  * from it with its `create_pull_request` tool. A pull request Bitbucket does not know is recorded
- * on the run, which still COMPLETES.
+ * on the run, which still COMPLETES. In confirmation mode an action held for approval is posted
+ * as a comment: a stranger's `/approve` does nothing, a writer's releases it; `@helper stop` from
+ * a writer stops the run (a stranger's does not).
  *
  * Bitbucket is a stand-in on loopback that checks every request and answer against Bitbucket's
  * published OpenAPI description, in front of a real git server on the same origin; the model is
@@ -48,6 +50,10 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
   const step = (lastUser ? messages.slice(lastUser.index + 1) : messages).filter((message) => message.role === 'assistant').length;
   const asked = JSON.stringify(lastUser?.message.content ?? '').replace(/\\"/g, '"');
   const all = JSON.stringify(messages);
+  if (asked.includes('deploy carefully'))
+    return [call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })][step] ?? { text: 'done' };
+  if (asked.includes('slow task'))
+    return [call('terminal', { command: 'sleep 30 && echo slept' }), call('finish', { message: 'Slow work done.' })][step] ?? { text: 'done' };
   if (asked.includes('@helper and the tests?')) {
     followUpsSawHistory.push(all.includes('Helper: the crash comes from start-up.'));
     return call('finish', { message: 'Helper: the tests pass now.' });
@@ -103,8 +109,19 @@ describe('a Bitbucket-triggered run answers in its pull request', () => {
       },
     });
     expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number; runs_created: string[] };
+    return (await response.json()) as { matched: number; runs_created: string[]; delivery_id: string };
   };
+  /** The automation that takes `@helper` mentions from the repository's writers. */
+  let helperId = '';
+  /** What a delivery did for the `@helper` automation. */
+  const outcomeOf = async (delivery: { delivery_id: string }) =>
+    ((await api('GET', `/api/automation/v1/deliveries/${delivery.delivery_id}`)).json.outcomes as any[]).find((one) => one.automation_id === helperId);
+  const statusOf = async (runId: string) => (await api('GET', `/api/automation/v1/runs/${runId}`)).json.status as string;
+  const until = async (check: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 600 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await check()).toBe(true);
+  };
+  const agentComments = (pull: number) => bitbucket.comments('acme/app', pull).filter((comment) => comment.user.nickname === 'acme-agent');
 
   /** The run once it ended and its outcome was reported, or refused. */
   const reportedRun = async (runId: string) => {
@@ -159,6 +176,7 @@ describe('a Bitbucket-triggered run answers in its pull request', () => {
       report_to_github: true,
     });
     expect(helper.status, JSON.stringify(helper.json)).toBe(201);
+    helperId = helper.json.id;
   }, 90_000);
 
   afterAll(async () => {
@@ -258,4 +276,69 @@ describe('a Bitbucket-triggered run answers in its pull request', () => {
     expect(run.report.error).not.toContain(TOKEN);
     expect(bitbucket.violations).toEqual([]);
   });
+  it('in confirmation mode the held action is posted as a comment; a stranger’s /approve does nothing, a writer’s releases it', async () => {
+    const wendy = bitbucket.addUser('wendy');
+    const mallory = bitbucket.addUser('mallory-2');
+    bitbucket.addPermission('acme/app', 'wendy', 'write');
+    const as = (user: { accountId: string }, nickname: string) => ({ nickname, account_id: user.accountId });
+    expect((await api('POST', '/api/settings', { confirmation_mode: true })).status).toBe(200);
+    try {
+      const pull = bitbucket.addPullRequest('acme/app', { source: 'feature/crash', title: 'Deploy', author: 'wendy' });
+      const asked = bitbucket.addComment('acme/app', pull, { raw: '@helper deploy carefully', user: 'wendy' });
+      const [runId] = (await send(pull, asked, '@helper deploy carefully', as(wendy, 'wendy'))).runs_created;
+      const asking = () => agentComments(pull).find((comment) => comment.raw.includes('waits for approval'));
+      await until(() => asking() !== undefined);
+      expect(asking()!.raw).toContain('`terminal`');
+      expect(asking()!.raw).toContain('echo deployed');
+      expect(await statusOf(runId!)).toBe('RUNNING');
+
+      const fromStranger = bitbucket.addComment('acme/app', pull, { raw: '/approve', user: 'mallory-2' });
+      const refused = await send(pull, fromStranger, '/approve', as(mallory, 'mallory-2'));
+      expect(refused.runs_created).toEqual([]);
+      expect(await outcomeOf(refused)).toMatchObject({
+        matched: false,
+        reason: 'actor_refused',
+        error: expect.stringContaining('@mallory-2'),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await statusOf(runId!)).toBe('RUNNING');
+
+      const fromWendy = bitbucket.addComment('acme/app', pull, { raw: '/approve go ahead', user: 'wendy' });
+      const answered = await send(pull, fromWendy, '/approve go ahead', as(wendy, 'wendy'));
+      expect(answered.runs_created).toEqual([]);
+      expect(await outcomeOf(answered)).toMatchObject({ matched: true, reason: 'thread_command' });
+      const run = await reportedRun(runId!);
+      expect(run, JSON.stringify(run.error_detail)).toMatchObject({ status: 'COMPLETED' });
+      expect(agentComments(pull).some((comment) => comment.raw.includes('Deployed with care.'))).toBe(true);
+      expect(bitbucket.violations).toEqual([]);
+    } finally {
+      await api('POST', '/api/settings', { confirmation_mode: false });
+    }
+  }, 90_000);
+
+  it('"@helper stop" from a writer stops the run (a stranger’s does not), and the outcome says who stopped it', async () => {
+    const vera = bitbucket.addUser('vera');
+    const mallory = bitbucket.addUser('mallory-3');
+    bitbucket.addPermission('acme/app', 'vera', 'write');
+    const pull = bitbucket.addPullRequest('acme/app', { source: 'feature/crash', title: 'Slow one', author: 'vera' });
+    const asked = bitbucket.addComment('acme/app', pull, { raw: '@helper slow task please', user: 'vera' });
+    const [runId] = (await send(pull, asked, '@helper slow task please', { nickname: 'vera', account_id: vera.accountId })).runs_created;
+    await until(async () => (await statusOf(runId!)) === 'RUNNING');
+
+    const fromStranger = bitbucket.addComment('acme/app', pull, { raw: '@helper stop', user: 'mallory-3' });
+    const refused = await send(pull, fromStranger, '@helper stop', { nickname: 'mallory-3', account_id: mallory.accountId });
+    expect(await outcomeOf(refused)).toMatchObject({ matched: false, reason: 'actor_refused' });
+    expect(await statusOf(runId!)).toBe('RUNNING');
+
+    const fromVera = bitbucket.addComment('acme/app', pull, { raw: '@helper stop', user: 'vera' });
+    const stopped = await send(pull, fromVera, '@helper stop', { nickname: 'vera', account_id: vera.accountId });
+    expect(stopped.runs_created).toEqual([]);
+    expect(await outcomeOf(stopped)).toMatchObject({ matched: true, reason: 'thread_command', detail: `stop from @vera: cancels ${runId}` });
+    const run = await reportedRun(runId!);
+    expect(run).toMatchObject({ status: 'CANCELLED', error_detail: expect.stringContaining('stopped by @vera from the thread') });
+    const outcome = agentComments(pull)[0]!.raw;
+    expect(outcome).toContain('was cancelled');
+    expect(outcome).toContain('stopped by @vera');
+    expect(bitbucket.violations).toEqual([]);
+  }, 90_000);
 });

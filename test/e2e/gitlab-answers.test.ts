@@ -8,7 +8,9 @@
  * command it, asked of GitLab (a Developer's mention runs, a Reporter's does not). A follow-up in
  * the same issue continues the conversation, and the agent's second merge request is refused. A
  * note on a merge request's diff line is answered by a reply in its discussion. A token GitLab
- * refuses is recorded on the run, which still completes.
+ * refuses is recorded on the run, which still completes. In confirmation mode an action held for
+ * approval is posted as a note: a stranger's `/approve` does nothing, a trusted one releases it;
+ * `@agent stop` from a trusted person stops the run (a stranger's does not).
  *
  * GitLab is a stand-in on loopback that checks every request against GitLab's description of the
  * operation, in front of a real git server on the same origin (as a self-managed GitLab serves
@@ -52,6 +54,10 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
   if (!all.includes('acme/app')) return call('finish', { message: 'Nothing I can change here.' });
   if (asked.includes('why this line')) return call('finish', { message: 'This line keeps the cache warm.' });
   if (asked.includes('say hello')) return call('finish', { message: 'Hello from the team agent.' });
+  if (asked.includes('deploy carefully'))
+    return [call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })][step] ?? { text: 'done' };
+  if (asked.includes('slow task'))
+    return [call('terminal', { command: 'sleep 30 && echo slept' }), call('finish', { message: 'Slow work done.' })][step] ?? { text: 'done' };
   if (asked.includes('also the docs')) {
     if (step === 0) followUpsSawHistory.push(all.includes('Opened a merge request with the fix'));
     return (
@@ -86,6 +92,8 @@ describe('a GitLab-triggered run answers in GitLab', () => {
   /** The first run's issue and run: the follow-up continues there. */
   let firstIssue = 0;
   let firstRun: any = null;
+  /** The automation that takes commands from carol (`allowed_actors`). */
+  let agentId = '';
 
   const project = (path: string) => ({ id: gitlab.state.project(path)?.id ?? 1, path_with_namespace: path, web_url: `${gitlab.url}/${path}` });
   /** A note event as GitLab sends it, by `username`, on an issue or a merge request. */
@@ -122,7 +130,15 @@ describe('a GitLab-triggered run answers in GitLab', () => {
       headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook', 'x-gitlab-token': secret, 'idempotency-key': randomUUID() },
     });
     expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number; runs_created: string[] };
+    return (await response.json()) as { matched: number; runs_created: string[]; delivery_id: string };
+  };
+  /** What a delivery did for the automation of `agentId`. */
+  const outcomeOf = async (delivery: { delivery_id: string }) =>
+    ((await api('GET', `/api/automation/v1/deliveries/${delivery.delivery_id}`)).json.outcomes as any[]).find((one) => one.automation_id === agentId);
+  const statusOf = async (runId: string) => (await api('GET', `/api/automation/v1/runs/${runId}`)).json.status as string;
+  const until = async (check: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 600 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await check()).toBe(true);
   };
   /**
    * The run once it ended and its outcome was reported (its note is named as soon as "on it" is
@@ -179,6 +195,7 @@ describe('a GitLab-triggered run answers in GitLab', () => {
       report_to_github: true,
     });
     expect(created.status).toBe(201);
+    agentId = created.json.id;
     // Without `allowed_actors`: the project's writers, asked of GitLab (Developer and up).
     const forWriters = await api('POST', '/api/automation/v1', {
       name: 'Team agent',
@@ -298,4 +315,58 @@ describe('a GitLab-triggered run answers in GitLab', () => {
     expect(run.report.error).toMatch(/^the outcome comment could not be posted: GitLab answered 403: 403 Forbidden/);
     expect(agentNotes('acme/locked', { issue })).toEqual([]);
   });
+  it('in confirmation mode the held action is posted as a note; a stranger’s /approve does nothing, a trusted /approve releases it', async () => {
+    expect((await api('POST', '/api/settings', { confirmation_mode: true })).status).toBe(200);
+    try {
+      const issue = gitlab.addIssue('acme/app', { title: 'Deploy' });
+      const asked = gitlab.addNote('acme/app', { issue }, { body: '@agent deploy carefully', author: 'carol' });
+      const [runId] = (await sendNote('acme/app', { issue }, { ...asked, body: '@agent deploy carefully', username: 'carol' })).runs_created;
+      const asking = () => agentNotes('acme/app', { issue }).find((note) => note.body.includes('waits for approval'));
+      await until(() => asking() !== undefined);
+      expect(asking()!.body).toContain('`terminal`');
+      expect(asking()!.body).toContain('echo deployed');
+      expect(await statusOf(runId!)).toBe('RUNNING');
+
+      const fromStranger = gitlab.addNote('acme/app', { issue }, { body: '/approve', author: 'mallory' });
+      const refused = await sendNote('acme/app', { issue }, { ...fromStranger, body: '/approve', username: 'mallory' });
+      expect(refused.runs_created).toEqual([]);
+      expect(await outcomeOf(refused)).toMatchObject({ matched: false, reason: 'actor_refused', error: expect.stringContaining('@mallory is not one of') });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await statusOf(runId!)).toBe('RUNNING');
+
+      const fromCarol = gitlab.addNote('acme/app', { issue }, { body: '/approve go ahead', author: 'carol' });
+      const answered = await sendNote('acme/app', { issue }, { ...fromCarol, body: '/approve go ahead', username: 'carol' });
+      expect(answered.runs_created).toEqual([]);
+      expect(await outcomeOf(answered)).toMatchObject({ matched: true, reason: 'thread_command' });
+      const run = await reportedRun(runId!);
+      expect(run, JSON.stringify(run.error_detail)).toMatchObject({ status: 'COMPLETED' });
+      expect(agentNotes('acme/app', { issue }).some((note) => note.body.includes('Deployed with care.'))).toBe(true);
+      expect(gitlab.violations).toEqual([]);
+    } finally {
+      await api('POST', '/api/settings', { confirmation_mode: false });
+    }
+  }, 90_000);
+
+  it('"@agent stop" from a trusted person stops the run (a stranger’s does not), and the outcome says who stopped it', async () => {
+    const issue = gitlab.addIssue('acme/app', { title: 'Slow one' });
+    const asked = gitlab.addNote('acme/app', { issue }, { body: '@agent slow task please', author: 'carol' });
+    const [runId] = (await sendNote('acme/app', { issue }, { ...asked, body: '@agent slow task please', username: 'carol' })).runs_created;
+    await until(async () => (await statusOf(runId!)) === 'RUNNING');
+
+    const fromStranger = gitlab.addNote('acme/app', { issue }, { body: '@agent stop', author: 'mallory' });
+    const refused = await sendNote('acme/app', { issue }, { ...fromStranger, body: '@agent stop', username: 'mallory' });
+    expect(await outcomeOf(refused)).toMatchObject({ matched: false, reason: 'actor_refused' });
+    expect(await statusOf(runId!)).toBe('RUNNING');
+
+    const fromCarol = gitlab.addNote('acme/app', { issue }, { body: '@agent stop', author: 'carol' });
+    const stopped = await sendNote('acme/app', { issue }, { ...fromCarol, body: '@agent stop', username: 'carol' });
+    expect(stopped.runs_created).toEqual([]);
+    expect(await outcomeOf(stopped)).toMatchObject({ matched: true, reason: 'thread_command', detail: `stop from @carol: cancels ${runId}` });
+    const run = await reportedRun(runId!);
+    expect(run).toMatchObject({ status: 'CANCELLED', error_detail: expect.stringContaining('stopped by @carol from the thread') });
+    const outcome = agentNotes('acme/app', { issue }).at(-1)!.body;
+    expect(outcome).toContain('was cancelled');
+    expect(outcome).toContain('stopped by @carol');
+    expect(gitlab.violations).toEqual([]);
+  }, 90_000);
 });

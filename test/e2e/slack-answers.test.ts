@@ -6,7 +6,9 @@
  * mention, one reply that says "on it" and becomes the outcome; a later mention in the same
  * thread continues the conversation; in confirmation mode the held action is posted with
  * Approve and Reject buttons, a click from outside the workspace is refused and one from a
- * member releases it.
+ * member releases it. A mention from someone the automation does not trust — a guest from
+ * another workspace, or, once the automation names `slack_channels` and `slack_user_groups`, a
+ * mention in another channel or by someone outside the groups (asked of Slack) — starts nothing.
  */
 import { createLlmAgentRunner } from '@agent-platform/agent';
 import {
@@ -30,6 +32,10 @@ const SIGNING_SECRET = 'e2e-slack-signing-secret-9f8e7d';
 const LLM_KEY = 'sk-e2e-slack-llm-4040';
 const CHANNEL = 'C0ENGINEERS';
 const CAROL = 'U0CAROL0001';
+/** Of the workspace, but not of the on-call user group. */
+const DAVE = 'U0DAVE00001';
+const RANDOM = 'C0RANDOM001';
+const ONCALL = 'S0ONCALL001';
 /** A guest from another workspace, in a shared channel. */
 const GUEST = 'U0GUEST0001';
 const alice = { userId: 'alice', orgId: 'acme' };
@@ -88,12 +94,16 @@ let slack: SlackApiServer;
 let llm: FakeLlmServer;
 let runtime: SandboxRuntime;
 let platform: AgentPlatform;
+let automationId: string;
 
 beforeAll(async () => {
   slack = await startSlackApi({ tokens: { [BOT_TOKEN]: {} } });
   slack.addUser(CAROL, { name: 'carol' });
   slack.addUser(GUEST, { name: 'guest', team: 'T0ELSEWHERE' });
+  slack.addUser(DAVE, { name: 'dave' });
   slack.addChannel(CHANNEL, { name: 'engineers' });
+  slack.addChannel(RANDOM, { name: 'random' });
+  slack.addUserGroup(ONCALL, [CAROL], { handle: 'oncall' });
   llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
   runtime = createProcessRuntime();
   platform = createAgentPlatform({
@@ -115,6 +125,7 @@ beforeAll(async () => {
     instructions: 'Answer what the message asks.',
   });
   expect(automation).toMatchObject({ report_to_github: true });
+  automationId = automation.id;
 }, 90_000);
 
 afterAll(async () => {
@@ -147,9 +158,9 @@ async function deliver(payload: Record<string, unknown>) {
 
 const lastDelivery = (): Promise<Delivery> => platform.deliveries.get(alice, lastDeliveryId ?? '');
 
-/** `user` mentions the app in the channel (in `threadTs`'s thread when given). */
-async function mention(user: string, text: string, threadTs?: string) {
-  const said = slack.say(CHANNEL, user, `<@${slack.bot.userId}> ${text}`, threadTs ? { threadTs } : {});
+/** `user` mentions the app in `channel` (in `threadTs`'s thread when given). */
+async function mention(user: string, text: string, threadTs?: string, channel = CHANNEL) {
+  const said = slack.say(channel, user, `<@${slack.bot.userId}> ${text}`, threadTs ? { threadTs } : {});
   return { ts: said.ts, delivered: await deliver(said.mention ?? {}) };
 }
 
@@ -323,4 +334,46 @@ describe('Slack', () => {
       await storeSettings(false);
     }
   }, 90_000);
+  it('a mention from a guest of another workspace starts nothing: no run, no 👀, no reply, and the delivery says why', async () => {
+    const { ts, delivered } = await mention(GUEST, 'delete the staging database');
+    expect(delivered.runs_created).toEqual([]);
+    expect((await lastDelivery()).outcomes).toMatchObject([
+      { automation_id: automationId, matched: false, reason: 'actor_refused', error: expect.stringContaining(`@${GUEST} is not in the Slack workspace`) },
+    ]);
+    expect(slack.reactions(CHANNEL, ts)).toEqual({});
+    expect(replies(ts)).toEqual([]);
+  });
+
+  it('narrowed to a channel and a user group: a mention elsewhere, or by someone outside the group, starts nothing; a member in the channel runs', async () => {
+    await platform.automations.update(alice, automationId, { slack_channels: [CHANNEL], slack_user_groups: [ONCALL] });
+    try {
+      const asked = () => slack.requests.filter((request) => request.method === 'usergroups.users.list');
+      const elsewhere = await mention(CAROL, 'status please', undefined, RANDOM);
+      expect(elsewhere.delivered.runs_created).toEqual([]);
+      expect((await lastDelivery()).outcomes[0]).toMatchObject({
+        matched: false,
+        reason: 'actor_refused',
+        error: `the command was written in channel ${RANDOM}; this automation takes commands only in the channels of slack_channels (${CHANNEL})`,
+      });
+      expect(slack.thread(RANDOM, elsewhere.ts).filter((message) => message.bot_id === slack.bot.botId)).toEqual([]);
+
+      const outsider = await mention(DAVE, 'status please');
+      expect(outsider.delivered.runs_created).toEqual([]);
+      expect((await lastDelivery()).outcomes[0]).toMatchObject({
+        reason: 'actor_refused',
+        error: `@${DAVE} is in none of the Slack user groups this automation takes commands from (slack_user_groups: ${ONCALL})`,
+      });
+      expect(slack.reactions(CHANNEL, outsider.ts)).toEqual({});
+      expect(replies(outsider.ts)).toEqual([]);
+
+      const member = await mention(CAROL, 'status please');
+      expect(member.delivered.runs_created).toHaveLength(1);
+      expect(await reported(member.delivered.runs_created[0] ?? '')).toMatchObject({ status: 'COMPLETED' });
+      expect(replies(member.ts)).toHaveLength(1);
+      // The group's members were asked of Slack with the owner's bot token, once (kept for minutes).
+      expect(asked().map((request) => [request.args.usergroup, request.ok, request.auth])).toEqual([[ONCALL, true, 'bearer']]);
+    } finally {
+      await platform.automations.update(alice, automationId, { slack_channels: null, slack_user_groups: null });
+    }
+  }, 60_000);
 });
