@@ -45,7 +45,11 @@ const screenshotDir =
   process.env.AGENT_PLATFORM_CONSOLE_SCREENSHOTS === '1' ? path.join(root, 'docs/console') : mkdtempSync(path.join(tmpdir(), 'console-usage-screenshots-'));
 
 /** The cells of a table's row, as text. */
-const cells = async (row: Locator) => (await row.getByRole('cell').allInnerTexts()).map((text) => text.trim());
+/** A row's cells as the reader sees them, once the row is there (a status can announce a change before its table shows it). */
+const cells = async (row: Locator) => {
+  await row.getByRole('cell').first().waitFor(WAIT);
+  return (await row.getByRole('cell').allInnerTexts()).map((text) => text.trim());
+};
 
 if (!chromiumAvailable()) describe('the console’s Usage page in Chromium', () => it.skip('no Chromium here (scripts/browser-setup.sh installs it)', () => {}));
 else

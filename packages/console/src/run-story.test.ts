@@ -255,6 +255,16 @@ describe('a run’s timeline', () => {
     expect(timeline.after).toMatchObject({ label: 'Answer posted on acme/app#1', ms: 2000 });
   });
 
+  it('keeps the job’s first stages before the conversation’s first message when they share a millisecond (a fast runtime)', () => {
+    const { run, events } = scenario();
+    // The sandbox started in the very millisecond the task was written, and the claim in the run's own.
+    const tied = events.map((item) =>
+      item.kind === 'agent_event' ? { ...item, data: { type: 'job_stages', stages: [{ stage: 'sandbox', started_at: at(2), ended_at: at(5) }] } } : item,
+    );
+    const labels = runTimeline(run, tied, Date.parse(at(100))).stages.map((stage) => stage.label);
+    expect(labels.slice(0, 4)).toEqual(['Queued', 'Claimed: the attempt prepared', 'Sandbox started', 'Conversation opened with the task']);
+  });
+
   it('while the run goes, ends now with what is under way', () => {
     const { run, events } = scenario();
     const running = { ...run, status: 'RUNNING', completed_at: null, report: null } as Run;

@@ -39,6 +39,12 @@ interface Mark {
   /** The stage that ends here. */
   label: string;
   kind: StageKind;
+  /**
+   * Before the marks of the same millisecond: the job's first stages, which happened before the
+   * conversation opened but are noted in it after its first message (the two can share a
+   * millisecond on a fast runtime).
+   */
+  early?: true;
 }
 
 type Data = Record<string, unknown>;
@@ -62,8 +68,8 @@ function eventMarks(events: readonly ConversationEvent[]): { marks: Mark[]; next
         if (data.type === 'job_stages' && Array.isArray(data.stages)) {
           for (const stage of data.stages as { stage: string; started_at: string; ended_at: string }[]) {
             const first = stage.stage === 'sandbox';
-            marks.push({ at: Date.parse(stage.started_at), label: first ? 'Claimed: the attempt prepared' : 'Sandbox ready', kind: 'platform' });
-            marks.push({ at: Date.parse(stage.ended_at), label: first ? 'Sandbox started' : 'Repository checked out', kind: 'platform' });
+            marks.push({ at: Date.parse(stage.started_at), label: first ? 'Claimed: the attempt prepared' : 'Sandbox ready', kind: 'platform', early: true });
+            marks.push({ at: Date.parse(stage.ended_at), label: first ? 'Sandbox started' : 'Repository checked out', kind: 'platform', early: true });
           }
         } else if (data.type === 'agent_selected') mark('Agent chosen', 'platform');
         else if (event.source === 'agent') {
@@ -128,11 +134,11 @@ export function runTimeline(run: Run, events: readonly ConversationEvent[], now:
   const end = Math.max(start, final ? (time(run.completed_at) ?? lastEvent ?? start) : now);
   const marks: Mark[] = [];
   const started = time(run.started_at);
-  if (started !== null) marks.push({ at: started, label: 'Queued', kind: 'wait' });
+  if (started !== null) marks.push({ at: started, label: 'Queued', kind: 'wait', early: true });
   const found = eventMarks(events);
   marks.push(...found.marks);
-  // Stable: marks at the same moment keep the order they were made in.
-  marks.sort((a, b) => a.at - b.at);
+  // Stable: marks at the same moment keep the order they were made in, the job's first stages first.
+  marks.sort((a, b) => a.at - b.at || Number(b.early ?? false) - Number(a.early ?? false));
   let next: Omit<Mark, 'at'>;
   if (final) next = { label: 'Run finished', kind: 'platform' };
   else if (started === null) next = { label: run.status === 'PENDING' ? 'Queued' : 'Starting', kind: 'wait' };
