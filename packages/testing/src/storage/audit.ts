@@ -178,38 +178,35 @@ export function describeAudit(ctx: SuiteContext): void {
     // Only where the adapter's test can edit its backend past the adapter (a database: an SQL
     // UPDATE); an in-process store has no "behind its back", so the test does not apply there.
     const onlyWithTamper = ctx.tamperAuditEntry === undefined ? () => {} : it;
-    onlyWithTamper(
-      'an entry edited in the backend breaks verification at that entry; recomputing its hash moves the break to the next',
-      async () => {
-        const tamper = ctx.tamperAuditEntry as NonNullable<SuiteContext['tamperAuditEntry']>;
-        const orgId = uniqueId('org');
-        const admin = { userId: 'alice', orgId, role: 'admin' as const };
-        const log = auditLogOver(ctx);
-        const actor = { kind: 'key' as const, id: 'alice', role: 'admin' as const };
-        await log.record(orgId, actor, { action: 'automation.created', target: { type: 'automation', id: 'auto_1' }, details: { name: 'Deploys' } });
-        await log.record(orgId, actor, { action: 'automation.updated', target: { type: 'automation', id: 'auto_1' }, details: { fields: ['filter'] } });
-        await log.record(orgId, actor, { action: 'automation.deleted', target: { type: 'automation', id: 'auto_1' }, details: {} });
-        await log.record(orgId, actor, { action: 'api_key.created', target: { type: 'api_key', id: 'key_1' }, details: { role: 'member' } });
-        expect(await log.verify(admin)).toEqual({ valid: true, checked: 4, broken_at: null });
-        const stored = await ctx.adapter.audit.list(orgId, ALL);
+    onlyWithTamper('an entry edited in the backend breaks verification at that entry; recomputing its hash moves the break to the next', async () => {
+      const tamper = ctx.tamperAuditEntry as NonNullable<SuiteContext['tamperAuditEntry']>;
+      const orgId = uniqueId('org');
+      const admin = { userId: 'alice', orgId, role: 'admin' as const };
+      const log = auditLogOver(ctx);
+      const actor = { kind: 'key' as const, id: 'alice', role: 'admin' as const };
+      await log.record(orgId, actor, { action: 'automation.created', target: { type: 'automation', id: 'auto_1' }, details: { name: 'Deploys' } });
+      await log.record(orgId, actor, { action: 'automation.updated', target: { type: 'automation', id: 'auto_1' }, details: { fields: ['filter'] } });
+      await log.record(orgId, actor, { action: 'automation.deleted', target: { type: 'automation', id: 'auto_1' }, details: {} });
+      await log.record(orgId, actor, { action: 'api_key.created', target: { type: 'api_key', id: 'key_1' }, details: { role: 'member' } });
+      expect(await log.verify(admin)).toEqual({ valid: true, checked: 4, broken_at: null });
+      const stored = await ctx.adapter.audit.list(orgId, ALL);
 
-        // Someone hides what the update changed: the entry reads as edited, and verification names it.
-        const edited: AuditEntry = { ...(stored[1] as AuditEntry), details: { fields: ['name'] } };
-        await tamper(orgId, 2, edited);
-        expect((await ctx.adapter.audit.list(orgId, ALL))[1]).toEqual(edited);
-        expect(await log.verify(admin)).toEqual({ valid: false, checked: 1, broken_at: 2 });
+      // Someone hides what the update changed: the entry reads as edited, and verification names it.
+      const edited: AuditEntry = { ...(stored[1] as AuditEntry), details: { fields: ['name'] } };
+      await tamper(orgId, 2, edited);
+      expect((await ctx.adapter.audit.list(orgId, ALL))[1]).toEqual(edited);
+      expect(await log.verify(admin)).toEqual({ valid: false, checked: 1, broken_at: 2 });
 
-        // Back as it was, the chain holds again: verification reads what is stored, nothing else.
-        await tamper(orgId, 2, stored[1] as AuditEntry);
-        expect(await log.verify(admin)).toEqual({ valid: true, checked: 4, broken_at: null });
+      // Back as it was, the chain holds again: verification reads what is stored, nothing else.
+      await tamper(orgId, 2, stored[1] as AuditEntry);
+      expect(await log.verify(admin)).toEqual({ valid: true, checked: 4, broken_at: null });
 
-        // Someone rewrites the deletion and recomputes its hash: the next entry's link no longer holds.
-        const { hash: _hash, ...rest } = stored[2] as AuditEntry;
-        const rewritten = { ...rest, action: 'automation.updated', details: { fields: ['enabled'] } };
-        await tamper(orgId, 3, { ...rewritten, hash: entryHash(rewritten) });
-        expect(await log.verify(admin)).toEqual({ valid: false, checked: 3, broken_at: 4 });
-      },
-    );
+      // Someone rewrites the deletion and recomputes its hash: the next entry's link no longer holds.
+      const { hash: _hash, ...rest } = stored[2] as AuditEntry;
+      const rewritten = { ...rest, action: 'automation.updated', details: { fields: ['enabled'] } };
+      await tamper(orgId, 3, { ...rewritten, hash: entryHash(rewritten) });
+      expect(await log.verify(admin)).toEqual({ valid: false, checked: 3, broken_at: 4 });
+    });
 
     it('rolls back an append inside a transaction that throws', async () => {
       const orgId = uniqueId('org');
