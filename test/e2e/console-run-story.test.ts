@@ -23,6 +23,7 @@ import { startFakeLlmServer, type FakeLlmServer, type RecordedLlmRequest } from 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { accessibilityProblems, signInTab, waitForHeading } from './support/console-page.js';
 import { root, startServer, stopServer, type RunningServer } from './support/reference-server.js';
 
 const ALICE = 'e2e-story-alice-0123456789abcdef';
@@ -67,23 +68,16 @@ else
     let run: Run;
     const problems: string[] = [];
 
-    const heading = (target: Page, name: string | RegExp) => target.getByRole('heading', { level: 1, name }).waitFor(WAIT);
-    /** A new tab signed in with `key`, at `url`. */
-    const signedIn = async (key: string, url: string, width = 1280) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-      const tab = await context.newPage();
-      tab.on('pageerror', (error) => problems.push(`page error: ${error}`));
-      tab.on('console', (message) => {
-        if ((message.type() === 'error' && !/^Failed to load resource/.test(message.text())) || /Content.Security.Policy/i.test(message.text())) {
-          problems.push(`console ${message.type()}: ${message.text()}`);
-        }
+    const heading = (target: Page, name: string | RegExp) => waitForHeading(target, name, WAIT);
+    /** A new tab signed in with `key`, at `url`, that may use the clipboard (the run's link is copied there). */
+    const signedIn = (key: string, url: string, width = 1280) =>
+      signInTab(browser, {
+        url,
+        key,
+        problems,
+        width,
+        prepare: (context) => context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl }),
       });
-      await tab.goto(url);
-      await tab.getByLabel('API key', { exact: true }).fill(key);
-      await tab.getByRole('button', { name: 'Sign in' }).click();
-      return tab;
-    };
     /** How far the page scrolls sideways, and which of its blocks scroll in themselves. */
     const sideways = async (target: Page) =>
       (await target.evaluate(`(() => {
@@ -91,28 +85,6 @@ else
         const inner = [...document.querySelectorAll('main pre')].filter((box) => box.scrollWidth > box.clientWidth + 1).length;
         return { page: root.scrollWidth - root.clientWidth, inner };
       })()`)) as { page: number; inner: number };
-    /** What the console's accessibility notes promise (as console-usage.test.ts checks it). */
-    const accessibilityProblems = async (target: Page) =>
-      (await target.evaluate(`(() => {
-        const problems = [];
-        if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1');
-        if (document.querySelectorAll('main, [role=main]').length !== 1) problems.push('not one main');
-        for (const field of document.querySelectorAll('input, select, textarea')) {
-          if (field.type === 'hidden') continue;
-          if (field.labels.length === 0 && !field.getAttribute('aria-label') && !field.getAttribute('aria-labelledby')) problems.push('unlabelled ' + (field.name || field.type));
-        }
-        for (const table of document.querySelectorAll('main table')) {
-          if (!table.querySelector('caption')?.textContent?.trim()) problems.push('table without a caption');
-          if (table.querySelectorAll('thead th[scope=col]').length === 0) problems.push('table without header cells');
-        }
-        for (const button of document.querySelectorAll('button')) if (!button.textContent.trim() && !button.getAttribute('aria-label')) problems.push('button without a name');
-        for (const link of document.querySelectorAll('a')) if (!link.textContent.trim() && !link.getAttribute('aria-label')) problems.push('link without a name');
-        for (const picture of document.querySelectorAll('svg')) if (picture.getAttribute('role') !== 'img' || !picture.getAttribute('aria-label')) problems.push('svg without a name');
-        for (const box of document.querySelectorAll('main pre')) if (box.scrollWidth > box.clientWidth + 1 && box.tabIndex < 0) problems.push('a scrolling block keyboard users cannot focus');
-        const ids = [...document.querySelectorAll('[id]')].map((element) => element.id);
-        if (new Set(ids).size !== ids.length) problems.push('duplicate ids');
-        return problems;
-      })()`)) as string[];
     const timelineStages = async (target: Page) =>
       (await target.evaluate(`[...document.querySelectorAll('ol.timeline > li')].map((item) => ({
         label: item.querySelector('.stage-label').textContent,

@@ -17,6 +17,7 @@
  * before it sees it finished.
  */
 import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { accessibilityProblems, signInTab, waitForHeading } from './support/console-page.js';
 import { createClient, type AgentPlatformClient } from '@agent-platform/client';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -104,43 +105,21 @@ else
 
     /** Changes only the settings named (`POST /api/v1/settings` is a partial update). */
     const save = (client: AgentPlatformClient, settings: Record<string, unknown>) => client.request('POST /api/v1/settings', { json: settings });
-    const heading = (target: Page, name: string | RegExp) => target.getByRole('heading', { level: 1, name }).waitFor(WAIT);
+    const heading = (target: Page, name: string | RegExp) => waitForHeading(target, name, WAIT);
     const open = async (target: Page, link: string, title: string | RegExp = link) => {
       await target.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
       await heading(target, title);
     };
     const tones = (target: Page) => target.evaluate('window.__tones') as Promise<number[]>;
-    /** What the console's accessibility notes promise, on the page as it stands: one h1 and main, every field labelled, hints linked, ids unique. */
-    const accessibilityProblems = async (target: Page) =>
-      (await target.evaluate(`(() => {
-        const problems = [];
-        if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1');
-        if (document.querySelectorAll('main, [role=main]').length !== 1) problems.push('not one main');
-        for (const field of document.querySelectorAll('input, select, textarea')) {
-          if (field.type === 'hidden') continue;
-          if (field.labels.length === 0 && !field.getAttribute('aria-label') && !field.getAttribute('aria-labelledby')) problems.push('unlabelled ' + (field.name || field.type));
-          for (const id of (field.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean)) if (!document.getElementById(id)) problems.push('missing hint ' + id);
-        }
-        for (const button of document.querySelectorAll('button')) if (!button.textContent.trim() && !button.getAttribute('aria-label')) problems.push('button without a name');
-        const ids = [...document.querySelectorAll('[id]')].map((element) => element.id);
-        if (new Set(ids).size !== ids.length) problems.push('duplicate ids');
-        return problems;
-      })()`)) as string[];
     const statusField = (target: Page) => target.locator('dl.fields dt:text-is("Status") + dd');
     /** A new tab (its own session storage) in an en-GB browser, signed in with `key`, recording the tones it plays. */
     const signedIn = async (key: string) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
-      await context.addInitScript(RECORD_TONES);
-      const page = await context.newPage();
-      page.on('pageerror', (error) => problems.push(`page error: ${error}`));
-      page.on('console', (message) => {
-        if ((message.type() === 'error' && !/^Failed to load resource/.test(message.text())) || /Content.Security.Policy/i.test(message.text())) {
-          problems.push(`console ${message.type()}: ${message.text()}`);
-        }
+      const page = await signInTab(browser, {
+        url: `${server.baseUrl}/console/deliveries`,
+        key,
+        problems,
+        prepare: (context) => context.addInitScript(RECORD_TONES),
       });
-      await page.goto(`${server.baseUrl}/console/deliveries`);
-      await page.getByLabel('API key', { exact: true }).fill(key);
-      await page.getByRole('button', { name: 'Sign in' }).click();
       await heading(page, 'Deliveries');
       return page;
     };

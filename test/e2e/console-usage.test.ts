@@ -16,6 +16,7 @@
  * `AGENT_PLATFORM_CONSOLE_SCREENSHOTS=1` writes its picture to docs/console/usage.png.
  */
 import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { accessibilityProblems, fitsWidth, signInTab, waitForHeading } from './support/console-page.js';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,21 +62,10 @@ else
     let digestId = '';
     const problems: string[] = [];
 
-    const heading = (target: Page, name: string | RegExp) => target.getByRole('heading', { level: 1, name }).waitFor(WAIT);
+    const heading = (target: Page, name: string | RegExp) => waitForHeading(target, name, WAIT);
     /** A new tab (its own session storage) signed in with `key` on the Usage page. */
     const signedIn = async (key: string) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
-      const page = await context.newPage();
-      page.on('pageerror', (error) => problems.push(`page error: ${error}`));
-      page.on('console', (message) => {
-        // A refused request (the 422 asked for on purpose) is logged by the browser; it is not a problem.
-        if ((message.type() === 'error' && !/^Failed to load resource/.test(message.text())) || /Content.Security.Policy/i.test(message.text())) {
-          problems.push(`console ${message.type()}: ${message.text()}`);
-        }
-      });
-      await page.goto(`${server.baseUrl}/console/deliveries`);
-      await page.getByLabel('API key', { exact: true }).fill(key);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      const page = await signInTab(browser, { url: `${server.baseUrl}/console/deliveries`, key, problems });
       await heading(page, 'Deliveries');
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage', exact: true }).click();
       await heading(page, 'Usage');
@@ -84,35 +74,6 @@ else
     /** The total shown under a label ("Spend", "Model calls", "Tokens"). */
     const total = (page: Page, label: string) => page.locator(`dl.usage-totals dt:text-is("${label}") + dd`);
     const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-    /** Nothing wider than the window: the page does not scroll sideways, and no table scrolls in its box. */
-    const fitsWidth = async (page: Page) =>
-      page.evaluate(`(() => {
-        const root = document.documentElement;
-        const boxes = [...document.querySelectorAll('.overflow-auto')].filter((box) => box.scrollWidth > box.clientWidth + 1);
-        return { page: root.scrollWidth - root.clientWidth, boxes: boxes.map((box) => box.querySelector('caption')?.textContent ?? '?') };
-      })()`);
-    /** What the console's accessibility notes promise, checked on the page as it stands. */
-    const accessibilityProblems = async (page: Page) =>
-      (await page.evaluate(`(() => {
-        const problems = [];
-        if (document.querySelectorAll('h1').length !== 1) problems.push('not one h1');
-        if (document.querySelectorAll('main, [role=main]').length !== 1) problems.push('not one main');
-        for (const field of document.querySelectorAll('input, select, textarea')) {
-          if (field.type === 'hidden') continue;
-          if (field.labels.length === 0 && !field.getAttribute('aria-label') && !field.getAttribute('aria-labelledby')) problems.push('unlabelled ' + (field.name || field.type));
-        }
-        for (const table of document.querySelectorAll('main table')) {
-          if (!table.querySelector('caption')?.textContent?.trim()) problems.push('table without a caption');
-          if (table.querySelectorAll('thead th[scope=col]').length === 0) problems.push('table without header cells');
-        }
-        for (const button of document.querySelectorAll('button')) if (!button.textContent.trim() && !button.getAttribute('aria-label')) problems.push('button without a name');
-        for (const link of document.querySelectorAll('a')) if (!link.textContent.trim() && !link.getAttribute('aria-label')) problems.push('link without a name');
-        for (const bar of document.querySelectorAll('progress')) if (!bar.getAttribute('aria-label')) problems.push('progress without a name');
-        for (const picture of document.querySelectorAll('svg')) if (picture.getAttribute('role') !== 'img' || !picture.getAttribute('aria-label')) problems.push('svg without a name');
-        const ids = [...document.querySelectorAll('[id]')].map((element) => element.id);
-        if (new Set(ids).size !== ids.length) problems.push('duplicate ids');
-        return problems;
-      })()`)) as string[];
 
     beforeAll(async () => {
       mkdirSync(screenshotDir, { recursive: true });
