@@ -25,6 +25,7 @@
  * CI (`.ci/run` installs Chromium with scripts/browser-setup.sh) must run this, not skip it.
  */
 import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { recordProblems, signInTab } from './support/console-page.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -97,15 +98,8 @@ else
       await target.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
       await heading(title, target);
     };
-    const watch = (target: Page) => {
-      target.on('pageerror', (error) => problems.push(`page error: ${error}`));
-      target.on('console', (message) => {
-        // Refused requests (the wrong key on purpose, a 409) are logged by the browser; they are not problems.
-        if ((message.type() === 'error' && !/^Failed to load resource/.test(message.text())) || /Content.Security.Policy/i.test(message.text())) {
-          problems.push(`console ${message.type()}: ${message.text()}`);
-        }
-      });
-    };
+    // Refused requests (the wrong key on purpose, a 409) are logged by the browser; they are not problems.
+    const watch = (target: Page) => recordProblems(target, problems);
     /** Sends an event to a webhook (by default `linear`, an `hmac-sha256` source), signed with core's signing helpers. */
     const sendEvent = async (secret: string, payload: unknown, { source = 'linear', scheme = 'hmac-sha256' as SignatureSchemeName } = {}) => {
       const body = Buffer.from(JSON.stringify(payload));
@@ -688,14 +682,9 @@ else
       expect([viewer.role, member.role]).toEqual(['viewer', 'member']);
       /** A new tab (its own session storage) signed in with `key` on the console page at `at`. */
       const signedIn = async (key: string, at: string, title: string) => {
-        const tab = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
-        const target = await tab.newPage();
-        watch(target);
-        await target.goto(`${server.baseUrl}/console/${at}`);
-        await target.getByLabel('API key', { exact: true }).fill(key);
-        await target.getByRole('button', { name: 'Sign in' }).click();
+        const target = await signInTab(browser, { url: `${server.baseUrl}/console/${at}`, key, problems });
         await heading(title, target);
-        return { tab, target };
+        return { tab: target.context(), target };
       };
       const absent = async (target: Page, role: 'button' | 'link', name: string) => expect(await target.getByRole(role, { name }).count(), name).toBe(0);
 
