@@ -14,13 +14,16 @@
  * published OpenAPI description, in front of a real git server on the same origin; the model is
  * scripted.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBitbucketApi, type BitbucketApi } from '@agent-platform/testing/bitbucket-api';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { apiClient, type ApiCall } from './support/http-api.js';
+import { pollFor, until } from './support/polling.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { call, latestAsk, stepOf } from './support/scripted-steps.js';
+import { postEvent, sha256Signature } from './support/signed-events.js';
 
 const KEY = 'e2e-bitbucket-answers-key-0123456789';
 const SECRET_KEY = Buffer.alloc(32, 23).toString('base64');
@@ -28,10 +31,6 @@ const LLM_KEY = 'sk-e2e-bitbucket-answers-llm-7272';
 const TOKEN = 'bb_e2e_answers_access_token_5d1e';
 const WEBHOOK_SECRET = 'e2e-bitbucket-answers-webhook-secret';
 const CAROL = { nickname: 'carol', account_id: '557058:carol' };
-
-const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }] });
-
-type Message = { role: string; content: unknown };
 
 /** Whether a follow-up's model request held the first answer in its thread (the conversation went on). */
 const followUpsSawHistory: boolean[] = [];
@@ -42,25 +41,21 @@ const followUpsSawHistory: boolean[] = [];
  * naming the pull request.
  */
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
-  const messages = request.body.messages as Message[];
-  const lastUser = messages
-    .map((message, index) => ({ message, index }))
-    .filter(({ message }) => message.role === 'user')
-    .at(-1);
-  const step = (lastUser ? messages.slice(lastUser.index + 1) : messages).filter((message) => message.role === 'assistant').length;
-  const asked = JSON.stringify(lastUser?.message.content ?? '').replace(/\\"/g, '"');
-  const all = JSON.stringify(messages);
+  const latest = latestAsk(request);
+  const { step, all } = latest;
+  // Unescaped, so the event's JSON in the task can be read (the pull request's id below).
+  const asked = latest.asked.replace(/\\"/g, '"');
   if (asked.includes('deploy carefully'))
-    return [call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })][step] ?? { text: 'done' };
+    return stepOf([call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })], step);
   if (asked.includes('slow task'))
-    return [call('terminal', { command: 'sleep 30 && echo slept' }), call('finish', { message: 'Slow work done.' })][step] ?? { text: 'done' };
+    return stepOf([call('terminal', { command: 'sleep 30 && echo slept' }), call('finish', { message: 'Slow work done.' })], step);
   if (asked.includes('@helper and the tests?')) {
     followUpsSawHistory.push(all.includes('Helper: the crash comes from start-up.'));
     return call('finish', { message: 'Helper: the tests pass now.' });
   }
   if (asked.includes('@helper')) return call('finish', { message: 'Helper: the crash comes from start-up.' });
   if (asked.includes('@agent please fix')) {
-    return (
+    return stepOf(
       [
         call('terminal', {
           command:
@@ -68,7 +63,8 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
         }),
         call('create_pull_request', { title: 'Check for null on start', head: 'agent/null-check', body: 'Adds the missing null check.' }),
         call('finish', { message: 'Opened a pull request with the null check.' }),
-      ][step] ?? { text: 'done' }
+      ],
+      step,
     );
   }
   const pull = /"pullrequest":\{[^}]*"id":(\d+)/.exec(asked)?.[1] ?? '?';
@@ -98,18 +94,12 @@ describe('a Bitbucket-triggered run answers in its pull request', () => {
       },
       comment: { type: 'pullrequest_comment', id: comment, content: { raw: text } },
     });
-    const response = await fetch(`${server.baseUrl}${eventsPath}`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'x-event-key': 'pullrequest:comment_created',
-        'x-request-uuid': randomUUID(),
-        'x-hub-signature': `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`,
-      },
+    return postEvent(`${server.baseUrl}${eventsPath}`, body, {
+      'content-type': 'application/json',
+      'x-event-key': 'pullrequest:comment_created',
+      'x-request-uuid': randomUUID(),
+      'x-hub-signature': sha256Signature(WEBHOOK_SECRET, body),
     });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number; runs_created: string[]; delivery_id: string };
   };
   /** The automation that takes `@helper` mentions from the repository's writers. */
   let helperId = '';
@@ -117,23 +107,15 @@ describe('a Bitbucket-triggered run answers in its pull request', () => {
   const outcomeOf = async (delivery: { delivery_id: string }) =>
     ((await api('GET', `/api/automation/v1/deliveries/${delivery.delivery_id}`)).json.outcomes as any[]).find((one) => one.automation_id === helperId);
   const statusOf = async (runId: string) => (await api('GET', `/api/automation/v1/runs/${runId}`)).json.status as string;
-  const until = async (check: () => boolean | Promise<boolean>) => {
-    for (let i = 0; i < 600 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await check()).toBe(true);
-  };
   const agentComments = (pull: number) => bitbucket.comments('acme/app', pull).filter((comment) => comment.user.nickname === 'acme-agent');
 
   /** The run once it ended and its outcome was reported, or refused. */
-  const reportedRun = async (runId: string) => {
-    let run: any;
-    for (let i = 0; i < 1200; i++) {
-      run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment')))
-        return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`the run was not reported: ${JSON.stringify(run)}`);
-  };
+  const reportedRun = (runId: string): Promise<any> =>
+    pollFor(
+      async () => (await api('GET', `/api/automation/v1/runs/${runId}`)).json,
+      (run) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment')),
+      'the run was not reported',
+    );
 
   beforeAll(async () => {
     git = await startGitServer({ token: TOKEN, username: 'x-token-auth' });

@@ -6,11 +6,12 @@
  * costs the runs recorded; a viewer reads spend but cannot set a budget; raising the cap lets
  * work start again; each change is in the audit log.
  */
-import { createHmac } from 'node:crypto';
 import { startFakeLlmServer, type FakeLlmServer } from '@agent-platform/testing/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiCall } from './support/http-api.js';
+import { pollFor } from './support/polling.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { sendCiEvent } from './support/signed-events.js';
 
 const OWNER_KEY = 'e2e-budgets-owner-key-0123456789abcdef';
 const VIEWER_KEY = 'e2e-budgets-viewer-key-0123456789abcdef';
@@ -28,25 +29,13 @@ describe('spend budgets on the reference server', () => {
 
   const automation = async (name: string, on: string) =>
     (await owner('POST', '/api/automation/v1', { name, trigger: { type: 'event', source: 'ci', on }, instructions: `task:${name} keep going` })).json;
-  const send = async (type: string) => {
-    const body = JSON.stringify({ type });
-    const response = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'x-signature-256': `sha256=${createHmac('sha256', webhookSecret).update(body).digest('hex')}` },
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number };
-  };
-  const finishedRun = async (automationId: string) => {
-    let run: any;
-    for (let i = 0; i < 1200; i++) {
-      run = (await owner('GET', `/api/automation/v1/${automationId}/runs`)).json.runs[0];
-      if (run && ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'].includes(run.status)) return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`the run did not finish: ${JSON.stringify(run)}`);
-  };
+  const send = (type: string) => sendCiEvent(server.baseUrl, webhookSecret, { type });
+  const finishedRun = (automationId: string): Promise<any> =>
+    pollFor(
+      async () => (await owner('GET', `/api/automation/v1/${automationId}/runs`)).json.runs[0],
+      (run) => run && ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'].includes(run.status),
+      'the run did not finish',
+    );
 
   beforeAll(async () => {
     // The agent never finishes on its own: only a cap (or its iterations) stops it.

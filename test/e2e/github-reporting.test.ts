@@ -11,14 +11,15 @@
  * origin (as a GitHub Enterprise Server host serves both); the platform calls it with the real
  * `@octokit/rest`.
  */
-import { randomUUID } from 'node:crypto';
-import { signGithub } from '@agent-platform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
 import { apiClient, type ApiCall } from './support/http-api.js';
+import { pollFor } from './support/polling.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { call, firstAsk, stepOf } from './support/scripted-steps.js';
+import { githubHeaders, postEvent } from './support/signed-events.js';
 
 const KEY = 'e2e-github-reporting-key-0123456789';
 const SECRET_KEY = Buffer.alloc(32, 17).toString('base64');
@@ -26,15 +27,11 @@ const LLM_KEY = 'sk-e2e-github-reporting-llm-5151';
 const TOKEN = 'ghp_e2e_reporting_token_8c3e1d';
 const WEBHOOK_SECRET = 'e2e-github-reporting-webhook-secret';
 
-const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }] });
-
 /** The model: in `acme/app`, fix, push, open a pull request, label, finish; elsewhere, finish at once. */
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
-  const messages = request.body.messages as { role: string; content: unknown }[];
-  const task = JSON.stringify(messages.find((message) => message.role === 'user')?.content ?? '');
-  const step = messages.filter((message) => message.role === 'assistant').length;
+  const { asked: task, step } = firstAsk(request);
   if (!task.includes('acme/app')) return call('finish', { message: 'Nothing I can change here.' });
-  return (
+  return stepOf(
     [
       call('terminal', {
         command:
@@ -43,7 +40,8 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
       call('create_pull_request', { title: 'Fix the crash on start', head: 'agent/fix-crash', body: 'Fixes the crash reported in the issue.' }),
       call('github_add_labels', { labels: ['bug'] }),
       call('finish', { message: 'Opened a pull request with the fix, and labelled this issue `bug`.' }),
-    ][step] ?? { text: 'done' }
+    ],
+    step,
   );
 }
 
@@ -62,33 +60,18 @@ describe('a GitHub-triggered run reports back on GitHub', () => {
       sender: { login: 'carol', type: 'User' },
       repository: { full_name: repository, owner: { login: 'acme' } },
     });
-    const response = await fetch(`${server.baseUrl}/api/automation/v1/events/github`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'issue_comment',
-        'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': signGithub(WEBHOOK_SECRET, body),
-      },
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number; runs_created: string[] };
+    return postEvent(`${server.baseUrl}/api/automation/v1/events/github`, body, githubHeaders(WEBHOOK_SECRET, 'issue_comment', body));
   };
   /**
    * The run once it ended and its outcome was reported, or refused (the comment follows the final
    * status; a refused reaction is recorded before it).
    */
-  const reportedRun = async (runId: string) => {
-    let run: any;
-    for (let i = 0; i < 1200; i++) {
-      run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment')))
-        return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`the run was not reported: ${JSON.stringify(run)}`);
-  };
+  const reportedRun = (runId: string): Promise<any> =>
+    pollFor(
+      async () => (await api('GET', `/api/automation/v1/runs/${runId}`)).json,
+      (run) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && (run.report?.comment_id || run.report?.error?.startsWith('the outcome comment')),
+      'the run was not reported',
+    );
 
   beforeAll(async () => {
     git = await startGitServer({ token: TOKEN });

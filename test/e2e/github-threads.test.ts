@@ -9,34 +9,21 @@
  * pull request is answered in its review thread with a commit on its branch; "@agent stop" stops
  * the thread's run and says who did; two quick mentions run one after the other.
  */
-import { randomUUID } from 'node:crypto';
-import { createLlmAgentRunner, createSolvabilityEstimator } from '@agent-platform/agent';
-import {
-  createAesGcmSecretBox,
-  createAgentPlatform,
-  generateSecretKey,
-  signGithub,
-  type AgentPlatform,
-  type Delivery,
-  type Run,
-  type SandboxRuntime,
-} from '@agent-platform/core';
-import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { createMemoryStorage } from '@agent-platform/storage-memory';
+import { createSolvabilityEstimator } from '@agent-platform/agent';
+import type { AgentPlatform, Delivery, Run, SandboxRuntime } from '@agent-platform/core';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alice, reportedRun, startEngine } from './support/engine-platform.js';
+import { until } from './support/polling.js';
+import { call, latestAsk, stepOf, textOf, type Message } from './support/scripted-steps.js';
+import { githubHeaders } from './support/signed-events.js';
 
 const TOKEN = 'ghp_e2e_threads_token_5e1f00';
 const LLM_KEY = 'sk-e2e-threads-llm-8080';
 const WEBHOOK_SECRET = 'e2e-threads-webhook-secret';
 const AGENT = 'acme-agent[bot]';
-const alice = { userId: 'alice', orgId: 'acme' };
-
-const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }] });
-type Message = { role: string; content: unknown };
-const textOf = (message: Message | undefined): string => JSON.stringify(message?.content ?? '');
 
 /** The issues the solvability estimator was shown. */
 const estimatesAsked: string[] = [];
@@ -57,28 +44,23 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
     estimatesAsked.push(textOf(messages[1]));
     return { text: '{"score": 0.8, "summary": "A clear request with a small scope."}' };
   }
-  const lastUser = messages
-    .map((message, index) => ({ message, index }))
-    .filter(({ message }) => message.role === 'user')
-    .at(-1);
-  const since = lastUser ? messages.slice(lastUser.index + 1) : messages;
-  const step = since.filter((message) => message.role === 'assistant').length;
-  const asked = textOf(lastUser?.message);
+  const { asked, step, all } = latestAsk(request);
   if (asked.includes('slow')) {
-    return [call('terminal', { command: 'sleep 3 && echo slept' }), call('finish', { message: 'Slow work done.' })][step] ?? { text: 'done' };
+    return stepOf([call('terminal', { command: 'sleep 3 && echo slept' }), call('finish', { message: 'Slow work done.' })], step);
   }
   if (asked.includes('Follow-up from')) {
-    if (step === 0) followUpsSawHistory.push(JSON.stringify(messages).includes('Opened pull request for the crash'));
+    if (step === 0) followUpsSawHistory.push(all.includes('Opened pull request for the crash'));
     const branchOut = 'git rev-parse --abbrev-ref HEAD';
-    return (
+    return stepOf(
       [
         call('terminal', { command: `echo "more" >> fix.txt && git commit -q -am "Follow-up" && git push -q origin HEAD && ${branchOut}` }),
         call('create_pull_request', { title: 'Another one', head: 'agent/other' }),
         call('finish', { message: 'Pushed the follow-up to the same branch.' }),
-      ][step] ?? { text: 'done' }
+      ],
+      step,
     );
   }
-  return (
+  return stepOf(
     [
       call('terminal', {
         command:
@@ -86,7 +68,8 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
       }),
       call('create_pull_request', { title: 'Fix the crash', head: 'agent/fix-crash', body: 'Fixes it. @agent mentioned here must not loop.' }),
       call('finish', { message: 'Opened pull request for the crash.' }),
-    ][step] ?? { text: 'done' }
+    ],
+    step,
   );
 }
 
@@ -106,17 +89,9 @@ beforeAll(async () => {
   github.addCollaborator('acme/app', 'rita', 'read');
   github.addUser('mallory');
   llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
-  runtime = createProcessRuntime();
-  platform = createAgentPlatform({
-    storage: createMemoryStorage(),
-    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
-    publicUrl: 'https://agents.example.com',
-    runtime,
-    agent: createLlmAgentRunner(),
-    executor: { pollIntervalMs: 50 },
+  ({ platform, runtime } = await startEngine({
     github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'], solvability: createSolvabilityEstimator() },
-  });
-  await platform.start();
+  }));
   await storeSettings(false);
   await platform.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
   const automation = await platform.automations.create(alice, {
@@ -163,37 +138,15 @@ async function comment(issue: number, login: string, body: string, type: 'User' 
 
 async function send(event: string, payload: Record<string, unknown>) {
   const body = JSON.stringify({ ...payload, repository: { full_name: 'acme/app', owner: { login: 'acme' } }, installation: { id: 1 } });
-  const result = await platform.events.ingestGithub({
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': event,
-      'x-github-delivery': randomUUID(),
-      'x-hub-signature-256': signGithub(WEBHOOK_SECRET, body),
-    },
-    body: new TextEncoder().encode(body),
-  });
+  const result = await platform.events.ingestGithub({ headers: githubHeaders(WEBHOOK_SECRET, event, body), body: new TextEncoder().encode(body) });
   lastDeliveryId = result.delivery_id ?? null;
   return result;
 }
 
 const runOf = (id: string): Promise<Run> => platform.automations.getRun(alice, id);
 
-async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The run once it ended and its outcome comment was posted. */
-async function reported(id: string): Promise<Run> {
-  await until(async () => {
-    const run = await runOf(id);
-    return ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'].includes(run.status) && run.report?.comment_due === false;
-  });
-  return runOf(id);
-}
+const reported = (id: string): Promise<Run> => reportedRun(platform, id);
 
 /** The delivery the last event sent made (by its id: two in one millisecond list in either order). */
 let lastDeliveryId: string | null = null;

@@ -22,16 +22,16 @@ import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type Recorded
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { startGitLabApi, type GitLabApi } from '@agent-platform/testing/gitlab-api';
 import { apiClient, type ApiCall } from './support/http-api.js';
+import { pollFor, until } from './support/polling.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { call, latestAsk, stepOf } from './support/scripted-steps.js';
+import { postEvent } from './support/signed-events.js';
 
 const KEY = 'e2e-gitlab-answers-key-0123456789';
 const SECRET_KEY = Buffer.alloc(32, 23).toString('base64');
 const LLM_KEY = 'sk-e2e-gitlab-answers-llm-4242';
 const TOKEN = 'glpat-e2e-answers-token-5d2c8e';
 const AGENT = 'acme-agent';
-
-const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }] });
-type Message = { role: string; content: unknown };
 
 /** Whether a follow-up's model request held the first run's answer (the conversation went on). */
 const followUpsSawHistory: boolean[] = [];
@@ -42,33 +42,26 @@ const followUpsSawHistory: boolean[] = [];
  * finishes; a question on a diff line is answered at once. Elsewhere it finishes at once.
  */
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
-  const messages = request.body.messages as Message[];
-  const lastUser = messages
-    .map((message, index) => ({ message, index }))
-    .filter(({ message }) => message.role === 'user')
-    .at(-1);
-  const since = lastUser ? messages.slice(lastUser.index + 1) : messages;
-  const step = since.filter((message) => message.role === 'assistant').length;
-  const asked = JSON.stringify(lastUser?.message.content ?? '');
-  const all = JSON.stringify(messages);
+  const { asked, step, all } = latestAsk(request);
   if (!all.includes('acme/app')) return call('finish', { message: 'Nothing I can change here.' });
   if (asked.includes('why this line')) return call('finish', { message: 'This line keeps the cache warm.' });
   if (asked.includes('say hello')) return call('finish', { message: 'Hello from the team agent.' });
   if (asked.includes('deploy carefully'))
-    return [call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })][step] ?? { text: 'done' };
+    return stepOf([call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })], step);
   if (asked.includes('slow task'))
-    return [call('terminal', { command: 'sleep 30 && echo slept' }), call('finish', { message: 'Slow work done.' })][step] ?? { text: 'done' };
+    return stepOf([call('terminal', { command: 'sleep 30 && echo slept' }), call('finish', { message: 'Slow work done.' })], step);
   if (asked.includes('also the docs')) {
     if (step === 0) followUpsSawHistory.push(all.includes('Opened a merge request with the fix'));
-    return (
+    return stepOf(
       [
         call('terminal', { command: 'echo "docs" > docs.txt && git add docs.txt && git commit -q -m "Docs" && git push -q origin HEAD && echo pushed' }),
         call('create_merge_request', { title: 'Another one', head: 'agent/other' }),
         call('finish', { message: 'Pushed the docs to the same branch.' }),
-      ][step] ?? { text: 'done' }
+      ],
+      step,
     );
   }
-  return (
+  return stepOf(
     [
       call('terminal', {
         command:
@@ -77,7 +70,8 @@ function respond(request: RecordedLlmRequest): FakeLlmTurn {
       call('create_merge_request', { title: 'Fix the crash on start', head: 'agent/fix-crash', body: 'Fixes the crash reported in the issue.' }),
       call('gitlab_add_labels', { labels: ['bug'] }),
       call('finish', { message: 'Opened a merge request with the fix, and labelled this issue `bug`.' }),
-    ][step] ?? { text: 'done' }
+    ],
+    step,
   );
 }
 
@@ -124,36 +118,30 @@ describe('a GitLab-triggered run answers in GitLab', () => {
       },
       ...noteable,
     });
-    const response = await fetch(`${server.baseUrl}${eventsPath}`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook', 'x-gitlab-token': secret, 'idempotency-key': randomUUID() },
+    return postEvent(`${server.baseUrl}${eventsPath}`, body, {
+      'content-type': 'application/json',
+      'x-gitlab-event': 'Note Hook',
+      'x-gitlab-token': secret,
+      'idempotency-key': randomUUID(),
     });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number; runs_created: string[]; delivery_id: string };
   };
   /** What a delivery did for the automation of `agentId`. */
   const outcomeOf = async (delivery: { delivery_id: string }) =>
     ((await api('GET', `/api/automation/v1/deliveries/${delivery.delivery_id}`)).json.outcomes as any[]).find((one) => one.automation_id === agentId);
   const statusOf = async (runId: string) => (await api('GET', `/api/automation/v1/runs/${runId}`)).json.status as string;
-  const until = async (check: () => boolean | Promise<boolean>) => {
-    for (let i = 0; i < 600 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await check()).toBe(true);
-  };
   /**
    * The run once it ended and its outcome was reported (its note is named as soon as "on it" is
    * posted, and owed until the outcome replaces it), or refused.
    */
-  const reportedRun = async (runId: string) => {
-    let run: any;
-    for (let i = 0; i < 1200; i++) {
-      run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
-      const reported = (run?.report?.comment_id && run.report.comment_due !== true) || run?.report?.error?.startsWith('the outcome comment');
-      if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && reported) return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`the run was not reported: ${JSON.stringify(run)}`);
-  };
+  const reportedRun = (runId: string): Promise<any> =>
+    pollFor(
+      async () => (await api('GET', `/api/automation/v1/runs/${runId}`)).json,
+      (run) => {
+        const reported = (run?.report?.comment_id && run.report.comment_due !== true) || run?.report?.error?.startsWith('the outcome comment');
+        return ['COMPLETED', 'FAILED', 'CANCELLED'].includes(run?.status) && reported;
+      },
+      'the run was not reported',
+    );
   const agentNotes = (path: string, on: { issue: number } | { mergeRequest: number }) =>
     gitlab.notes(path, on).filter((note) => note.author.username === AGENT);
 

@@ -9,13 +9,15 @@
  * The fake model is scripted by task: the first user message names the task, and the number of
  * assistant messages so far says which step it is at.
  */
-import { createHmac } from 'node:crypto';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpServer, type LoopbackMcpServer } from './support/mcp-server.js';
 import { apiClient, type ApiCall } from './support/http-api.js';
+import { pollFor } from './support/polling.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
 import { serverRuntimes } from './support/runtimes.js';
+import { firstAsk, stepOf, call as toolCall } from './support/scripted-steps.js';
+import { sendCiEvent } from './support/signed-events.js';
 
 const KEY = 'e2e-llm-agent-key-0123456789abcdef';
 const SECRET_KEY = Buffer.alloc(32, 11).toString('base64');
@@ -27,36 +29,41 @@ const rot13 = (text: string) =>
   text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
 
 /** The task a request belongs to (its first user message) and how many steps it has taken. */
-function stepOf(request: RecordedLlmRequest): { task: string; step: number } {
-  const messages = request.body.messages as { role: string; content: unknown }[];
-  const first = messages.find((message) => message.role === 'user');
-  const task = /task:([a-z-]+)/.exec(JSON.stringify(first?.content ?? ''))?.[1] ?? 'unknown';
-  return { task, step: messages.filter((message) => message.role === 'assistant').length };
+function taskOf(request: RecordedLlmRequest): { task: string; step: number } {
+  const { asked, step } = firstAsk(request);
+  return { task: /task:([a-z-]+)/.exec(asked)?.[1] ?? 'unknown', step };
 }
 
-const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }], usage: { input: 2000, output: 100 } });
+/** A tool call, priced as 2,000 tokens in and 100 out. */
+const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ ...toolCall(name, args), usage: { input: 2000, output: 100 } });
 
 const SCRIPTS: Record<string, (step: number) => FakeLlmTurn> = {
   edit: (step) =>
-    [
-      call('terminal', { command: "printf 'hello world\\n' > hello.txt && ls" }),
-      call('file_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'world', new_str: 'agents' }),
-      call('terminal', { command: "cat hello.txt && echo \"token=$DEPLOY_TOKEN\" && env | tr 'A-Za-z' 'N-ZA-Mn-za-m'" }),
-      call('finish', { message: 'hello.txt now greets the agents' }),
-    ][step] ?? { text: 'done' },
+    stepOf(
+      [
+        call('terminal', { command: "printf 'hello world\\n' > hello.txt && ls" }),
+        call('file_editor', { command: 'str_replace', path: 'hello.txt', old_str: 'world', new_str: 'agents' }),
+        call('terminal', { command: "cat hello.txt && echo \"token=$DEPLOY_TOKEN\" && env | tr 'A-Za-z' 'N-ZA-Mn-za-m'" }),
+        call('finish', { message: 'hello.txt now greets the agents' }),
+      ],
+      step,
+    ),
   loop: () => call('terminal', { command: 'true' }),
   spend: () => ({ toolCalls: [{ name: 'terminal', arguments: { command: 'true' } }], usage: { input: 400_000, output: 1000 } }),
   mcp: (step) => (step === 0 ? call('add', { a: 2, b: 3 }) : call('finish', { message: 'added' })),
   automate: (step) =>
-    [
-      call('list_webhook_sources', {}),
-      call('create_automation', {
-        name: 'follow deploys',
-        trigger: { type: 'event', source: 'ci', on: 'deploy.finished' },
-        instructions: 'task:followup check the deploy',
-      }),
-      call('finish', { message: 'created' }),
-    ][step] ?? { text: 'done' },
+    stepOf(
+      [
+        call('list_webhook_sources', {}),
+        call('create_automation', {
+          name: 'follow deploys',
+          trigger: { type: 'event', source: 'ci', on: 'deploy.finished' },
+          instructions: 'task:followup check the deploy',
+        }),
+        call('finish', { message: 'created' }),
+      ],
+      step,
+    ),
   followup: () => call('finish', { message: 'followed up on the deploy' }),
 };
 
@@ -82,25 +89,13 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     });
   const automation = async (task: string, on = `task.${task}`) =>
     (await api('POST', '/api/automation/v1', { name: task, trigger: { type: 'event', source: 'ci', on }, instructions: `task:${task} please` })).json;
-  const send = async (type: string, payload: Record<string, unknown> = {}) => {
-    const body = JSON.stringify({ type, ...payload });
-    const response = await fetch(`${server.baseUrl}/api/automation/v1/events/acme/ci`, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', 'x-signature-256': `sha256=${createHmac('sha256', webhookSecret).update(body).digest('hex')}` },
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { matched: number };
-  };
-  const finishedRun = async (automationId: string) => {
-    let run: any;
-    for (let i = 0; i < 1200; i++) {
-      run = (await api('GET', `/api/automation/v1/${automationId}/runs`)).json.runs[0];
-      if (run && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(run.status)) return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`the run did not finish: ${JSON.stringify(run)}`);
-  };
+  const send = (type: string, payload: Record<string, unknown> = {}) => sendCiEvent(server.baseUrl, webhookSecret, { type, ...payload });
+  const finishedRun = (automationId: string): Promise<any> =>
+    pollFor(
+      async () => (await api('GET', `/api/automation/v1/${automationId}/runs`)).json.runs[0],
+      (run) => run && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(run.status),
+      'the run did not finish',
+    );
   const eventsOf = async (conversationId: string) => {
     const response = await fetch(`${server.baseUrl}/api/v1/app-conversations/${conversationId}/events?limit=100`, {
       headers: { authorization: `Bearer ${KEY}` },
@@ -113,7 +108,7 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     llm = await startFakeLlmServer({
       apiKey: LLM_KEY,
       respond: (request) => {
-        const { task, step } = stepOf(request);
+        const { task, step } = taskOf(request);
         return (SCRIPTS[task] ?? (() => ({ text: `no script for ${task}` })))(step);
       },
     });
@@ -216,7 +211,7 @@ describe.each(runtimes)('the built-in agent on the $name runtime', ({ env }) => 
     await api('POST', `/api/automation/v1/${automate.id}/dispatch`, {});
     expect((await finishedRun(automate.id)).status).toBe('COMPLETED');
     // The webhook sources it listed carry no secret.
-    const listed = llm.requests.find((request) => stepOf(request).task === 'automate' && stepOf(request).step === 1)!;
+    const listed = llm.requests.find((request) => taskOf(request).task === 'automate' && taskOf(request).step === 1)!;
     const sources = JSON.parse(listed.body.messages.find((message: any) => message.role === 'tool').content);
     expect(sources).toEqual([expect.objectContaining({ source: 'ci', name: 'CI' })]);
     expect(JSON.stringify(listed.body)).not.toContain(webhookSecret);

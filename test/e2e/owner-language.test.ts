@@ -9,14 +9,15 @@
  * GitHub is the stand-in of `github-reporting.test.ts`: it checks every request and answer against
  * GitHub's published OpenAPI description; the platform calls it with the real `@octokit/rest`.
  */
-import { randomUUID } from 'node:crypto';
-import { signGithub } from '@agent-platform/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
 import { apiClient, type ApiCall } from './support/http-api.js';
+import { pollFor } from './support/polling.js';
 import { startServer, stopServer, type RunningServer } from './support/reference-server.js';
+import { call } from './support/scripted-steps.js';
+import { githubHeaders, postEvent } from './support/signed-events.js';
 
 const KEY = 'e2e-owner-language-key-0123456789';
 const SECRET_KEY = Buffer.alloc(32, 29).toString('base64');
@@ -29,7 +30,7 @@ const BOT = 'acme-agent[bot]';
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
   const system = String((request.body.messages as { role: string; content: unknown }[])[0]?.content ?? '');
   const german = system.includes("The user's language is German (Deutsch)");
-  return { toolCalls: [{ name: 'finish', arguments: { message: german ? 'Ich habe mir das Problem angesehen.' : 'I looked into the problem.' } }] };
+  return call('finish', { message: german ? 'Ich habe mir das Problem angesehen.' : 'I looked into the problem.' });
 }
 
 describe("the owner's language on GitHub", () => {
@@ -58,32 +59,18 @@ describe("the owner's language on GitHub", () => {
       sender: { login: 'carol', type: 'User' },
       repository: { full_name: 'acme/app', owner: { login: 'acme' } },
     });
-    const response = await fetch(`${server.baseUrl}/api/automation/v1/events/github`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'issue_comment',
-        'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': signGithub(WEBHOOK_SECRET, body),
-      },
-    });
-    expect(response.status).toBe(200);
     const {
       runs_created: [runId],
-    } = (await response.json()) as { runs_created: string[] };
+    } = await postEvent(`${server.baseUrl}/api/automation/v1/events/github`, body, githubHeaders(WEBHOOK_SECRET, 'issue_comment', body));
     return { issue, runId: runId! };
   };
   /** The run once it ended and its outcome comment is posted. */
-  const reported = async (runId: string) => {
-    let run: any;
-    for (let i = 0; i < 1200; i++) {
-      run = (await api('GET', `/api/automation/v1/runs/${runId}`)).json;
-      if (run?.status === 'COMPLETED' && run.report?.comment_id && run.report.comment_due !== true) return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`the run was not reported: ${JSON.stringify(run)}`);
-  };
+  const reported = (runId: string): Promise<any> =>
+    pollFor(
+      async () => (await api('GET', `/api/automation/v1/runs/${runId}`)).json,
+      (run) => run?.status === 'COMPLETED' && run.report?.comment_id && run.report.comment_due !== true,
+      'the run was not reported',
+    );
   const commentsOn = (issue: number) => github.comments('acme/app', issue).filter((comment) => comment.user.login === BOT);
 
   beforeAll(async () => {

@@ -6,35 +6,22 @@
  * as it was. With `llm`, the model's own rating decides: what it rates LOW runs, what it rates
  * HIGH waits for `/approve`. Each action event carries its rating.
  */
-import { randomUUID } from 'node:crypto';
-import { createLlmAgentRunner } from '@agent-platform/agent';
-import {
-  createAesGcmSecretBox,
-  createAgentPlatform,
-  generateSecretKey,
-  signGithub,
-  type AgentPlatform,
-  type ConversationEvent,
-  type Run,
-  type SandboxRuntime,
-} from '@agent-platform/core';
-import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { createMemoryStorage } from '@agent-platform/storage-memory';
+import type { AgentPlatform, ConversationEvent, Run, SandboxRuntime } from '@agent-platform/core';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startGitServer, type GitServer } from '@agent-platform/testing/git-server';
 import { startGitHubApi, type GitHubApi } from '@agent-platform/testing/github-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alice, startEngine } from './support/engine-platform.js';
+import { until as pollUntil } from './support/polling.js';
+import { call, firstAsk, stepOf } from './support/scripted-steps.js';
+import { githubHeaders } from './support/signed-events.js';
 
 const TOKEN = 'ghp_e2e_security_token_7a1c00';
 const LLM_KEY = 'sk-e2e-security-llm-4242';
 const WEBHOOK_SECRET = 'e2e-security-webhook-secret';
 const AGENT = 'acme-agent[bot]';
-const alice = { userId: 'alice', orgId: 'acme' };
-
-const terminal = (command: string, risk?: string): FakeLlmTurn => ({
-  toolCalls: [{ name: 'terminal', arguments: { command, ...(risk ? { security_risk: risk } : {}) } }],
-});
-const finish = (message: string): FakeLlmTurn => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
+const terminal = (command: string, risk?: string): FakeLlmTurn => call('terminal', { command, ...(risk ? { security_risk: risk } : {}) });
+const finish = (message: string): FakeLlmTurn => call('finish', { message });
 
 /** The scripts, by the task the comment names (`task:policy`), step by step. */
 const SCRIPTS: Record<string, FakeLlmTurn[]> = {
@@ -54,14 +41,13 @@ const SCRIPTS: Record<string, FakeLlmTurn[]> = {
 const riskAsked: Record<string, boolean> = {};
 
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
-  const messages = request.body.messages as { role: string }[];
-  const task = /task:([a-z]+)/.exec(JSON.stringify(messages))?.[1] ?? 'none';
+  const { all, step } = firstAsk(request);
+  const task = /task:([a-z]+)/.exec(all)?.[1] ?? 'none';
   const terminalTool = (request.body.tools as { function: { name: string; parameters: { required?: string[] } } }[]).find(
     (tool) => tool.function.name === 'terminal',
   );
   riskAsked[task] = terminalTool?.function.parameters.required?.includes('security_risk') ?? false;
-  const step = messages.filter((message) => message.role === 'assistant').length;
-  return SCRIPTS[task]?.[step] ?? { text: 'done' };
+  return stepOf(SCRIPTS[task] ?? [], step);
 }
 
 let git: GitServer;
@@ -77,17 +63,7 @@ beforeAll(async () => {
   github.addRepository('acme/app');
   github.addCollaborator('acme/app', 'carol', 'write');
   llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
-  runtime = createProcessRuntime();
-  platform = createAgentPlatform({
-    storage: createMemoryStorage(),
-    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
-    publicUrl: 'https://agents.example.com',
-    runtime,
-    agent: createLlmAgentRunner(),
-    executor: { pollIntervalMs: 50 },
-    github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'] },
-  });
-  await platform.start();
+  ({ platform, runtime } = await startEngine({ github: { webhookSecrets: [WEBHOOK_SECRET], resolveOrgs: () => ['acme'] } }));
   await platform.gitProviders.store(alice, { provider_tokens: { github: { token: TOKEN, host: github.url } } });
   await platform.automations.create(alice, {
     name: 'Agent on mention',
@@ -127,24 +103,11 @@ async function comment(issue: number, login: string, body: string) {
     installation: { id: 1 },
   };
   const text = JSON.stringify(payload);
-  return platform.events.ingestGithub({
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': 'issue_comment',
-      'x-github-delivery': randomUUID(),
-      'x-hub-signature-256': signGithub(WEBHOOK_SECRET, text),
-    },
-    body: new TextEncoder().encode(text),
-  });
+  return platform.events.ingestGithub({ headers: githubHeaders(WEBHOOK_SECRET, 'issue_comment', text), body: new TextEncoder().encode(text) });
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 45_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Waits for `check` for up to 45 s. */
+const until = (check: () => boolean | Promise<boolean>) => pollUntil(check, 45_000);
 
 const runOf = (id: string): Promise<Run> => platform.automations.getRun(alice, id);
 const finished = async (id: string): Promise<Run> => {

@@ -10,22 +10,13 @@
  * another workspace, or, once the automation names `slack_channels` and `slack_user_groups`, a
  * mention in another channel or by someone outside the groups (asked of Slack) — starts nothing.
  */
-import { createLlmAgentRunner } from '@agent-platform/agent';
-import {
-  createAesGcmSecretBox,
-  createAgentPlatform,
-  createSlackAnswerHost,
-  generateSecretKey,
-  type AgentPlatform,
-  type Delivery,
-  type Run,
-  type SandboxRuntime,
-} from '@agent-platform/core';
-import { createProcessRuntime } from '@agent-platform/sandbox-process';
-import { createMemoryStorage } from '@agent-platform/storage-memory';
+import { createSlackAnswerHost, type AgentPlatform, type Delivery, type Run, type SandboxRuntime } from '@agent-platform/core';
 import { startFakeLlmServer, type FakeLlmServer, type FakeLlmTurn, type RecordedLlmRequest } from '@agent-platform/testing/fake-llm';
 import { startSlackApi, type SlackApiServer, type SlackMessageRecord } from '@agent-platform/testing/slack-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { alice, reportedRun, startEngine } from './support/engine-platform.js';
+import { until } from './support/polling.js';
+import { call, latestAsk, stepOf } from './support/scripted-steps.js';
 
 const BOT_TOKEN = 'xoxb-e2e-slack-answers-0042';
 const SIGNING_SECRET = 'e2e-slack-signing-secret-9f8e7d';
@@ -38,11 +29,6 @@ const RANDOM = 'C0RANDOM001';
 const ONCALL = 'S0ONCALL001';
 /** A guest from another workspace, in a shared channel. */
 const GUEST = 'U0GUEST0001';
-const alice = { userId: 'alice', orgId: 'acme' };
-
-const call = (name: string, args: Record<string, unknown>): FakeLlmTurn => ({ toolCalls: [{ name, arguments: args }] });
-type Message = { role: string; content: unknown };
-const textOf = (message: Message | undefined): string => JSON.stringify(message?.content ?? '');
 
 /** Whether the model, on a follow-up, was shown the first exchange. */
 const followUpsSawHistory: boolean[] = [];
@@ -53,38 +39,27 @@ const followUpsSawHistory: boolean[] = [];
  * confirmation mode).
  */
 function respond(request: RecordedLlmRequest): FakeLlmTurn {
-  const messages = request.body.messages as Message[];
-  const lastUser = messages
-    .map((message, index) => ({ message, index }))
-    .filter(({ message }) => message.role === 'user')
-    .at(-1);
-  const since = lastUser ? messages.slice(lastUser.index + 1) : messages;
-  const step = since.filter((message) => message.role === 'assistant').length;
-  const asked = textOf(lastUser?.message);
+  const { asked, step, all } = latestAsk(request);
   if (asked.includes('twice')) {
-    return (
-      [call('terminal', { command: 'echo step one' }), call('terminal', { command: 'echo step two' }), call('finish', { message: 'Both steps done.' })][
-        step
-      ] ?? {
-        text: 'done',
-      }
+    return stepOf(
+      [call('terminal', { command: 'echo step one' }), call('terminal', { command: 'echo step two' }), call('finish', { message: 'Both steps done.' })],
+      step,
     );
   }
   if (asked.includes('careful')) {
-    return [call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })][step] ?? { text: 'done' };
+    return stepOf([call('terminal', { command: 'echo deployed' }), call('finish', { message: 'Deployed with care.' })], step);
   }
   if (asked.includes('post a summary')) {
-    return (
+    return stepOf(
       [
         call('slack_reply', { body: 'Summary: **3 flaky tests**, see [the report](https://ci.example/r/1).' }),
         call('finish', { message: 'Posted the summary.' }),
-      ][step] ?? {
-        text: 'done',
-      }
+      ],
+      step,
     );
   }
   if (asked.includes('Follow-up from')) {
-    if (step === 0) followUpsSawHistory.push(JSON.stringify(messages).includes('The build fails on **Node 18**'));
+    if (step === 0) followUpsSawHistory.push(all.includes('The build fails on **Node 18**'));
     return call('finish', { message: 'The tests pass on Node 20.' });
   }
   return call('finish', { message: 'The build fails on **Node 18**: see [the log](https://ci.example/build/7).' });
@@ -105,17 +80,7 @@ beforeAll(async () => {
   slack.addChannel(RANDOM, { name: 'random' });
   slack.addUserGroup(ONCALL, [CAROL], { handle: 'oncall' });
   llm = await startFakeLlmServer({ apiKey: LLM_KEY, respond });
-  runtime = createProcessRuntime();
-  platform = createAgentPlatform({
-    storage: createMemoryStorage(),
-    secrets: createAesGcmSecretBox({ keys: { k: generateSecretKey() } }),
-    publicUrl: 'https://agents.example.com',
-    runtime,
-    agent: createLlmAgentRunner(),
-    executor: { pollIntervalMs: 50 },
-    answerHosts: [createSlackAnswerHost()],
-  });
-  await platform.start();
+  ({ platform, runtime } = await startEngine({ answerHosts: [createSlackAnswerHost()] }));
   await storeSettings(false);
   await platform.gitProviders.store(alice, { provider_tokens: { slack: { token: BOT_TOKEN, host: slack.url } } });
   await platform.webhooks.register(alice, { name: 'Agent app', kind: 'slack', source: 'slack', webhook_secret: SIGNING_SECRET });
@@ -166,22 +131,8 @@ async function mention(user: string, text: string, threadTs?: string, channel = 
 
 const runOf = (id: string): Promise<Run> => platform.automations.getRun(alice, id);
 
-async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The run once it ended and its outcome was posted. */
-async function reported(id: string): Promise<Run> {
-  await until(async () => {
-    const run = await runOf(id);
-    return ['COMPLETED', 'FAILED', 'CANCELLED', 'SKIPPED'].includes(run.status) && run.report?.comment_due === false;
-  });
-  return runOf(id);
-}
+const reported = (id: string): Promise<Run> => reportedRun(platform, id);
 
 /** The app's replies in a thread. */
 const replies = (threadTs: string): SlackMessageRecord[] => slack.thread(CHANNEL, threadTs).filter((message) => message.bot_id === slack.bot.botId);
