@@ -8,9 +8,10 @@
  * the repositories and the API, as a provider token's one `host` names them.
  * @module
  */
-import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GitServer } from '../git-server/index.js';
+import { proxyToGitServer } from '../git-server/proxy.js';
 import { readBody } from '../http-support/read-body.js';
 import { bitbucketDescription, type BitbucketDescription, type BitbucketOperation } from './openapi.js';
 import { type Handler, handlers, type Reply } from './routes.js';
@@ -118,19 +119,6 @@ function granted(scopes: string[]): Set<string> {
 /** Query parameters Bitbucket takes on every operation (partial responses) and on every list (pages, filter, sort). */
 const EVERYWHERE = ['fields'];
 const ON_LISTS = ['page', 'pagelen', 'q', 'sort'];
-
-function proxy(git: GitServer, req: IncomingMessage, res: ServerResponse): void {
-  const target = new URL(req.url ?? '/', git.url);
-  const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  upstream.on('error', (error) => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-    res.end(`git server unreachable: ${error.message}\n`);
-  });
-  req.pipe(upstream);
-}
 
 function checkResponse(description: BitbucketDescription, operation: BitbucketOperation | null, reply: Reply): string[] {
   const documented = operation?.responses[String(reply.status)];
@@ -272,7 +260,7 @@ export async function startBitbucketApi(options: BitbucketApiOptions): Promise<B
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(errorBody(`stand-in failed: ${error.message}`)));
       });
-    } else if (options.git) proxy(options.git, req, res);
+    } else if (options.git) proxyToGitServer(options.git, req, res);
     else {
       req.resume();
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -7,9 +7,10 @@
  * git server (proxied) or a fallback handler, so one origin can serve both, like GitHub does.
  * @module
  */
-import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GitServer } from '../git-server/index.js';
+import { proxyToGitServer } from '../git-server/proxy.js';
 import { coerceParameter, type OpenApiDescription, type Operation, openApiDescription } from './openapi.js';
 import { COLLABORATOR_ROLES, type CollaboratorRole } from './collaborators.js';
 import {
@@ -135,20 +136,6 @@ function credentials(req: IncomingMessage): { scheme: 'token' | 'bearer'; value:
   return found?.[1] && found[2] ? { scheme: found[1].toLowerCase() as 'token' | 'bearer', value: found[2] } : null;
 }
 
-/** Sends `req` on to the git server and its answer back. */
-function proxy(git: GitServer, req: IncomingMessage, res: ServerResponse): void {
-  const target = new URL(req.url ?? '/', git.url);
-  const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  upstream.on('error', (error) => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-    res.end(`git server unreachable: ${error.message}\n`);
-  });
-  req.pipe(upstream);
-}
-
 /**
  * Starts the stand-in. The description loads on the first call in a process (about a second) and
  * is shared by every later server.
@@ -194,7 +181,7 @@ export async function startGitHubApi(options: GitHubApiOptions = {}): Promise<Gi
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(basicError(`stand-in failed: ${error.message}`, 500)));
       });
-    } else if (options.git) proxy(options.git, req, res);
+    } else if (options.git) proxyToGitServer(options.git, req, res);
     else if (options.fallback) options.fallback(req, res);
     else {
       req.resume();

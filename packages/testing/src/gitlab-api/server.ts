@@ -8,9 +8,10 @@
  * (proxied), so clone URLs share the API's origin, as on GitLab.
  * @module
  */
-import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GitServer } from '../git-server/index.js';
+import { proxyToGitServer } from '../git-server/proxy.js';
 import { readBody as readRequestBody } from '../http-support/read-body.js';
 import { keepMergeRequestRef } from './merge-request-refs.js';
 import { coerceParameter, gitlabDescription, readBody } from './openapi.js';
@@ -116,19 +117,6 @@ function credentials(req: IncomingMessage): { scheme: 'private-token' | 'bearer'
   return bearer?.[1] ? { scheme: 'bearer', value: bearer[1] } : null;
 }
 
-function proxy(git: GitServer, req: IncomingMessage, res: ServerResponse): void {
-  const target = new URL(req.url ?? '/', git.url);
-  const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  upstream.on('error', (error) => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-    res.end(`git server unreachable: ${error.message}\n`);
-  });
-  req.pipe(upstream);
-}
-
 const kindOf = (on: { issue: number } | { mergeRequest: number }): { kind: NoteableKind; iid: number } =>
   'issue' in on ? { kind: 'issue', iid: on.issue } : { kind: 'merge_request', iid: on.mergeRequest };
 
@@ -175,7 +163,7 @@ export async function startGitLabApi(options: GitLabApiOptions = {}): Promise<Gi
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify(gitlabError('500 Internal Server Error')));
       });
-    } else if (options.git) proxy(options.git, req, res);
+    } else if (options.git) proxyToGitServer(options.git, req, res);
     else {
       req.resume();
       res.writeHead(404, { 'content-type': 'text/plain' });
